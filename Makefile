@@ -1,0 +1,27 @@
+# Set-up and the gate. `make test` and `make demo` each create .venv when missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: test demo gate lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,lint]'
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+test: lint
+	$(BIN)/pytest --durations=20
+
+demo: $(STAMP)
+	$(BIN)/conveyor demo
+
+clean:
+	rm -rf $(VENV)

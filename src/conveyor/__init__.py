@@ -1,0 +1,1 @@
+"""Conveyor: trusted issues to merged pull requests with AI coding agents."""

@@ -1,0 +1,17 @@
+"""The typer application: one sub-command group per concern."""
+
+from __future__ import annotations
+
+import typer
+
+from conveyor.cli import config_cmd, forge_cmd
+
+app = typer.Typer(
+    name="conveyor",
+    help="Take trusted issues to merged pull requests with AI coding agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(config_cmd.app, name="config")
+app.add_typer(forge_cmd.app, name="forge")

@@ -1,0 +1,35 @@
+"""`conveyor config check`: print the resolved configuration, secrets redacted, or the errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, conveyor_home, load_config
+
+app = typer.Typer(help="Check the configuration.", no_args_is_help=True)
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
+]
+
+
+@app.command("check")
+def check(config: ConfigOption = None) -> None:
+    """Validate the config; print it resolved (secrets redacted) or its errors (exit 1)."""
+    try:
+        loaded = load_config(config)
+    except ConfigError as exc:
+        for line in exc.lines:
+            typer.echo(line, err=True)
+        raise typer.Exit(1) from exc
+    data = loaded.model_dump(mode="json")
+    data["home"] = str(conveyor_home(loaded))
+    account = data["account"]
+    if account.get("token_env"):
+        account["token_env"] = f"{account['token_env']} (value not shown)"
+    typer.echo(json.dumps(data, indent=2, sort_keys=True))

@@ -1,0 +1,70 @@
+"""The forge's error tree: every adapter failure the pipeline can see.
+
+    ForgeError                  base: names the operation and the issue or PR number
+     +-- NotFound               404: no such issue, PR, comment, branch, label
+     +-- Conflict               409: e.g. the PR head moved (expected SHA differs)
+     +-- NotMergeable           405: the merge would conflict or is not allowed
+     +-- Validation             422: GitHub's error list is kept in `errors`
+     +-- Unauthorized           401/403 without a rate limit: bad or missing token
+     +-- RateLimited            429 or 403 with a rate limit: `reset_at` says when
+     +-- Transient              5xx, timeouts, connection resets
+
+Expected outcomes (a PR that is not mergeable yet, a red check) are values,
+not these errors; these are for the cases where the forge said no.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+class ForgeError(Exception):
+    """A forge call failed; `operation` and `number` say which and where."""
+
+    def __init__(self, operation: str, number: int | None, message: str) -> None:
+        self.operation = operation
+        self.number = number
+        self.message = message
+        where = f" (#{number})" if number is not None else ""
+        super().__init__(f"{operation}{where}: {message}")
+
+
+class NotFound(ForgeError):
+    """The forge has no such object (404)."""
+
+
+class Conflict(ForgeError):
+    """The object changed under us, e.g. the head SHA moved (409)."""
+
+
+class NotMergeable(ForgeError):
+    """The merge was refused: it conflicts or is not allowed (405)."""
+
+
+class Validation(ForgeError):
+    """The forge rejected the request's content (422)."""
+
+    def __init__(
+        self, operation: str, number: int | None, message: str, errors: tuple[str, ...] = ()
+    ) -> None:
+        self.errors = errors
+        detail = f"{message}: {'; '.join(errors)}" if errors else message
+        super().__init__(operation, number, detail)
+
+
+class Unauthorized(ForgeError):
+    """The token is missing, invalid or lacks the permission (401/403)."""
+
+
+class RateLimited(ForgeError):
+    """The rate limit is spent until `reset_at`."""
+
+    def __init__(
+        self, operation: str, number: int | None, message: str, reset_at: datetime | None
+    ) -> None:
+        self.reset_at = reset_at
+        super().__init__(operation, number, message)
+
+
+class Transient(ForgeError):
+    """A failure worth retrying: 5xx, a timeout, a dropped connection."""

@@ -1,0 +1,190 @@
+"""The `Forge` protocol: every forge operation the pipeline performs, typed.
+
+One implementation talks to GitHub's HTTP API through githubkit
+(`conveyor.forge.github`); it serves both api.github.com and the embedded
+forge, so there is one code path. Test fakes (fault injection) wrap it.
+Every method raises only `conveyor.forge.errors.ForgeError` subclasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+from conveyor.forge.types import (
+    Branch,
+    CheckRun,
+    Comment,
+    CommentPage,
+    CommitStatus,
+    Issue,
+    IssuePage,
+    LabelSpec,
+    MergeResult,
+    PullRequest,
+    RepoInfo,
+    RequiredChecks,
+)
+
+Permission = Literal["admin", "maintain", "write", "triage", "read", "none"]
+
+
+class Forge(Protocol):
+    """One repository on one forge, as one account."""
+
+    # -- who and what -------------------------------------------------------
+    def whoami(self) -> str:
+        """The login the token acts as (`SLUG[bot]` for a GitHub App)."""
+        ...
+
+    def repo_info(self) -> RepoInfo:
+        """The repository's default branch, clone URL and wiki."""
+        ...
+
+    def permission(self, login: str) -> Permission:
+        """`login`'s permission on the repository (`none` when not a collaborator)."""
+        ...
+
+    def is_collaborator(self, login: str) -> bool:
+        """Whether `login` is a collaborator of the repository."""
+        ...
+
+    # -- issues ---------------------------------------------------------------
+    def list_open_issues(self, etag: str | None = None) -> IssuePage:
+        """Open issues (no PRs), most recently updated first; conditional on `etag`."""
+        ...
+
+    def get_issue(self, number: int) -> Issue:
+        """One issue by number."""
+        ...
+
+    def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
+        """Open a new issue."""
+        ...
+
+    def close_issue(
+        self, number: int, reason: Literal["completed", "not_planned"] = "completed"
+    ) -> Issue:
+        """Close an issue with a state reason."""
+        ...
+
+    def reopen_issue(self, number: int) -> Issue:
+        """Reopen a closed issue."""
+        ...
+
+    def edit_issue_body(self, number: int, body: str) -> Issue:
+        """Replace an issue's body."""
+        ...
+
+    # -- comments -------------------------------------------------------------
+    def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
+        """All comments of an issue or PR, oldest first; conditional on `etag`."""
+        ...
+
+    def create_comment(self, number: int, body: str) -> Comment:
+        """Post a comment on an issue or PR."""
+        ...
+
+    def edit_comment(self, comment_id: int, body: str, number: int | None = None) -> Comment:
+        """Edit a comment in place (its id is kept). `number` is for error messages."""
+        ...
+
+    # -- labels ---------------------------------------------------------------
+    def ensure_labels(self, labels: Sequence[LabelSpec]) -> None:
+        """Create the labels that do not exist yet (existing ones are left alone)."""
+        ...
+
+    def add_labels(self, number: int, names: Sequence[str]) -> tuple[str, ...]:
+        """Add labels to an issue or PR; returns its labels afterwards."""
+        ...
+
+    def remove_label(self, number: int, name: str) -> None:
+        """Remove a label from an issue or PR; absent labels are not an error."""
+        ...
+
+    # -- sub-issues -----------------------------------------------------------
+    def add_sub_issue(self, parent: int, child: int) -> None:
+        """Link issue number `child` as a sub-issue of `parent` (the client sends its id)."""
+        ...
+
+    def list_sub_issues(self, parent: int) -> tuple[Issue, ...]:
+        """The sub-issues of `parent`."""
+        ...
+
+    # -- pull requests ----------------------------------------------------------
+    def find_pr(self, head_branch: str) -> PullRequest | None:
+        """The PR (open or closed) whose head is `head_branch` in this repository, if any."""
+        ...
+
+    def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        """Open a draft PR."""
+        ...
+
+    def get_pr(self, number: int) -> PullRequest:
+        """One PR with its head SHA, draft, merged and mergeable state."""
+        ...
+
+    def edit_pr(
+        self, number: int, title: str | None = None, body: str | None = None
+    ) -> PullRequest:
+        """Change a PR's title and/or body."""
+        ...
+
+    def mark_pr_ready(self, number: int) -> None:
+        """Mark a draft PR ready for review (GraphQL: there is no REST call)."""
+        ...
+
+    def close_pr(self, number: int) -> PullRequest:
+        """Close a PR without merging."""
+        ...
+
+    def reopen_pr(self, number: int) -> PullRequest:
+        """Reopen a closed, unmerged PR."""
+        ...
+
+    def merge_pr(self, number: int, sha: str, title: str, message: str) -> MergeResult:
+        """Squash-merge a PR if its head is still `sha` (Conflict when it moved)."""
+        ...
+
+    # -- branches -------------------------------------------------------------
+    def get_branch(self, name: str) -> Branch | None:
+        """A branch, or None when it does not exist."""
+        ...
+
+    def delete_branch(self, name: str) -> None:
+        """Delete a branch ref; a missing branch is not an error."""
+        ...
+
+    def required_checks(self, branch: str) -> RequiredChecks | None:
+        """The branch's required status checks; None when it is unprotected."""
+        ...
+
+    # -- checks ---------------------------------------------------------------
+    def list_check_runs(self, sha: str) -> tuple[CheckRun, ...]:
+        """Every check run reported on a commit."""
+        ...
+
+    def list_statuses(self, sha: str) -> tuple[CommitStatus, ...]:
+        """Every commit status reported on a commit."""
+        ...
+
+    def create_check_run(
+        self,
+        sha: str,
+        name: str,
+        status: str,
+        conclusion: str | None = None,
+        summary: str | None = None,
+    ) -> CheckRun:
+        """Report a check run on a commit."""
+        ...
+
+    def update_check_run(
+        self,
+        check_run_id: int,
+        status: str,
+        conclusion: str | None = None,
+        summary: str | None = None,
+    ) -> CheckRun:
+        """Move a check run on (e.g. to completed with a conclusion)."""
+        ...

@@ -1,0 +1,162 @@
+"""Typed values the forge returns: what the pipeline reads of issues, PRs and checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+IssueStateReason = Literal["completed", "not_planned", "reopened"]
+
+
+@dataclass(frozen=True)
+class LabelSpec:
+    """A label as the pipeline wants it to exist."""
+
+    name: str
+    color: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Issue:
+    """An issue (never a pull request: the client drops those from lists)."""
+
+    number: int
+    id: int
+    node_id: str
+    title: str
+    body: str
+    state: Literal["open", "closed"]
+    state_reason: str | None
+    author: str
+    labels: tuple[str, ...]
+    created_at: datetime
+    updated_at: datetime
+    html_url: str
+
+
+@dataclass(frozen=True)
+class IssuePage:
+    """The open issues, or `not_modified` when the ETag still matches (then `issues` is empty)."""
+
+    issues: tuple[Issue, ...]
+    etag: str | None
+    not_modified: bool
+
+
+@dataclass(frozen=True)
+class Comment:
+    """An issue or PR conversation comment."""
+
+    id: int
+    author: str
+    body: str
+    created_at: datetime
+    updated_at: datetime
+    html_url: str
+
+
+@dataclass(frozen=True)
+class CommentPage:
+    """An issue's comments, or `not_modified` when the ETag still matches."""
+
+    comments: tuple[Comment, ...]
+    etag: str | None
+    not_modified: bool
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    """A pull request as the merge rules need it.
+
+    `mergeable` is None while the forge is still computing it
+    (`mergeable_state == "unknown"`).
+    """
+
+    number: int
+    id: int
+    node_id: str
+    title: str
+    body: str
+    state: Literal["open", "closed"]
+    draft: bool
+    merged: bool
+    mergeable: bool | None
+    mergeable_state: str
+    head_ref: str
+    head_sha: str
+    base_ref: str
+    base_sha: str
+    author: str
+    html_url: str
+    merge_commit_sha: str | None
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """A successful merge: the commit it made on the base."""
+
+    sha: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A branch and the commit it points to."""
+
+    name: str
+    sha: str
+    protected: bool
+
+
+CheckStatus = Literal["queued", "in_progress", "completed", "waiting", "requested", "pending"]
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """One check run on a commit."""
+
+    id: int
+    name: str
+    head_sha: str
+    status: str
+    conclusion: str | None
+    started_at: datetime | None
+    completed_at: datetime | None
+    summary: str | None
+    details_url: str | None
+
+
+@dataclass(frozen=True)
+class CommitStatus:
+    """One commit status (the older API beside check runs)."""
+
+    id: int
+    context: str
+    state: Literal["error", "failure", "pending", "success"]
+    description: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class RequiredChecks:
+    """The base branch's protection: the check names it requires, and whether
+    the branch must be up to date with the base before merging."""
+
+    contexts: tuple[str, ...]
+    strict: bool
+
+
+@dataclass(frozen=True)
+class RepoInfo:
+    """Facts about the repository."""
+
+    full_name: str
+    id: int
+    default_branch: str
+    clone_url: str
+    private: bool
+    has_wiki: bool
+    wiki_clone_url: str | None

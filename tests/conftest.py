@@ -1,0 +1,41 @@
+"""Test-session set-up: hypothesis profiles and refusing stand-ins for real agent CLIs."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+pytest_plugins = ["conveyor.testing.fixtures"]
+
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=100)
+settings.register_profile("dev", deadline=None, max_examples=50)
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+REFUSED = ("claude", "codex", "opencode", "gh")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def refuse_real_clis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Put refusing `claude`, `codex`, `opencode` and `gh` first on PATH.
+
+    A test that forgets its fake fails loudly instead of launching a real CLI.
+    Tests that run a real CLI on purpose name its absolute path.
+    """
+    folder = tmp_path_factory.mktemp("refusing-bin")
+    for name in REFUSED:
+        script = folder / name
+        script.write_text(
+            "#!/bin/sh\n"
+            f'echo "refused: a test tried to launch the real {name} CLI from PATH" >&2\n'
+            "exit 97\n"
+        )
+        script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    old = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{folder}{os.pathsep}{old}"
+    yield folder
+    os.environ["PATH"] = old
