@@ -1,0 +1,1 @@
+"""Makes `inventory` importable from the repository root."""
