@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo gate lint clean
+.PHONY: test demo gate lint clean clis
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint
+# The real agent CLIs at pinned versions, cached outside the repository (see the script).
+clis:
+	scripts/install-agent-clis >/dev/null
+
+test: lint clis
 	$(BIN)/pytest --durations=20
 
 demo: $(STAMP)

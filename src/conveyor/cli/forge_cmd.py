@@ -2,6 +2,133 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 app = typer.Typer(help="The embedded GitHub-compatible forge.", no_args_is_help=True)
+
+DataOption = Annotated[
+    Path, typer.Option("--data", help="The forge's data folder (created when missing).")
+]
+SlugArgument = Annotated[str, typer.Argument(metavar="OWNER/NAME", help="The repository.")]
+
+
+def _fail(message: str) -> typer.Exit:
+    """Print an error line and return the exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(1)
+
+
+@app.command("serve")
+def serve(
+    data: DataOption,
+    *,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port; 0 picks a free one.", min=0, max=65535)] = 0,
+    fail_rate: Annotated[
+        float, typer.Option(help="Share of requests answered 502 or 429.", min=0.0, max=1.0)
+    ] = 0.0,
+    list_lag_ms: Annotated[
+        int, typer.Option(help="New comments show in lists only after this delay.", min=0)
+    ] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the fault knobs' randomness.")] = None,
+) -> None:
+    """Serve the forge's API and its page; prints the URL once listening."""
+    from conveyor.forge.emulator.app import serve as run_server
+
+    def ready(url: str) -> None:
+        typer.echo(url)
+
+    try:
+        run_server(
+            data,
+            host,
+            port,
+            fail_rate=fail_rate,
+            list_lag_ms=list_lag_ms,
+            seed=seed,
+            on_ready=ready,
+        )
+    except OSError as exc:
+        raise _fail(f"cannot serve on {host}:{port}: {exc}") from exc
+
+
+@app.command("add-user")
+def add_user(
+    data: DataOption, login: Annotated[str, typer.Argument(help="The user's login.")]
+) -> None:
+    """Create a user (when missing) and print a new token for it, alone on stdout."""
+    from conveyor.forge.emulator.admin import AdminError
+    from conveyor.forge.emulator.admin import add_user as run
+
+    try:
+        typer.echo(run(data, login))
+    except AdminError as exc:
+        raise _fail(str(exc)) from exc
+
+
+@app.command("add-collaborator")
+def add_collaborator(
+    data: DataOption,
+    slug: SlugArgument,
+    login: Annotated[str, typer.Argument(help="The user's login (created when missing).")],
+    permission: Annotated[
+        str, typer.Option(help="read, triage, write, maintain or admin.")
+    ] = "write",
+) -> None:
+    """Make a user a collaborator of a repository."""
+    from conveyor.forge.emulator.admin import AdminError
+    from conveyor.forge.emulator.admin import add_collaborator as run
+
+    try:
+        run(data, slug, login, permission)
+    except AdminError as exc:
+        raise _fail(str(exc)) from exc
+    typer.echo(f"{login} is a collaborator of {slug} ({permission})")
+
+
+@app.command("add-app")
+def add_app(
+    data: DataOption,
+    slug: Annotated[str, typer.Argument(help="The app's slug; its bot is SLUG[bot].")],
+    install: Annotated[
+        str | None, typer.Option(metavar="OWNER/NAME", help="Install the app on this repository.")
+    ] = None,
+) -> None:
+    """Create a GitHub App with its private key; print its id, installation id and key path."""
+    from conveyor.forge.emulator.admin import AdminError
+    from conveyor.forge.emulator.admin import add_app as run
+
+    try:
+        created = run(data, slug, install)
+    except AdminError as exc:
+        raise _fail(str(exc)) from exc
+    typer.echo(f"app_id {created.app_id}")
+    typer.echo(f"installation_id {created.installation_id or ''}".rstrip())
+    typer.echo(f"private_key_path {created.private_key_path}")
+
+
+@app.command("create-repo")
+def create_repo(
+    data: DataOption,
+    slug: SlugArgument,
+    *,
+    src: Annotated[
+        Path, typer.Option("--from", help="A folder, or a git repository with its history.")
+    ],
+    at: Annotated[str | None, typer.Option(help="Import the history up to this commit.")] = None,
+    default_branch: Annotated[str | None, typer.Option(help="The default branch's name.")] = None,
+    ci: Annotated[str | None, typer.Option(help="CI command run on every PR head.")] = None,
+    wiki: Annotated[bool, typer.Option(help="Create the wiki repository too.")] = False,
+) -> None:
+    """Create a repository from a folder or a git repository; the owner becomes a user."""
+    from conveyor.forge.emulator.admin import AdminError
+    from conveyor.forge.emulator.repos import create_repo as run
+
+    try:
+        created = run(data, slug, src, at=at, default_branch=default_branch, ci=ci, wiki=wiki)
+    except (AdminError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    typer.echo(f"{created.full_name} {created.clone_url}")

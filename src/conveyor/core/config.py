@@ -103,6 +103,9 @@ class Paths(Strict):
 
 
 PositiveInt = Annotated[int, Field(ge=0)]
+StageName = Literal[
+    "triage", "spec", "implement", "review", "fix", "sync", "checks", "accept", "security", "merge"
+]
 
 
 class Limits(Strict):
@@ -136,6 +139,9 @@ class Limits(Strict):
     max_jobs: Annotated[int, Field(ge=1)] = 2
     readers_per_stage: Annotated[int, Field(ge=1)] = 2
     writers_per_stage: Annotated[int, Field(ge=1)] = 1
+    # Per-stage caps overriding readers_per_stage / writers_per_stage (merge uses the
+    # writers' cap); 0 means the orchestrator does not run that stage (ORC-2, ORC-17).
+    stage_caps: dict[StageName, PositiveInt] = Field(default_factory=dict)
     tokens_per_hour: PositiveInt = 0
     merge_order: bool = True
     infra_retries: PositiveInt = 1

@@ -57,14 +57,33 @@ class Unauthorized(ForgeError):
 
 
 class RateLimited(ForgeError):
-    """The rate limit is spent until `reset_at`."""
+    """The rate limit is spent until `reset_at`.
+
+    `retry_after` is the forge's `Retry-After` in seconds when it sent one
+    (secondary limits); the retry policy prefers it over `reset_at`.
+    """
 
     def __init__(
-        self, operation: str, number: int | None, message: str, reset_at: datetime | None
+        self,
+        operation: str,
+        number: int | None,
+        message: str,
+        reset_at: datetime | None,
+        retry_after: float | None = None,
     ) -> None:
         self.reset_at = reset_at
+        self.retry_after = retry_after
         super().__init__(operation, number, message)
 
 
 class Transient(ForgeError):
-    """A failure worth retrying: 5xx, a timeout, a dropped connection."""
+    """A failure worth retrying: 5xx, a timeout, a dropped connection.
+
+    `retry_after` is the forge's `Retry-After` in seconds when it sent one.
+    """
+
+    def __init__(
+        self, operation: str, number: int | None, message: str, retry_after: float | None = None
+    ) -> None:
+        self.retry_after = retry_after
+        super().__init__(operation, number, message)

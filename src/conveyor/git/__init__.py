@@ -1,1 +1,74 @@
-"""git."""
+"""The git layer: a typed wrapper over the `git` CLI (bare caches, merge-tree, refs, push)."""
+
+from conveyor.git.hooks import install_hook
+from conveyor.git.merge import MergeTree, merge_tree
+from conveyor.git.objects import (
+    CommitDetails,
+    CommitInfo,
+    DiffStat,
+    TreeEntry,
+    commit_details,
+    commit_message,
+    commit_tree,
+    count_commits,
+    diff_stat,
+    log_commits,
+    read_blob,
+    read_tree,
+    tree_of,
+    write_tree_from_dir,
+)
+from conveyor.git.refs import (
+    ZERO_SHA,
+    delete_ref,
+    head_branch,
+    is_ancestor,
+    list_refs,
+    merge_base,
+    rev_parse,
+    set_head,
+    try_rev_parse,
+    update_ref,
+)
+from conveyor.git.remote import checkout_detached, clone_bare, fetch, init_bare, push
+from conveyor.git.runner import GitEnv, GitError, Identity, Repo, run_git
+
+__all__ = [
+    "ZERO_SHA",
+    "CommitDetails",
+    "CommitInfo",
+    "DiffStat",
+    "GitEnv",
+    "GitError",
+    "Identity",
+    "MergeTree",
+    "Repo",
+    "TreeEntry",
+    "checkout_detached",
+    "clone_bare",
+    "commit_details",
+    "commit_message",
+    "commit_tree",
+    "count_commits",
+    "delete_ref",
+    "diff_stat",
+    "fetch",
+    "head_branch",
+    "init_bare",
+    "install_hook",
+    "is_ancestor",
+    "list_refs",
+    "log_commits",
+    "merge_base",
+    "merge_tree",
+    "push",
+    "read_blob",
+    "read_tree",
+    "rev_parse",
+    "run_git",
+    "set_head",
+    "tree_of",
+    "try_rev_parse",
+    "update_ref",
+    "write_tree_from_dir",
+]

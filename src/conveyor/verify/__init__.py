@@ -1,1 +1,7 @@
-"""verify."""
+"""verify: running configured commands, fails-before-fix and the lockfile check."""
+
+from conveyor.verify.commands import run_command
+from conveyor.verify.gitwork import VerifyGitError
+from conveyor.verify.run import VerifyInputError, verify
+
+__all__ = ["VerifyGitError", "VerifyInputError", "run_command", "verify"]

@@ -1,0 +1,1 @@
+"""One backend per agent CLI: its command line and the parser of its event stream."""

@@ -1,0 +1,133 @@
+"""What every backend provides: a launch (argv, stdin, files, env) and a stream parser."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from conveyor.core.session import SessionRole, SessionSpec, Usage, turn_context
+
+USAGE_LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
+RESET_EPOCH = re.compile(r"\|(\d{10})\b")
+
+
+@dataclass(frozen=True)
+class McpCommand:
+    """How to start `conveyor mcp` for this session, and the variables it must see."""
+
+    command: str
+    args: tuple[str, ...]
+    env: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One CLI process: argv, the first stdin text, files to write first, extra env."""
+
+    argv: list[str]
+    stdin_text: str | None
+    keep_stdin_open: bool = False
+    files: dict[Path, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class StreamState:
+    """What a parser has learned from the stream so far."""
+
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float | None = None
+    contexts: list[int] = field(default_factory=list)
+    session_id: str | None = None
+    final_text: str | None = None
+    ended: bool = False
+    error: str | None = None
+    rate_limited: bool = False
+    rate_limit_reset: float | None = None
+    tool_calls: int = 0
+    tool_failures: int = 0
+    last_tool_failure: str | None = None
+    unparsed: int = 0
+
+    @property
+    def turns(self) -> int:
+        """Assistant turns seen."""
+        return len(self.contexts)
+
+    def turn(self, usage: Usage) -> int:
+        """Record one assistant turn; returns its context."""
+        context = turn_context(usage)
+        self.contexts.append(context)
+        return context
+
+    def fail_tool(self, name: str, error: object) -> None:
+        """Record one failed tool call."""
+        self.tool_failures += 1
+        self.last_tool_failure = f"{name}: {str(error)[:300]}"
+
+    def note_error(self, text: str) -> None:
+        """Record an API error; a usage or rate limit is marked, with its reset when given."""
+        self.error = text
+        if USAGE_LIMIT.search(text):
+            self.rate_limited = True
+            if match := RESET_EPOCH.search(text):
+                self.rate_limit_reset = float(match.group(1))
+
+
+class StreamParser(Protocol):
+    """Reads a CLI's stream one line at a time."""
+
+    state: StreamState
+
+    def feed(self, line: str) -> int | None:
+        """Take one line; return the context of an assistant turn that just completed."""
+
+
+class Backend(Protocol):
+    """One agent CLI."""
+
+    name: str
+    steerable: bool
+
+    def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
+        """The process to start."""
+
+    def parser(self) -> StreamParser:
+        """A fresh parser of this CLI's stream."""
+
+    def steer_line(self, text: str) -> str:
+        """What to write on stdin to steer a live session."""
+
+
+def decode(line: str, state: StreamState) -> dict[str, Any] | None:
+    """One JSON object, or None (counted as unparsed) for anything else."""
+    text = line.strip()
+    if not text:
+        return None
+    try:
+        event = json.loads(text)
+    except ValueError:
+        state.unparsed += 1
+        return None
+    if not isinstance(event, dict):
+        state.unparsed += 1
+        return None
+    return event
+
+
+def obj(value: object) -> dict[str, Any]:
+    """A JSON object from a stream field; anything else reads as an empty object."""
+    return value if isinstance(value, dict) else {}
+
+
+def num(value: object) -> int:
+    """A token count from a stream field; anything that is not a number counts as 0."""
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def is_writer(spec: SessionSpec) -> bool:
+    """Whether the session may edit and commit."""
+    return spec.role is SessionRole.WRITER

@@ -1,0 +1,170 @@
+"""The `claude` backend: stream-json in and out, so a live session can be steered."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decode, is_writer, num
+from conveyor.core.session import SessionSpec, Usage
+
+SERVER = "conveyor"
+READER_TOOLS = (
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "Bash(git diff:*)",
+    "Bash(git log:*)",
+    "Bash(git show:*)",
+    "Bash(git status:*)",
+    f"mcp__{SERVER}__submit_reply",
+)
+WRITER_TOOLS = (
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "NotebookEdit",
+    "Bash",
+    "TodoWrite",
+    f"mcp__{SERVER}__submit_reply",
+    f"mcp__{SERVER}__commit",
+)
+
+
+def user_message(text: str) -> str:
+    """One stream-json user message (the task, or a steer)."""
+    message = {"role": "user", "content": [{"type": "text", "text": text}]}
+    return json.dumps({"type": "user", "message": message}) + "\n"
+
+
+class ClaudeBackend:
+    """`claude -p --output-format stream-json --verbose --input-format stream-json`."""
+
+    name = "claude"
+    steerable = True
+
+    def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
+        """Argv with the MCP config file, permissions by role; the task goes on stdin."""
+        config_path = spec.session_dir / "mcp.json"
+        server = {"command": mcp.command, "args": list(mcp.args), "env": mcp.env}
+        config = json.dumps({"mcpServers": {SERVER: server}}, indent=2)
+        tools = WRITER_TOOLS if is_writer(spec) else READER_TOOLS
+        argv = [
+            executable,
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--model",
+            model,
+            "--append-system-prompt",
+            spec.system_prompt,
+            "--mcp-config",
+            str(config_path),
+            "--strict-mcp-config",
+            "--permission-mode",
+            "dontAsk",
+            "--allowedTools",
+            ",".join(tools),
+        ]
+        if spec.max_turns is not None:
+            argv += ["--max-turns", str(spec.max_turns)]
+        argv += list(spec.extra_args)
+        return Launch(
+            argv=argv,
+            stdin_text=user_message(spec.task),
+            keep_stdin_open=True,
+            files={config_path: config},
+        )
+
+    def parser(self) -> ClaudeParser:
+        """A fresh stream parser."""
+        return ClaudeParser()
+
+    def steer_line(self, text: str) -> str:
+        """A user message sent while the session runs."""
+        return user_message(text)
+
+
+def _usage(raw: dict[str, Any]) -> Usage:
+    return Usage(
+        input=num(raw.get("input_tokens")),
+        output=num(raw.get("output_tokens")),
+        cache_read=num(raw.get("cache_read_input_tokens")),
+        cache_write=num(raw.get("cache_creation_input_tokens")),
+    )
+
+
+@dataclass
+class ClaudeParser:
+    """Parses claude's stream-json; repeated events of one message count as one turn."""
+
+    state: StreamState = field(default_factory=StreamState)
+    _messages: set[str] = field(default_factory=set)
+    _tools: dict[str, str] = field(default_factory=dict)
+
+    def feed(self, line: str) -> int | None:
+        """Take one line; return the context of a new assistant message."""
+        event = decode(line, self.state)
+        if event is None:
+            return None
+        kind = event.get("type")
+        if isinstance(event.get("session_id"), str):
+            self.state.session_id = event["session_id"]
+        if kind == "assistant":
+            return self._assistant(event.get("message") or {})
+        if kind == "user":
+            self._tool_results(event.get("message") or {})
+        elif kind == "rate_limit_event":
+            info = event.get("rate_limit_info") or {}
+            if info.get("status") == "rejected":
+                self.state.rate_limited = True
+                reset = info.get("resetsAt")
+                self.state.rate_limit_reset = float(reset) if isinstance(reset, int) else None
+        elif kind == "result":
+            self._result(event)
+        return None
+
+    def _assistant(self, message: dict[str, Any]) -> int | None:
+        for block in message.get("content") or []:
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                ident = str(block.get("id"))
+                if ident not in self._tools:
+                    self._tools[ident] = str(block.get("name"))
+                    self.state.tool_calls += 1
+        ident = str(message.get("id"))
+        if ident in self._messages:
+            return None
+        self._messages.add(ident)
+        usage = _usage(message.get("usage") or {})
+        self.state.usage = self.state.usage + usage
+        return self.state.turn(usage)
+
+    def _tool_results(self, message: dict[str, Any]) -> None:
+        content = message.get("content")
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("is_error") is True:
+                name = self._tools.get(str(block.get("tool_use_id")), "tool")
+                self.state.fail_tool(name, block.get("content"))
+
+    def _result(self, event: dict[str, Any]) -> None:
+        self.state.ended = True
+        if isinstance(event.get("usage"), dict):
+            self.state.usage = _usage(event["usage"])
+        cost = event.get("total_cost_usd")
+        if isinstance(cost, int | float):
+            self.state.cost_usd = float(cost)
+        text = event.get("result")
+        self.state.final_text = text if isinstance(text, str) else None
+        if event.get("is_error") is True or event.get("subtype") not in ("success", None):
+            status = event.get("api_error_status")
+            detail = text if isinstance(text, str) and text else str(event.get("subtype"))
+            self.state.note_error(f"{detail} (API status {status})" if status else detail)

@@ -1,0 +1,128 @@
+"""The `codex` backend: `codex exec --json`, the prompt on stdin, MCP servers by `-c`."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decode, is_writer, num
+from conveyor.core.session import SessionSpec, Usage
+
+SERVER = "conveyor"
+BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def toml_value(value: object) -> str:
+    """A value as inline TOML, the syntax of codex's `-c key=value`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        pairs = []
+        for key, item in value.items():
+            name = key if BARE_KEY.match(str(key)) else json.dumps(str(key))
+            pairs.append(f"{name} = {toml_value(item)}")
+        return "{" + ", ".join(pairs) + "}"
+    msg = f"cannot write {type(value).__name__} as TOML"
+    raise TypeError(msg)
+
+
+class CodexBackend:
+    """`codex exec --json`, sandboxed read-only or workspace-write by role."""
+
+    name = "codex"
+    steerable = False
+
+    def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
+        """Argv with config overrides; the task goes on stdin (`-`), then stdin closes."""
+        overrides: dict[str, object] = {
+            "developer_instructions": spec.system_prompt,
+            f"mcp_servers.{SERVER}.command": mcp.command,
+            f"mcp_servers.{SERVER}.args": list(mcp.args),
+            f"mcp_servers.{SERVER}.env": mcp.env,
+            f"mcp_servers.{SERVER}.default_tools_approval_mode": "approve",
+            **spec.backend_settings,
+        }
+        argv = [
+            executable,
+            "exec",
+            "--json",
+            "--skip-git-repo-check",
+            "--model",
+            model,
+            "--sandbox",
+            "workspace-write" if is_writer(spec) else "read-only",
+            "--cd",
+            str(spec.cwd),
+        ]
+        for key, value in overrides.items():
+            argv += ["-c", f"{key}={toml_value(value)}"]
+        argv += [*spec.extra_args, "-"]
+        codex_home = spec.session_dir / "codex-home"
+        return Launch(argv=argv, stdin_text=spec.task, env={"CODEX_HOME": str(codex_home)})
+
+    def parser(self) -> CodexParser:
+        """A fresh stream parser."""
+        return CodexParser()
+
+    def steer_line(self, text: str) -> str:
+        """Codex exec cannot be steered; never called."""
+        raise NotImplementedError(text)
+
+
+@dataclass
+class CodexParser:
+    """Parses `codex exec --json`: items, then `turn.completed` with token usage (no cost)."""
+
+    state: StreamState = field(default_factory=StreamState)
+
+    def feed(self, line: str) -> int | None:
+        """Take one line; return the context of a completed turn."""
+        event = decode(line, self.state)
+        if event is None:
+            return None
+        kind = event.get("type")
+        if kind == "thread.started" and isinstance(event.get("thread_id"), str):
+            self.state.session_id = event["thread_id"]
+        elif kind == "item.completed":
+            self._item(event.get("item") or {})
+        elif kind == "turn.completed":
+            raw = event.get("usage") or {}
+            cached = num(raw.get("cached_input_tokens"))
+            usage = Usage(
+                input=max(num(raw.get("input_tokens")) - cached, 0),
+                output=num(raw.get("output_tokens")),
+                cache_read=cached,
+                cache_write=num(raw.get("cache_write_input_tokens")),
+            )
+            self.state.usage = self.state.usage + usage
+            self.state.ended = True
+            return self.state.turn(usage)
+        elif kind in ("turn.failed", "error"):
+            error = event.get("error")
+            message = error.get("message") if isinstance(error, dict) else event.get("message")
+            self.state.note_error(str(message or kind))
+            self.state.ended = kind == "turn.failed" or self.state.ended
+        return None
+
+    def _item(self, item: dict[str, Any]) -> None:
+        kind = item.get("type")
+        if kind == "agent_message" and isinstance(item.get("text"), str):
+            self.state.final_text = item["text"]
+        elif kind == "command_execution":
+            self.state.tool_calls += 1
+            code = item.get("exit_code")
+            if item.get("status") == "failed" or (isinstance(code, int) and code != 0):
+                self.state.fail_tool("shell", f"exit {code}: {item.get('command')}")
+        elif kind == "mcp_tool_call":
+            self.state.tool_calls += 1
+            if item.get("error") or item.get("status") == "failed":
+                self.state.fail_tool(f"{item.get('server')}.{item.get('tool')}", item.get("error"))

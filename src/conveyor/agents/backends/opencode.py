@@ -1,0 +1,134 @@
+"""The `opencode` backend: `opencode run --format json` with a per-session config file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conveyor.agents.backends.base import (
+    Launch,
+    McpCommand,
+    StreamState,
+    decode,
+    is_writer,
+    num,
+    obj,
+)
+from conveyor.core.session import SessionSpec, Usage
+
+SERVER = "conveyor"
+MAX_ARG_TASK = 100_000
+
+
+def merge(base: dict[str, Any], extra: Mapping[str, object]) -> dict[str, Any]:
+    """Deep-merge `extra` into a copy of `base`."""
+    out = dict(base)
+    for key, value in extra.items():
+        current = out.get(key)
+        if isinstance(current, dict) and isinstance(value, Mapping):
+            out[key] = merge(current, value)
+        else:
+            out[key] = value
+    return out
+
+
+class OpencodeBackend:
+    """`opencode run --format json`; instructions and the MCP server in `opencode.json`."""
+
+    name = "opencode"
+    steerable = False
+
+    def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
+        """The config file (`OPENCODE_CONFIG`), and the task as the message."""
+        instructions = spec.session_dir / "instructions.md"
+        config_path = spec.session_dir / "opencode.json"
+        permission = (
+            {"edit": "allow", "bash": "allow", "webfetch": "deny"}
+            if is_writer(spec)
+            else {"edit": "deny", "bash": "deny", "webfetch": "deny"}
+        )
+        config: dict[str, Any] = {
+            "$schema": "https://opencode.ai/config.json",
+            "instructions": [str(instructions)],
+            "permission": permission,
+            "mcp": {
+                SERVER: {
+                    "type": "local",
+                    "command": [mcp.command, *mcp.args],
+                    "environment": mcp.env,
+                    "enabled": True,
+                }
+            },
+        }
+        config = merge(config, spec.backend_settings)
+        files = {instructions: spec.system_prompt, config_path: json.dumps(config, indent=2)}
+        task = spec.task
+        if len(task) > MAX_ARG_TASK:
+            task_file = spec.session_dir / "task.md"
+            files[task_file] = task
+            task = f"Your task is in the file {task_file}: read it in full, then do it."
+        argv = [executable, "run", "--format", "json", "--model", model, *spec.extra_args, task]
+        return Launch(
+            argv=argv, stdin_text=None, files=files, env={"OPENCODE_CONFIG": str(config_path)}
+        )
+
+    def parser(self) -> OpencodeParser:
+        """A fresh stream parser."""
+        return OpencodeParser()
+
+    def steer_line(self, text: str) -> str:
+        """opencode run cannot be steered; never called."""
+        raise NotImplementedError(text)
+
+
+@dataclass
+class OpencodeParser:
+    """Parses opencode's JSON events: one `step_finish` per model call, with tokens and cost."""
+
+    state: StreamState = field(default_factory=StreamState)
+
+    def feed(self, line: str) -> int | None:
+        """Take one line; return the context of a finished step."""
+        event = decode(line, self.state)
+        if event is None:
+            return None
+        if isinstance(event.get("sessionID"), str):
+            self.state.session_id = event["sessionID"]
+        part = obj(event.get("part"))
+        kind = event.get("type")
+        if kind == "text" and isinstance(part.get("text"), str):
+            self.state.final_text = part["text"]
+        elif kind == "tool_use":
+            self._tool(part)
+        elif kind == "step_finish":
+            return self._step(part)
+        elif kind == "error":
+            error = event.get("error")
+            data = error.get("data") if isinstance(error, dict) else None
+            message = data.get("message") if isinstance(data, dict) else None
+            self.state.note_error(str(message or error or "error"))
+        return None
+
+    def _tool(self, part: dict[str, Any]) -> None:
+        self.state.tool_calls += 1
+        status = obj(part.get("state"))
+        if status.get("status") == "error":
+            self.state.fail_tool(str(part.get("tool")), status.get("error"))
+
+    def _step(self, part: dict[str, Any]) -> int:
+        tokens = obj(part.get("tokens"))
+        cache = obj(tokens.get("cache"))
+        usage = Usage(
+            input=num(tokens.get("input")),
+            output=num(tokens.get("output")) + num(tokens.get("reasoning")),
+            cache_read=num(cache.get("read")),
+            cache_write=num(cache.get("write")),
+        )
+        self.state.usage = self.state.usage + usage
+        cost = part.get("cost")
+        if isinstance(cost, int | float):
+            self.state.cost_usd = (self.state.cost_usd or 0.0) + float(cost)
+        self.state.ended = part.get("reason") != "tool-calls"
+        return self.state.turn(usage)

@@ -1,0 +1,159 @@
+"""The job's control socket: one JSON request per connection, one JSON answer.
+
+Requests (each one line of JSON, then the client shuts its write side):
+
+- `{"op": "check-reply", "session": KEY, "reply": {...}}` -> `{"ok": true, "findings": [str]}`
+- `{"op": "commit", "session": KEY, "paths": [str], "message": str}` ->
+  `{"ok": true, "sha": str}` or `{"ok": false, "error": str}`
+- `{"op": "steer", "text": str}` -> `{"ok": true}`
+- `{"op": "status"}` -> `{"ok": true, ...}`
+
+An unknown op, bad JSON or a handler that raises answers `{"ok": false, "error": ...}`.
+The server side (`serve_control`) is what the stage job stands up; the MCP server is a client.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import socketserver
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Answer = dict[str, Any]
+Handler = Callable[[Mapping[str, Any]], Answer]
+MAX_BYTES = 4 * 1024 * 1024
+
+
+class ControlError(Exception):
+    """The control socket could not be reached or answered nonsense."""
+
+
+def request_control(path: Path, request: Mapping[str, Any], timeout: float = 60.0) -> Answer:
+    """Send one request to the control socket at `path` and return its answer."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(timeout)
+            sock.connect(str(path))
+            sock.sendall(json.dumps(request).encode() + b"\n")
+            sock.shutdown(socket.SHUT_WR)
+            data = _read_all(sock)
+    except OSError as exc:
+        msg = f"control socket {path}: {exc}"
+        raise ControlError(msg) from exc
+    try:
+        answer = json.loads(data)
+    except ValueError as exc:
+        msg = f"control socket {path}: the answer is not JSON ({exc})"
+        raise ControlError(msg) from exc
+    if not isinstance(answer, dict):
+        msg = f"control socket {path}: the answer is not an object"
+        raise ControlError(msg)
+    return answer
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := sock.recv(65536):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_BYTES:
+            break
+    return b"".join(chunks)
+
+
+@dataclass(frozen=True)
+class ControlHandlers:
+    """The job's callbacks, by op; a missing one answers an error naming the op."""
+
+    check_reply: Handler | None = None
+    commit: Handler | None = None
+    steer: Handler | None = None
+    status: Handler | None = None
+
+    def answer(self, request: Mapping[str, Any]) -> Answer:
+        """Dispatch one decoded request."""
+        handlers = {
+            "check-reply": self.check_reply,
+            "commit": self.commit,
+            "steer": self.steer,
+            "status": self.status,
+        }
+        op = request.get("op")
+        handler = handlers.get(op) if isinstance(op, str) else None
+        if handler is None:
+            return {"ok": False, "error": f"unsupported op {op!r}"}
+        try:
+            return handler(request)
+        except Exception as exc:  # noqa: BLE001 - one bad request must not kill the socket
+            return {"ok": False, "error": f"{op} failed: {exc}"}
+
+
+class _Server(socketserver.ThreadingUnixStreamServer):
+    daemon_threads = True
+    handlers: ControlHandlers
+
+
+class _Request(socketserver.StreamRequestHandler):
+    def handle(self) -> None:
+        assert isinstance(self.server, _Server)
+        line = self.rfile.readline(MAX_BYTES)
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            answer: Answer = {"ok": False, "error": f"bad request: {exc}"}
+        else:
+            if isinstance(request, dict):
+                answer = self.server.handlers.answer(request)
+            else:
+                answer = {"ok": False, "error": "bad request: not an object"}
+        self.wfile.write(json.dumps(answer).encode())
+
+
+class ControlServer:
+    """A running control socket; `close()` stops it and removes the socket file."""
+
+    def __init__(self, path: Path, handlers: ControlHandlers) -> None:
+        self.path = path
+        if path.exists():
+            path.unlink()
+        self._server = _Server(str(path), _Request)
+        self._server.handlers = handlers
+        path.chmod(0o600)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop serving and remove the socket."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+        self.path.unlink(missing_ok=True)
+
+    def __enter__(self) -> ControlServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def serve_control(path: Path, handlers: ControlHandlers) -> ControlServer:
+    """Start answering requests at `path` on a background thread."""
+    return ControlServer(path, handlers)
+
+
+def refused_paths(checkout: Path, paths: list[str]) -> list[str]:
+    """Paths a commit must refuse: outside the checkout after resolving symlinks, or in .git."""
+    root = checkout.resolve()
+    refused = []
+    for raw in paths:
+        target = (root / raw).resolve()
+        if target != root and root not in target.parents:
+            refused.append(f"{raw}: outside the checkout")
+        elif target == root or target.relative_to(root).parts[0] == ".git":
+            refused.append(f"{raw}: inside .git or the checkout root itself")
+    return refused

@@ -1,0 +1,116 @@
+"""The session's environment: an allowlist with no forge token, a session HOME, job-owned git."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+from conveyor.core.session import SessionSpec
+
+BASE = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ")
+FORGE_TOKENS = frozenset(
+    {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"}
+)
+PROVIDER_PREFIXES: dict[str, tuple[str, ...]] = {
+    "claude": ("ANTHROPIC_", "CLAUDE_CODE_"),
+    "codex": ("OPENAI_",),
+    "opencode": ("ANTHROPIC_", "OPENAI_", "OPENROUTER_", "OPENCODE_"),
+}
+# Each CLI's own login file, relative to the owner's HOME; copied into the session HOME.
+AUTH_FILES: dict[str, tuple[str, ...]] = {
+    "claude": (".claude/.credentials.json",),
+    "codex": (),  # codex's auth.json goes to CODEX_HOME, see `prepare_home`
+    "opencode": (".local/share/opencode/auth.json",),
+}
+GIT_CONFIG = """[user]
+\tname = Conveyor agent
+\temail = agent@conveyor.invalid
+[commit]
+\tgpgsign = false
+[init]
+\tdefaultBranch = main
+"""
+
+
+def session_vars(spec: SessionSpec, retry: int) -> dict[str, str]:
+    """The CONVEYOR_* variables every backend's session gets."""
+    ident = spec.identity
+    out = {
+        "CONVEYOR_ISSUE": str(ident.issue),
+        "CONVEYOR_STAGE": ident.stage,
+        "CONVEYOR_SESSION_KIND": ident.kind,
+        "CONVEYOR_ATTEMPT": str(ident.attempt),
+        "CONVEYOR_SESSION_KEY": spec.session_key,
+        "CONVEYOR_SESSION_DIR": str(spec.session_dir),
+        "CONVEYOR_REPLY_MODEL": spec.reply_model,
+        "CONVEYOR_ROLE": spec.role.value,
+        "CONVEYOR_RETRY": str(retry),
+        "CONVEYOR_CHECKOUT": str(spec.cwd),
+    }
+    optional = {
+        "CONVEYOR_CONTROL_SOCKET": spec.control_socket,
+        "CONVEYOR_ISSUE_FILE": spec.issue_file,
+        "CONVEYOR_SCENARIO": spec.scenario,
+    }
+    out |= {name: str(value) for name, value in optional.items() if value is not None}
+    return out
+
+
+def build_env(
+    environ: Mapping[str, str],
+    *,
+    backend: str,
+    home: Path,
+    git_config: Path,
+    conveyor_vars: Mapping[str, str],
+    passthrough: tuple[str, ...] = (),
+    token_env: tuple[str, ...] = (),
+) -> dict[str, str]:
+    """The allowlisted environment; forge tokens never pass, whatever `passthrough` says."""
+    forbidden = FORGE_TOKENS | set(token_env)
+    prefixes = PROVIDER_PREFIXES.get(backend, ())
+    out: dict[str, str] = {}
+    for name, value in environ.items():
+        if name in forbidden or name.startswith("CONVEYOR_"):
+            continue
+        if name in BASE or name in passthrough or name.startswith(prefixes):
+            out[name] = value
+    out |= {
+        "HOME": str(home),
+        "GIT_CONFIG_GLOBAL": str(git_config),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_TERMINAL_PROMPT": "0",
+    }
+    out |= {k: v for k, v in conveyor_vars.items() if k.startswith("CONVEYOR_")}
+    return out
+
+
+def prepare_home(environ: Mapping[str, str], backend: str, home: Path, codex_home: Path) -> None:
+    """Create the session HOME holding only this CLI's own login file, when the owner has one."""
+    home.mkdir(parents=True, exist_ok=True)
+    owner_home = Path(environ.get("HOME", "/nonexistent"))
+    for relative in AUTH_FILES.get(backend, ()):
+        _copy_private(owner_home / relative, home / relative)
+    if backend == "codex":
+        codex_home.mkdir(parents=True, exist_ok=True)
+        source = Path(environ.get("CODEX_HOME", str(owner_home / ".codex"))) / "auth.json"
+        _copy_private(source, codex_home / "auth.json")
+
+
+def _copy_private(source: Path, target: Path) -> None:
+    if not source.is_file():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    shutil.copyfile(source, target)
+    target.chmod(0o600)
+
+
+def ensure_git_config(spec: SessionSpec) -> Path:
+    """The job's git config, or a default one written into the session folder."""
+    if spec.git_config is not None:
+        return spec.git_config
+    path = spec.session_dir / "gitconfig"
+    if not path.exists():
+        path.write_text(GIT_CONFIG)
+    return path

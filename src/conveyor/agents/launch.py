@@ -1,0 +1,84 @@
+"""Launch a session with its retries: one fresh context retry for readers, infra retries."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from conveyor.agents.process import SessionHandle
+from conveyor.agents.runner import run_session
+from conveyor.core.config import AgentChoice
+from conveyor.core.session import (
+    READ_IN_PARTS,
+    BackendName,
+    ContextOutcome,
+    FailureKind,
+    SessionResult,
+    SessionSpec,
+    SessionStatus,
+    after_context_stop,
+    retry_infra,
+    retry_model,
+    twice_message,
+)
+
+SCRIPTED = "conveyor-scripted-agent"
+
+
+def _retry_spec(spec: SessionSpec, suffix: str, *, task: str, model: str) -> SessionSpec:
+    key = f"{spec.session_key}.{suffix}"
+    folder = spec.session_dir.with_name(f"{spec.session_dir.name}.{suffix}")
+    return replace(spec, session_key=key, session_dir=folder, task=task, model=model)
+
+
+def launch(
+    spec: SessionSpec, environ: Mapping[str, str], handle: SessionHandle | None = None
+) -> SessionResult:
+    """Run `spec` until it ends in a way no retry changes (CTX-4..6, BB-OUT-4/5)."""
+    earlier: list[SessionResult] = []
+    context_stops = 0
+    infra_done = 0
+    current = spec
+    while True:
+        result = run_session(current, environ, retry=len(earlier), handle=handle)
+        if result.status is SessionStatus.CONTEXT_STOPPED:
+            context_stops += 1
+            outcome = after_context_stop(spec.role, context_stops)
+            if outcome is ContextOutcome.RETRY:
+                earlier.append(result)
+                task = f"{spec.task}\n\n{READ_IN_PARTS}"
+                current = _retry_spec(spec, "retry", task=task, model=current.model)
+                continue
+            if outcome is ContextOutcome.FAIL:
+                result = replace(
+                    result,
+                    status=SessionStatus.FAILED,
+                    failure=FailureKind.BEHAVIOURAL,
+                    error=twice_message(spec.context.hard),
+                )
+        elif retry_infra(result, infra_done, spec.infra_retries):
+            infra_done += 1
+            earlier.append(result)
+            model = retry_model(spec, infra_done)
+            current = _retry_spec(current, f"infra{infra_done}", task=current.task, model=model)
+            continue
+        return replace(result, earlier=tuple(earlier))
+
+
+def scripted_executable() -> str:
+    """The scripted agent installed next to this interpreter (absolute, so PATH never matters)."""
+    beside = Path(sys.executable).parent / SCRIPTED
+    return str(beside) if beside.exists() else SCRIPTED
+
+
+def resolve_choice(choice: AgentChoice) -> tuple[BackendName, str | None, Path | None]:
+    """Backend, executable and scenario of a role's agent choice.
+
+    `agent = "scripted"` is the claude backend with the scripted agent and its scenario.
+    """
+    if choice.agent == "scripted":
+        scenario = Path(choice.scenario) if choice.scenario else None
+        return "claude", choice.executable or scripted_executable(), scenario
+    return choice.agent, choice.executable, None

@@ -1,0 +1,188 @@
+"""Run one session: prepare its folder and environment, start the CLI, watch it, read its reply."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO
+
+from conveyor.agents.backends.base import Backend, McpCommand, StreamState
+from conveyor.agents.backends.claude import ClaudeBackend
+from conveyor.agents.backends.codex import CodexBackend
+from conveyor.agents.backends.opencode import OpencodeBackend
+from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
+from conveyor.agents.process import AgentProcess, SessionHandle
+from conveyor.agents.result_file import Watch, build_result, save_result
+from conveyor.core.session import (
+    HANDOFF_STEER,
+    SessionResult,
+    SessionSpec,
+    SessionStatus,
+    WatchAction,
+    watch,
+)
+
+INSTALL_HINTS = {
+    "claude": "npm install -g @anthropic-ai/claude-code",
+    "codex": "npm install -g @openai/codex",
+    "opencode": "npm install -g opencode-ai",
+}
+TRANSCRIPT = "transcript.jsonl"
+
+
+def backend_for(name: str) -> Backend:
+    """The backend of one CLI name."""
+    backends: dict[str, Backend] = {
+        "claude": ClaudeBackend(),
+        "codex": CodexBackend(),
+        "opencode": OpencodeBackend(),
+    }
+    return backends[name]
+
+
+def find_executable(spec: SessionSpec, environ: Mapping[str, str]) -> str | None:
+    """The spec's executable, else `CONVEYOR_<BACKEND>_EXECUTABLE`, else the name on PATH."""
+    chosen = spec.executable or environ.get(f"CONVEYOR_{spec.backend.upper()}_EXECUTABLE")
+    if chosen:
+        return chosen if Path(chosen).is_file() else shutil.which(chosen, path=environ.get("PATH"))
+    return shutil.which(spec.backend, path=environ.get("PATH"))
+
+
+def mcp_command(spec: SessionSpec, conveyor_vars: Mapping[str, str]) -> McpCommand:
+    """`conveyor mcp` for this session, from this interpreter's environment."""
+    script = Path(sys.executable).parent / "conveyor"
+    command, prefix = (
+        (str(script), ["mcp"])
+        if script.exists()
+        else (sys.executable, ["-m", "conveyor.agents.mcp_server"])
+    )
+    args = [
+        *prefix,
+        "--session-dir",
+        str(spec.session_dir),
+        "--reply-model",
+        spec.reply_model,
+        "--role",
+        spec.role.value,
+        "--session-key",
+        spec.session_key,
+        "--checkout",
+        str(spec.cwd),
+        "--check-rounds",
+        str(spec.reply_check_rounds),
+    ]
+    if spec.control_socket is not None:
+        args += ["--control-socket", str(spec.control_socket)]
+    return McpCommand(command, tuple(args), dict(conveyor_vars))
+
+
+def run_session(
+    spec: SessionSpec,
+    environ: Mapping[str, str],
+    *,
+    retry: int = 0,
+    handle: SessionHandle | None = None,
+) -> SessionResult:
+    """One launch of one CLI, no retries; the result is also saved as `result.json`."""
+    spec.session_dir.mkdir(parents=True, exist_ok=True)
+    for stale in ("reply.json", "reply-findings.json", "handoff.md"):
+        (spec.session_dir / stale).unlink(missing_ok=True)
+    model = spec.model
+    executable = find_executable(spec, environ)
+    if executable is None:
+        error = (
+            f"the {spec.backend} CLI was not found: install it ({INSTALL_HINTS[spec.backend]}) "
+            f"or set CONVEYOR_{spec.backend.upper()}_EXECUTABLE"
+        )
+        result = SessionResult(
+            SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
+        )
+        save_result(result)
+        return result
+    backend = backend_for(spec.backend)
+    conveyor_vars = session_vars(spec, retry)
+    home = spec.session_dir / "home"
+    prepare_home(environ, spec.backend, home, spec.session_dir / "codex-home")
+    env = build_env(
+        environ,
+        backend=spec.backend,
+        home=home,
+        git_config=ensure_git_config(spec),
+        conveyor_vars=conveyor_vars,
+        passthrough=spec.passthrough_env,
+        token_env=spec.token_env,
+    )
+    launch = backend.launch(spec, model, executable, mcp_command(spec, conveyor_vars))
+    for path, text in launch.files.items():
+        path.write_text(text)
+    env |= launch.env
+    parser = backend.parser()
+    seen = Watch()
+    transcript = spec.session_dir / TRANSCRIPT
+    with transcript.open("w") as out, (spec.session_dir / "stderr.log").open("wb") as err:
+        proc = AgentProcess(
+            launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
+        )
+        if launch.stdin_text is not None:
+            proc.write(launch.stdin_text)
+        if not launch.keep_stdin_open:
+            proc.close_stdin()
+        _follow(
+            spec,
+            backend=backend,
+            proc=proc,
+            feed=parser.feed,
+            state=parser.state,
+            out=out,
+            seen=seen,
+        )
+        seen.exit_code = proc.finish()
+    result = build_result(spec, model, parser.state, seen, transcript)
+    save_result(result)
+    return result
+
+
+def _follow(
+    spec: SessionSpec,
+    *,
+    backend: Backend,
+    proc: AgentProcess,
+    feed: Callable[[str], int | None],
+    state: StreamState,
+    out: IO[str],
+    seen: Watch,
+) -> None:
+    """Read events until the CLI ends, steering or stopping it on context and time."""
+    for event in proc.events(time.monotonic() + spec.timeout_seconds):
+        if event is None:
+            seen.timed_out = True
+            proc.kill_group()
+            return
+        if event.kind == "abort":
+            seen.aborted = True
+            proc.kill_group()
+            return
+        if event.kind == "steer":
+            if backend.steerable:
+                proc.write(backend.steer_line(event.text))
+            continue
+        if event.kind == "eof":
+            return
+        out.write(event.text if event.text.endswith("\n") else event.text + "\n")
+        context = feed(event.text)
+        if state.ended and backend.steerable:
+            proc.close_stdin()
+        if context is None:
+            continue
+        action = watch(
+            context, spec.context, spec.role, steered=seen.steered, steerable=backend.steerable
+        )
+        if action is WatchAction.STEER:
+            seen.steered = proc.write(backend.steer_line(HANDOFF_STEER))
+        elif action is WatchAction.STOP:
+            seen.context_stopped = True
+            proc.kill_group()
+            return

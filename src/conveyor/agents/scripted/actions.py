@@ -1,0 +1,139 @@
+"""What a scripted turn does: files, diffs, commands, commits, replies through MCP, pauses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conveyor.agents.scripted.mcp_client import McpClient, McpError, connect_from_config
+
+COMMAND_TIMEOUT = 600.0
+
+
+@dataclass
+class Workspace:
+    """Where actions happen, and the MCP connection once one is needed."""
+
+    cwd: Path
+    env: dict[str, str]
+    session_dir: Path | None
+    mcp_config: Path | None
+    client: McpClient | None = None
+    accepted: bool = False
+    log: list[str] = field(default_factory=list)
+
+    def mcp(self) -> McpClient:
+        """The MCP connection, started on first use."""
+        if self.client is None:
+            if self.mcp_config is None:
+                msg = "no --mcp-config was given"
+                raise McpError(msg)
+            self.client = connect_from_config(self.mcp_config, self.env, self.cwd)
+        return self.client
+
+    def close(self) -> None:
+        """Stop the MCP server, if one was started."""
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+def tool_name(action: Mapping[str, Any]) -> str:
+    """The claude tool a scripted action poses as in the stream."""
+    names = {
+        "write": "Write",
+        "apply": "Bash",
+        "run": "Bash",
+        "commit": "Bash",
+        "commit_tool": "mcp__conveyor__commit",
+        "reply": "mcp__conveyor__submit_reply",
+        "handoff": "Write",
+        "pause_until": "Bash",
+    }
+    return names.get(next(iter(action)), "Bash")
+
+
+def tool_input(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The tool call's input in the stream: a reply or commit as sent, else the action."""
+    name, arg = next(iter(action.items()))
+    if name in ("reply", "commit_tool") and isinstance(arg, dict):
+        return dict(arg)
+    return {name: arg}
+
+
+def _git(ws: Workspace, *args: str, stdin: str | None = None) -> tuple[bool, str]:
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=ws.cwd,
+        env=ws.env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=COMMAND_TIMEOUT,
+    )
+    return proc.returncode != 0, (proc.stdout + proc.stderr).strip()
+
+
+def perform(ws: Workspace, action: Mapping[str, Any]) -> tuple[bool, str]:
+    """Run one action; returns (is_error, output) as the tool result would carry them."""
+    name, arg = next(iter(action.items()))
+    if name == "write":
+        target = ws.cwd / str(arg["path"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(str(arg.get("content", "")))
+        return False, f"wrote {arg['path']}"
+    if name == "apply":
+        return _git(ws, "apply", "--whitespace=nowarn", "-", stdin=str(arg))
+    if name == "run":
+        proc = subprocess.run(
+            ["/bin/sh", "-c", str(arg)],
+            cwd=ws.cwd,
+            env=ws.env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=COMMAND_TIMEOUT,
+        )
+        return proc.returncode != 0, (proc.stdout + proc.stderr).strip()
+    if name == "commit":
+        spec = arg if isinstance(arg, dict) else {"message": str(arg)}
+        paths = [str(p) for p in spec.get("paths", [])]
+        failed, out = _git(ws, "add", "--", *paths) if paths else _git(ws, "add", "-A")
+        if failed:
+            return True, out
+        return _git(ws, "commit", "-q", "-m", str(spec["message"]))
+    if name == "handoff":
+        if ws.session_dir is None:
+            return True, "no CONVEYOR_SESSION_DIR to write handoff.md into"
+        (ws.session_dir / "handoff.md").write_text(str(arg) + "\n")
+        return False, "wrote handoff.md"
+    if name == "pause_until":
+        target = Path(str(arg))
+        target = target if target.is_absolute() else ws.cwd / target
+        while not target.exists():
+            time.sleep(0.05)
+        return False, f"{arg} exists"
+    return _mcp_action(ws, name, arg)
+
+
+def _mcp_action(ws: Workspace, name: str, arg: Any) -> tuple[bool, str]:
+    tool = "submit_reply" if name == "reply" else "commit"
+    try:
+        failed, text = ws.mcp().call_tool(tool, dict(arg))
+    except McpError as exc:
+        return True, str(exc)
+    if tool == "submit_reply" and not failed:
+        ws.accepted = True
+    return failed, text
+
+
+def record_env(session_dir: Path | None, env: Mapping[str, str]) -> None:
+    """Write the names (never the values) of the variables the agent received."""
+    if session_dir is not None and session_dir.is_dir():
+        (session_dir / "agent-env.json").write_text(json.dumps(sorted(env)) + "\n")

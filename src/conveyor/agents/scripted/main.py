@@ -1,0 +1,216 @@
+"""`conveyor-scripted-agent`: accepts claude's command line and replays a scenario entry."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conveyor.agents.scripted.actions import (
+    Workspace,
+    perform,
+    record_env,
+    tool_input,
+    tool_name,
+)
+from conveyor.agents.scripted.scenario import (
+    Entry,
+    ScenarioError,
+    choose,
+    identity,
+    issue_tag,
+    load,
+)
+from conveyor.agents.scripted.stream import EOF, Inbox, emit, usage_of
+
+VALUE_FLAGS = frozenset(
+    {
+        "--output-format",
+        "--input-format",
+        "--model",
+        "--append-system-prompt",
+        "--system-prompt",
+        "--mcp-config",
+        "--permission-mode",
+        "--allowedTools",
+        "--allowed-tools",
+        "--disallowedTools",
+        "--max-turns",
+        "--fallback-model",
+        "--json-schema",
+        "--resume",
+        "--session-id",
+    }
+)
+STEER_WAIT_SECONDS = 30.0
+
+
+def parse_argv(argv: list[str]) -> tuple[dict[str, str], list[str]]:
+    """claude's options (value flags and switches) and positional arguments."""
+    options: dict[str, str] = {}
+    positional: list[str] = []
+    items = iter(argv)
+    for item in items:
+        if item in VALUE_FLAGS:
+            options[item] = next(items, "")
+        elif item.startswith("--") and "=" in item:
+            key, value = item.split("=", 1)
+            options[key] = value
+        elif item.startswith("-"):
+            options[item] = ""
+        else:
+            positional.append(item)
+    return options, positional
+
+
+@dataclass
+class Run:
+    """One scripted session's progress."""
+
+    entry: Entry
+    ws: Workspace
+    inbox: Inbox
+    session_id: str
+    model: str
+    turns: int = 0
+    totals: dict[str, int] = field(default_factory=dict)
+    cost: float | None = None
+
+    def turn(
+        self, text: str, usage: Mapping[str, int], cost: float | None, tools: list[Any]
+    ) -> None:
+        """Emit one assistant message with its usage and tool calls."""
+        self.turns += 1
+        for key, value in usage.items():
+            self.totals[key] = self.totals.get(key, 0) + value
+        if cost is not None:
+            self.cost = (self.cost or 0.0) + cost
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+        content += tools
+        message = {
+            "id": f"msg_{self.turns}",
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": content,
+            "usage": usage_of(dict(usage)),
+        }
+        emit({"type": "assistant", "message": message, "session_id": self.session_id})
+
+    def result(self, text: str, *, error: str | None = None, status: int | None = None) -> None:
+        """Emit the final `result` event (cost only when the scenario gave one)."""
+        event: dict[str, Any] = {
+            "type": "result",
+            "subtype": "success",
+            "is_error": error is not None,
+            "num_turns": self.turns,
+            "result": error or text,
+            "session_id": self.session_id,
+            "usage": usage_of(self.totals),
+            "api_error_status": status,
+        }
+        if self.cost is not None:
+            event["total_cost_usd"] = self.cost
+        emit(event)
+
+
+def _steered(run: Run, wait: bool) -> bool:
+    """Whether a steer arrived (waiting for one when the turn says so) and was acted on."""
+    message = run.inbox.next(STEER_WAIT_SECONDS if wait else 0)
+    if message is None or message is EOF or run.entry.on_steer != "handoff":
+        return False
+    perform(run.ws, {"handoff": run.entry.handoff})
+    if run.entry.handoff_reply is not None:
+        perform(run.ws, {"reply": run.entry.handoff_reply})
+    run.result(f"Handed off: {run.entry.handoff}")
+    return True
+
+
+def _fail(run: Run, arg: object) -> int:
+    spec = arg if isinstance(arg, dict) else {"kind": str(arg)}
+    kind = str(spec.get("kind"))
+    if kind == "hang":
+        while True:
+            time.sleep(3600)
+    if kind == "rate-limit":
+        reset = int(spec.get("reset", time.time() + 3600))
+        info = {"status": "rejected", "resetsAt": reset, "rateLimitType": "five_hour"}
+        emit({"type": "rate_limit_event", "rate_limit_info": info, "session_id": run.session_id})
+        run.result("", error=f"Claude AI usage limit reached|{reset}", status=429)
+    elif kind == "api-error":
+        message = str(spec.get("message", "API Error: 529 Overloaded"))
+        run.result("", error=message, status=int(spec.get("status", 529)))
+    return 1
+
+
+def play(run: Run) -> int:
+    """Play the entry's turns; the exit code the CLI would give."""
+    for turn in run.entry.turns:
+        tools = [
+            {
+                "type": "tool_use",
+                "id": f"toolu_{run.turns + 1}_{i}",
+                "name": tool_name(a),
+                "input": tool_input(a),
+            }
+            for i, a in enumerate(turn.actions)
+        ]
+        run.turn(turn.text, turn.usage, turn.cost, tools)
+        for use, action in zip(tools, turn.actions, strict=True):
+            if "fail" in action:
+                return _fail(run, action["fail"])
+            failed, output = perform(run.ws, action)
+            result: dict[str, object] = {
+                "type": "tool_result",
+                "tool_use_id": use["id"],
+                "content": output,
+            }
+            if failed:
+                result["is_error"] = True
+            emit({"type": "user", "message": {"role": "user", "content": [result]}})
+        if _steered(run, turn.await_steer):
+            return 0
+    run.result(run.entry.final)
+    return 0
+
+
+def main() -> None:
+    """Entry point: stdout is stream-json, stderr says what went wrong."""
+    options, positional = parse_argv(sys.argv[1:])
+    if options.get("--output-format") != "stream-json":
+        sys.exit("conveyor-scripted-agent: expected --output-format stream-json")
+    inbox = Inbox()
+    task = positional[-1] if positional else ""
+    if options.get("--input-format") == "stream-json":
+        first = inbox.next(None)
+        task = first if isinstance(first, str) else ""
+    env = dict(os.environ)
+    session_dir = Path(env["CONVEYOR_SESSION_DIR"]) if "CONVEYOR_SESSION_DIR" in env else None
+    record_env(session_dir, env)
+    issue_file = env.get("CONVEYOR_ISSUE_FILE")
+    from_file = bool(issue_file) and Path(str(issue_file)).is_file()
+    issue_text = Path(str(issue_file)).read_text() if from_file else task
+    try:
+        entries = load(Path(env.get("CONVEYOR_SCENARIO", "")))
+    except ScenarioError as exc:
+        sys.exit(f"conveyor-scripted-agent: {exc}")
+    ident = identity(env, issue_tag(issue_text, has_title=from_file))
+    entry = choose(entries, ident)
+    if entry is None:
+        sys.exit(f"conveyor-scripted-agent: no scenario entry matches {ident}")
+    mcp = options.get("--mcp-config")
+    ws = Workspace(Path.cwd(), env, session_dir, Path(mcp) if mcp else None)
+    session_id = str(uuid.uuid4())
+    model = options.get("--model", "scripted")
+    emit({"type": "system", "subtype": "init", "session_id": session_id, "model": model})
+    run = Run(entry, ws, inbox, session_id, model)
+    try:
+        code = play(run)
+    finally:
+        ws.close()
+    sys.exit(code)

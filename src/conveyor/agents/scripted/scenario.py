@@ -1,0 +1,154 @@
+"""Scenario files (JSON or TOML): entries matched on the session's identity and issue tag.
+
+The format is documented in docs/scenarios.md. Plain dataclasses, no pydantic: the scripted
+agent must start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ACTIONS = frozenset(
+    {"write", "apply", "run", "commit", "commit_tool", "reply", "handoff", "pause_until", "fail"}
+)
+FAILURES = frozenset({"api-error", "rate-limit", "no-final", "hang"})
+MATCH_KEYS = ("tag", "issue", "stage", "kind", "attempt", "retry")
+TITLE_TAG = re.compile(r"\[([A-Za-z0-9_.-]+)\]")
+BODY_TAG = re.compile(r"<!--\s*scenario:\s*([A-Za-z0-9_.-]+)\s*-->")
+
+
+class ScenarioError(Exception):
+    """The scenario file is unreadable or malformed; the message names where."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One assistant turn: text, usage and cost, then actions."""
+
+    text: str
+    usage: Mapping[str, int]
+    cost: float | None
+    actions: tuple[Mapping[str, Any], ...]
+    await_steer: bool
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One scripted session and what it matches."""
+
+    match: Mapping[str, object]
+    turns: tuple[Turn, ...]
+    on_steer: str
+    handoff: str
+    handoff_reply: Mapping[str, Any] | None
+    final: str
+
+
+def load(path: Path) -> list[Entry]:
+    """Read and check a scenario file."""
+    try:
+        text = path.read_text()
+        raw = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (OSError, ValueError) as exc:
+        msg = f"scenario {path}: {exc}"
+        raise ScenarioError(msg) from exc
+    sessions = raw.get("sessions") if isinstance(raw, dict) else None
+    if not isinstance(sessions, list):
+        msg = f"scenario {path}: expected a top-level `sessions` list"
+        raise ScenarioError(msg)
+    return [_entry(item, f"{path}: sessions[{i}]") for i, item in enumerate(sessions)]
+
+
+def _entry(raw: object, where: str) -> Entry:
+    if not isinstance(raw, dict):
+        msg = f"{where}: expected a table"
+        raise ScenarioError(msg)
+    known = {*MATCH_KEYS, "turns", "on_steer", "handoff", "handoff_reply", "final"}
+    if unknown := sorted(set(raw) - known):
+        msg = f"{where}: unknown keys {unknown}"
+        raise ScenarioError(msg)
+    turns = raw.get("turns", [])
+    if not isinstance(turns, list):
+        msg = f"{where}.turns: expected a list"
+        raise ScenarioError(msg)
+    on_steer = str(raw.get("on_steer", "ignore"))
+    if on_steer not in ("ignore", "handoff"):
+        msg = f"{where}.on_steer: expected 'ignore' or 'handoff', got {on_steer!r}"
+        raise ScenarioError(msg)
+    reply = raw.get("handoff_reply")
+    return Entry(
+        match={k: raw[k] for k in MATCH_KEYS if k in raw},
+        turns=tuple(_turn(t, f"{where}.turns[{i}]") for i, t in enumerate(turns)),
+        on_steer=on_steer,
+        handoff=str(raw.get("handoff", "Handing off: see the commits so far.")),
+        handoff_reply=reply if isinstance(reply, dict) else None,
+        final=str(raw.get("final", "Done.")),
+    )
+
+
+def _turn(raw: object, where: str) -> Turn:
+    if not isinstance(raw, dict):
+        msg = f"{where}: expected a table"
+        raise ScenarioError(msg)
+    usage = raw.get("usage", {"input": 1000, "output": 100})
+    if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
+        msg = f"{where}.usage: expected integers for input, output, cache_read, cache_write"
+        raise ScenarioError(msg)
+    actions = raw.get("actions", [])
+    if not isinstance(actions, list):
+        msg = f"{where}.actions: expected a list"
+        raise ScenarioError(msg)
+    for i, action in enumerate(actions):
+        if not isinstance(action, dict) or len(action) != 1 or next(iter(action)) not in ACTIONS:
+            msg = f"{where}.actions[{i}]: expected one of {sorted(ACTIONS)}, got {action!r}"
+            raise ScenarioError(msg)
+    cost = raw.get("cost")
+    return Turn(
+        text=str(raw.get("text", "")),
+        usage=usage,
+        cost=float(cost) if isinstance(cost, int | float) else None,
+        actions=tuple(actions),
+        await_steer=bool(raw.get("await_steer", False)),
+    )
+
+
+def issue_tag(issue_text: str, *, has_title: bool = True) -> str | None:
+    """The scenario tag of an issue: `<!-- scenario: NAME -->` anywhere, else `[NAME]` in the title.
+
+    The title is the first non-empty line (a leading `#` or `Title:` is dropped); with
+    `has_title` false (text that is not an issue file) only the comment marker counts.
+    """
+    if match := BODY_TAG.search(issue_text):
+        return match.group(1)
+    if not has_title:
+        return None
+    title = next((line for line in issue_text.splitlines() if line.strip()), "")
+    title = title.lstrip("# ").removeprefix("Title:").strip()
+    match = TITLE_TAG.search(title)
+    return match.group(1) if match else None
+
+
+def identity(env: Mapping[str, str], tag: str | None) -> dict[str, object]:
+    """The values scenario entries are matched against."""
+    ints = {"issue": "CONVEYOR_ISSUE", "attempt": "CONVEYOR_ATTEMPT", "retry": "CONVEYOR_RETRY"}
+    out: dict[str, object] = {"tag": tag}
+    for key, name in ints.items():
+        value = env.get(name, "")
+        out[key] = int(value) if value.isdigit() else None
+    out["stage"] = env.get("CONVEYOR_STAGE")
+    out["kind"] = env.get("CONVEYOR_SESSION_KIND")
+    return out
+
+
+def choose(entries: list[Entry], ident: Mapping[str, object]) -> Entry | None:
+    """The first entry whose every match key equals the session's value."""
+    for entry in entries:
+        if all(ident.get(key) == value for key, value in entry.match.items()):
+            return entry
+    return None

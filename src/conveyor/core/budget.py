@@ -1,0 +1,74 @@
+"""Token budgets: charges at launch, from the issue pool or the rebase pool (BUD-1..8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conveyor.core.config import Budgets, Limits, Role
+from conveyor.core.state import Charge, IssueState, Pool
+
+# Sessions the rebase pool pays for after a rebase the merge stage asked for (BUD-5).
+RECHECK_ROLES = frozenset({Role.CHECK_FIX, Role.ACCEPT, Role.SECURITY})
+
+
+def pool_for(state: IssueState, role: Role) -> Pool:
+    """Which pool pays, derived from the state; the resolver always uses the rebase pool."""
+    if role is Role.RESOLVER:
+        return Pool.REBASE
+    if state.merge_rebase and role in RECHECK_ROLES:
+        return Pool.REBASE
+    return Pool.ISSUE
+
+
+def spent(state: IssueState, pool: Pool) -> int:
+    """Tokens charged so far to a pool (the rebase pool only since its last reset)."""
+    charges = state.charges[state.rebase_from :] if pool is Pool.REBASE else state.charges
+    return sum(c.tokens for c in charges if c.pool is pool)
+
+
+@dataclass(frozen=True)
+class Charged:
+    """The launch is paid: the state with the charge appended."""
+
+    state: IssueState
+    charge: Charge
+
+
+@dataclass(frozen=True)
+class OverBudget:
+    """The launch would pass a pool's limit: the issue stops with `budget`."""
+
+    reason: str
+
+
+def charge(state: IssueState, role: Role, budgets: Budgets, limits: Limits) -> Charged | OverBudget:
+    """Charge one session of `role` its budget at launch, or refuse (BUD-1, BUD-3, BUD-5)."""
+    pool = pool_for(state, role)
+    tokens = limits.resolver_charge if role is Role.RESOLVER else budgets.for_role(role)
+    before = spent(state, pool)
+    if pool is Pool.ISSUE:
+        ceiling = limits.issue_token_ceiling
+        if ceiling and before + tokens > ceiling:
+            return OverBudget(
+                f"a {role.value} session ({tokens:,} tokens) would take the issue to "
+                f"{before + tokens:,}, past its ceiling of {ceiling:,}"
+            )
+    elif before + tokens > limits.rebase_token_budget:
+        return OverBudget(
+            f"a {role.value} session ({tokens:,} tokens) would take the rebase pool to "
+            f"{before + tokens:,}, past its {limits.rebase_token_budget:,}"
+        )
+    entry = Charge(role=role.value, pool=pool, tokens=tokens)
+    return Charged(state.model_copy(update={"charges": (*state.charges, entry)}), entry)
+
+
+def record_usage(state: IssueState, index: int, used: int) -> IssueState:
+    """Record a session's reported usage beside its charge (BUD-9)."""
+    charges = list(state.charges)
+    charges[index] = charges[index].model_copy(update={"used": used})
+    return state.model_copy(update={"charges": tuple(charges)})
+
+
+def reset_rebase_pool(state: IssueState) -> IssueState:
+    """Empty the rebase pool (at merge and at restart, BUD-6)."""
+    return state.model_copy(update={"rebase_from": len(state.charges), "merge_rebase": False})

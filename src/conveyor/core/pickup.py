@@ -1,0 +1,114 @@
+"""Which open issues wait for work, and why the others do not (CLAIM-4..7, TRUST-3, TRUST-7)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from conveyor.core.labels import Status, has_stop_label
+from conveyor.core.restart import is_restart
+from conveyor.core.signatures import parse_marker
+from conveyor.core.state import IssueState
+from conveyor.core.trust import CommentLike, Kind, Trust
+
+QUESTIONS = "questions"
+
+Reason = Literal[
+    "new",
+    "answered",
+    "lease-expired",
+    "released",
+    "restart",
+    "take-stopped",
+    "closed",
+    "untrusted",
+    "stopped",
+    "left-stopped",
+    "waiting-for-answer",
+    "leased",
+    "merged",
+    "split",
+    "state-too-new",
+    "state-undecodable",
+]
+
+
+@dataclass(frozen=True)
+class Pickup:
+    """The decision for one issue: take it (fresh or as a restart) or skip it, with why."""
+
+    action: Literal["take", "restart", "skip"]
+    reason: Reason
+
+
+@dataclass(frozen=True)
+class IssueFacts:
+    """What pickup reads of one issue."""
+
+    number: int
+    author: str
+    open: bool
+    labels: tuple[str, ...]
+    state: IssueState | None
+    state_problem: Literal["too-new", "undecodable"] | None = None
+    answered: bool = False
+
+
+def answered(comments: Iterable[CommentLike], trust: Trust) -> bool:
+    """A trusted person replied after the pipeline's latest questions (TRUST-7)."""
+    ordered = sorted(comments, key=lambda c: c.id)
+    asked = [
+        c.id
+        for c in ordered
+        if trust.pipeline(c) and (m := parse_marker(c.body)) is not None and m.kind == QUESTIONS
+    ]
+    if not asked:
+        return False
+    return any(c.id > asked[-1] and trust.kind(c) is Kind.TRUSTED for c in ordered)
+
+
+def pickup(
+    facts: IssueFacts,
+    trust: Trust,
+    now: datetime,
+    lease_hours: float,
+    *,
+    by_number: bool = False,
+    take_stopped: bool = False,
+) -> Pickup:
+    """Whether an issue waits for work; one rule for sweeps and runs by number."""
+    labels = facts.labels
+    if not facts.open:
+        return Pickup("skip", "closed")
+    if not trust.user(facts.author):
+        return Pickup("skip", "untrusted")
+    if facts.state_problem == "too-new":
+        return Pickup("skip", "state-too-new")
+    if facts.state_problem == "undecodable":
+        return Pickup("skip", "state-undecodable")
+    if has_stop_label(labels):
+        if by_number and take_stopped:
+            return Pickup("restart", "take-stopped")
+        return Pickup("skip", "left-stopped" if by_number else "stopped")
+    if is_restart(labels, facts.state):
+        return Pickup("restart", "restart")
+    if Status.MERGED in labels:
+        return Pickup("skip", "merged")
+    if Status.SPLIT in labels:
+        return Pickup("skip", "split")
+    if Status.NEEDS_INFO in labels:
+        return (
+            Pickup("take", "answered") if facts.answered else Pickup("skip", "waiting-for-answer")
+        )
+    if Status.WORKING in labels:
+        lease = facts.state.lease if facts.state else None
+        if lease is None:
+            return Pickup("take", "lease-expired")
+        if lease.released:
+            return Pickup("take", "released")
+        if now - lease.at >= timedelta(hours=lease_hours):
+            return Pickup("take", "lease-expired")
+        return Pickup("skip", "leased")
+    return Pickup("take", "new")

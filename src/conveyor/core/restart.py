@@ -1,0 +1,44 @@
+"""The restart rule: a stop recorded in the state with no stop label on the issue (STOP-6..12)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from conveyor.core.labels import has_stop_label
+from conveyor.core.state import IssueState, Rounds, Stage
+from conveyor.core.stops import StopCode
+
+
+def is_restart(labels: Iterable[str], state: IssueState | None) -> bool:
+    """A person took the stop label off: the state still records the stop."""
+    return state is not None and state.stopped is not None and not has_stop_label(labels)
+
+
+def restart_stage(state: IssueState) -> Stage:
+    """Where a restart begins (STOP-7, STOP-8, STOP-11)."""
+    stopped = state.stopped
+    if stopped is not None and stopped.control is StopCode.TOO_LARGE:
+        return Stage.TRIAGE
+    if not state.implemented:
+        return Stage.TRIAGE
+    if state.head_sha and state.head_sha == state.reviewed_sha and not state.open_blocking():
+        return Stage.SYNC
+    return Stage.REVIEW
+
+
+def restart(state: IssueState) -> IssueState:
+    """A fresh attempt: every limit reset, the stop cleared, the stage chosen by the rule.
+
+    Rounds, continuations and resumes start again and the rebase pool is
+    emptied (BUD-6); the PR, branch SHAs and findings are kept.
+    """
+    return state.model_copy(
+        update={
+            "stage": restart_stage(state),
+            "rounds": Rounds(),
+            "continuations": {},
+            "rebase_from": len(state.charges),
+            "merge_rebase": False,
+            "stopped": None,
+        }
+    )

@@ -1,0 +1,140 @@
+"""The issue's state as kept on the forge: one versioned, frozen model."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from conveyor.core.stops import StopCode
+
+STATE_VERSION = 1
+
+NonNegative = Annotated[int, Field(ge=0)]
+
+
+class Frozen(BaseModel):
+    """A part of the state: unknown keys are errors, values never change in place."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Stage(StrEnum):
+    """Where an issue is in the pipeline (finer than its labels, GH-3)."""
+
+    TRIAGE = "triage"
+    SPEC = "spec"
+    IMPLEMENT = "implement"
+    REVIEW = "review"
+    FIX = "fix"
+    SYNC = "sync"
+    CHECKS = "checks"
+    ACCEPT = "accept"
+    SECURITY = "security"
+    MERGE = "merge"
+    DONE = "done"
+
+
+class Pool(StrEnum):
+    """Which token pool pays for a session (BUD-5, BUD-7)."""
+
+    ISSUE = "issue"
+    REBASE = "rebase"
+
+
+class Lease(Frozen):
+    """Who holds the issue: the lane, its job and when it claimed (CLAIM-1)."""
+
+    lane: str
+    job_id: str
+    at: datetime
+    released: bool = False
+
+
+class Finding(Frozen):
+    """One review finding and what became of it."""
+
+    id: str
+    lens: str
+    severity: Literal["blocking", "nit"]
+    file: str | None = None
+    line: int | None = None
+    evidence: str
+    suggestion: str = ""
+    status: Literal["open", "resolved", "disputed", "reopened"] = "open"
+    disputes: NonNegative = 0
+
+
+class Rounds(Frozen):
+    """Counts of the bounded loops; all reset on a restart (STOP-12)."""
+
+    fix: NonNegative = 0
+    check_fix: NonNegative = 0
+    security: NonNegative = 0
+    syncs: NonNegative = 0
+    conflict_fixes: NonNegative = 0
+    triage_attempts: NonNegative = 0
+    spec_attempts: NonNegative = 0
+    resumes: NonNegative = 0
+
+
+class Charge(Frozen):
+    """One launch charge (BUD-1, BUD-8): the role's budget, from a pool, and its usage."""
+
+    role: str
+    pool: Pool
+    tokens: NonNegative
+    used: NonNegative | None = None
+
+
+class Stopped(Frozen):
+    """Why and where the issue stopped; cleared by a restart."""
+
+    control: StopCode
+    reason: str
+    stage: Stage
+    at: datetime
+
+
+class IssueState(Frozen):
+    """Everything the stages keep about one issue between jobs (GH-7, GH-9)."""
+
+    v: Literal[1] = 1
+    stage: Stage = Stage.TRIAGE
+    lease: Lease | None = None
+    pr: int | None = None
+    head_sha: str | None = None
+    reviewed_sha: str | None = None
+    verified_sha: str | None = None
+    passed_sha: str | None = None
+    start_sha: str | None = None
+    start_wiki_sha: None = None
+    implemented: bool = False
+    findings: tuple[Finding, ...] = ()
+    rounds: Rounds = Rounds()
+    continuations: dict[Stage, NonNegative] = Field(default_factory=dict)
+    charges: tuple[Charge, ...] = ()
+    rebase_from: NonNegative = 0
+    merge_rebase: bool = False
+    plan: str | None = None
+    split_suggested: bool = False
+    depth: NonNegative = 0
+    parent: int | None = None
+    after: tuple[int, ...] = ()
+    spec: str | None = None
+    spec_file: str | None = None
+    interfaces: str | None = None
+    no_tests_reason: str | None = None
+    changed_paths: tuple[str, ...] = ()
+    stopped: Stopped | None = None
+    wiki_only: Literal[False] = False
+    flows: Literal["code"] = "code"
+    stacked_on: None = None
+
+    def open_blocking(self) -> tuple[Finding, ...]:
+        """The blocking findings not yet resolved."""
+        return tuple(
+            f for f in self.findings if f.severity == "blocking" and f.status != "resolved"
+        )

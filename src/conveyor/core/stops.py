@@ -1,0 +1,209 @@
+"""Stop codes: every control that can stop an issue, with its label and how to resume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class StopCode(StrEnum):
+    """The controls (STOP-4, STOP-5); every stop carries exactly one."""
+
+    BUDGET = "budget"
+    FIX_LOOP = "fix-loop"
+    REVIEW_ROUNDS = "review-rounds"
+    CHECKS_UNRELATED = "checks-unrelated"
+    CHECK_FIXES = "check-fixes"
+    NO_CI = "no-ci"
+    TRIAGE_REJECTED = "triage-rejected"
+    TRIAGE_LIMIT = "triage-limit"
+    NOT_DOABLE = "not-doable"
+    TOO_LARGE = "too-large"
+    ACCEPTANCE = "acceptance"
+    BRANCH_CHANGED = "branch-changed"
+    CONFLICT = "conflict"
+    SYNC_LIMIT = "sync-limit"
+    PUSH_REJECTED = "push-rejected"
+    MERGE_REFUSED = "merge-refused"
+    ERROR = "error"
+    JOB = "job"
+    NO_WORK = "no-work"
+    SPEC_FILES = "spec-files"
+    USER_HARM = "user-harm"
+    USERS_RIGHTS = "users-rights"
+    FINANCIAL_HARM = "financial-harm"
+    ABUSE_RISK = "abuse-risk"
+
+    @property
+    def label(self) -> str:
+        """The issue label this stop sets (GH-2)."""
+        return f"agent:stopped-{self.value}"
+
+    @property
+    def control(self) -> Control:
+        """The control's name, what it checks and how to resume."""
+        return CONTROLS[self]
+
+
+@dataclass(frozen=True)
+class Control:
+    """What a control checks and what the operator does after it trips."""
+
+    name: str
+    checks: str
+    resume: str
+    colour: str
+
+
+_REMOVE = "Remove the label to restart with fresh limits"
+_RED = "b60205"
+_AMBER = "d93f0b"
+_GREY = "6a737d"
+_PURPLE = "5319e7"
+
+CONTROLS: dict[StopCode, Control] = {
+    StopCode.BUDGET: Control(
+        "token budget",
+        "The next session would pass the issue's token ceiling or the rebase pool.",
+        f"Raise the ceiling or narrow the issue. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.FIX_LOOP: Control(
+        "fix loop",
+        "A finding that a fix resolved came back.",
+        f"Read the finding's history on the PR. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.REVIEW_ROUNDS: Control(
+        "review rounds",
+        "Blocking findings are still open after max_fix_rounds fix rounds.",
+        f"Fix or dismiss the open findings. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.CHECKS_UNRELATED: Control(
+        "unrelated checks",
+        "Checks fail for reasons the change did not cause.",
+        f"Make the base branch's checks green. {_REMOVE}.",
+        _GREY,
+    ),
+    StopCode.CHECK_FIXES: Control(
+        "check fixes",
+        "Checks still fail after max_check_fixes fix attempts.",
+        f"Look at the failing checks on the PR. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.NO_CI: Control(
+        "CI reporting",
+        "The required CI checks never reported on the head commit.",
+        f"Check the CI set-up for the branch. {_REMOVE}.",
+        _GREY,
+    ),
+    StopCode.TRIAGE_REJECTED: Control(
+        "triage",
+        "Triage judged the issue not suitable for the pipeline.",
+        f"Rewrite the issue as the stop comment asks. {_REMOVE}.",
+        _PURPLE,
+    ),
+    StopCode.TRIAGE_LIMIT: Control(
+        "triage attempts",
+        "Triage failed triage_attempts times on the same issue.",
+        f"Clarify the issue. {_REMOVE}.",
+        _PURPLE,
+    ),
+    StopCode.NOT_DOABLE: Control(
+        "not doable",
+        "The implementation changed no code.",
+        f"Clarify what should change. {_REMOVE}.",
+        _PURPLE,
+    ),
+    StopCode.TOO_LARGE: Control(
+        "size",
+        "A writer handed off more than max_continuations times.",
+        f"Split the issue, or {_REMOVE.lower()}; the restart goes to triage and keeps the PR.",
+        _PURPLE,
+    ),
+    StopCode.ACCEPTANCE: Control(
+        "acceptance",
+        "The change does not do what the issue asks, or the fixer disputes that it must.",
+        f"Read the acceptance finding; fix or clarify. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.BRANCH_CHANGED: Control(
+        "branch ownership",
+        "The PR branch moved away from the head the pipeline recorded.",
+        f"Keep or reset the pushed commits. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.CONFLICT: Control(
+        "conflict fixes",
+        "Merge conflicts remain after max_conflict_fixes resolver attempts.",
+        f"Resolve the conflict on the branch. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.SYNC_LIMIT: Control(
+        "sync limit",
+        "The branch was rebased max_syncs times.",
+        f"Wait for the base to settle. {_REMOVE}.",
+        _GREY,
+    ),
+    StopCode.PUSH_REJECTED: Control(
+        "push",
+        "git refused the pipeline's push.",
+        f"Check branch protection and the account's rights. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.MERGE_REFUSED: Control(
+        "merge",
+        "The forge refused the merge for a reason other than being behind.",
+        f"Read the refusal in the stop comment. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.ERROR: Control(
+        "step failure",
+        "A step or session failed, or the saved state could not be read.",
+        f"Read the details in the stop comment. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.JOB: Control(
+        "job watchdog",
+        "A job went silent, timed out or reached max_resumes.",
+        f"Read the job's log. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.NO_WORK: Control(
+        "no work",
+        "The change was already present; there was nothing to do.",
+        "Close the issue, or reword it and remove the label.",
+        _GREY,
+    ),
+    StopCode.SPEC_FILES: Control(
+        "spec files",
+        "A file the spec documents is missing on restart.",
+        f"Restore the file or drop the spec. {_REMOVE}.",
+        _AMBER,
+    ),
+    StopCode.USER_HARM: Control(
+        "security: user harm",
+        "The security review found the change could harm users.",
+        f"Review the change by hand. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.USERS_RIGHTS: Control(
+        "security: users' rights",
+        "The security review found the change could infringe users' rights.",
+        f"Review the change by hand. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.FINANCIAL_HARM: Control(
+        "security: financial harm",
+        "The security review found the change could cause financial harm.",
+        f"Review the change by hand. {_REMOVE}.",
+        _RED,
+    ),
+    StopCode.ABUSE_RISK: Control(
+        "security: abuse risk",
+        "The security review found the change could be abused.",
+        f"Review the change by hand. {_REMOVE}.",
+        _RED,
+    ),
+}

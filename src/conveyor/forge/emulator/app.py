@@ -1,0 +1,156 @@
+"""The emulator's Starlette app: routes from `ROUTE_MODULES`, error handlers, lifecycle, serving.
+
+How a module plugs in: add its dotted name to `ROUTE_MODULES`. It must expose
+`ROUTES: list[Route]`; it may expose `on_startup(state: EmulatorState) -> None`
+(run when the server starts, e.g. to reconcile pushed refs or start a worker) and
+`on_shutdown(state: EmulatorState) -> None` (run when it stops); callables appended to
+`state.on_shutdown` also run at stop. The page at `/` calls a module's
+`page_section(state, base, repo_row) -> str` (already-escaped HTML) when it has one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import ModuleType
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from conveyor.forge.emulator.http import ApiError, error
+from conveyor.forge.emulator.middleware import ForgeMiddleware
+from conveyor.forge.emulator.state import EmulatorState, Knobs
+from conveyor.forge.emulator.store import Store
+
+ROUTE_MODULES: list[str] = [
+    "conveyor.forge.emulator.routes_admin",
+    "conveyor.forge.emulator.routes_users",
+    "conveyor.forge.emulator.routes_apps",
+    "conveyor.forge.emulator.routes_issues",
+    "conveyor.forge.emulator.routes_comments",
+    "conveyor.forge.emulator.routes_labels",
+    "conveyor.forge.emulator.routes_sub_issues",
+    # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
+    "conveyor.forge.emulator.repos",
+    "conveyor.forge.emulator.pulls",
+    "conveyor.forge.emulator.merge",
+    "conveyor.forge.emulator.protection",
+    "conveyor.forge.emulator.branches",
+    "conveyor.forge.emulator.checks",
+    "conveyor.forge.emulator.statuses",
+    "conveyor.forge.emulator.graphql",
+    "conveyor.forge.emulator.ci",
+    "conveyor.forge.emulator.page",
+]
+
+
+def route_modules() -> list[ModuleType]:
+    """The imported route modules, in `ROUTE_MODULES` order."""
+    return [importlib.import_module(name) for name in ROUTE_MODULES]
+
+
+async def _api_error(_request: Request, exc: Exception) -> Response:
+    """Render a route's `ApiError`."""
+    assert isinstance(exc, ApiError)
+    return exc.response()
+
+
+async def _http_error(_request: Request, exc: Exception) -> Response:
+    """Starlette's own 404/405 answers, in GitHub's shape."""
+    assert isinstance(exc, HTTPException)
+    message = "Not Found" if exc.status_code == 404 else str(exc.detail)
+    return error(exc.status_code, message, headers=dict(exc.headers or {}))
+
+
+async def _crash(_request: Request, _exc: Exception) -> Response:
+    """A bug in a route: GitHub's 500 shape (tests treat any 500 as a failure)."""
+    return error(500, "Server Error")
+
+
+def build_app(
+    data_dir: Path, *, fail_rate: float = 0.0, list_lag_ms: int = 0, seed: int | None = None
+) -> Starlette:
+    """The emulator's ASGI app over the store in `data_dir` (created when missing)."""
+    modules = route_modules()  # first: importing them registers their tables
+    store = Store.open(data_dir)
+    state = EmulatorState(
+        store=store,
+        data_dir=data_dir,
+        knobs=Knobs(fail_rate=fail_rate, list_lag_ms=list_lag_ms),
+        rng=random.Random(seed),
+    )
+    routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        for module in modules:
+            hook = getattr(module, "on_startup", None)
+            if hook is not None:
+                hook(state)
+        try:
+            yield
+        finally:
+            for module in modules:
+                hook = getattr(module, "on_shutdown", None)
+                if hook is not None:
+                    hook(state)
+            for callback in state.on_shutdown:
+                callback()
+
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
+    )
+    app.state.emulator = state
+    app.state.modules = modules
+    app.add_middleware(ForgeMiddleware, state=state)
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket (port 0 picks a free one)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def server_for(app: Starlette) -> uvicorn.Server:
+    """A quiet uvicorn server for the app."""
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    return uvicorn.Server(config)
+
+
+def url_of(sock: socket.socket) -> str:
+    """`http://HOST:PORT` of a bound socket."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def serve(
+    data_dir: Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    fail_rate: float = 0.0,
+    list_lag_ms: int = 0,
+    seed: int | None = None,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
+    app = build_app(data_dir, fail_rate=fail_rate, list_lag_ms=list_lag_ms, seed=seed)
+    sock = bind(host, port)
+    if on_ready is not None:
+        on_ready(url_of(sock))
+    server_for(app).run(sockets=[sock])

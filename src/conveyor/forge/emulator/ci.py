@@ -1,0 +1,106 @@
+"""The CI worker: one thread per server that runs queued `ci` check runs one at a time.
+
+It also polls the push log (`pushes.sync_pushes`), so pushes move PR heads and
+queue CI even when no request arrives. Stopping the server kills the running command.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from starlette.routing import BaseRoute
+
+from conveyor.forge.emulator.check_rows import update_check_run
+from conveyor.forge.emulator.ci_run import run_ci
+from conveyor.forge.emulator.pushes import reconcile_heads, repo_git, sync_pushes
+from conveyor.forge.emulator.state import EmulatorState
+
+log = logging.getLogger(__name__)
+POLL_S = 0.1
+_WORKERS: dict[int, CiWorker] = {}
+
+
+class CiWorker:
+    """The thread that runs CI commands and picks up pushes for one emulator."""
+
+    def __init__(self, state: EmulatorState) -> None:
+        self.state = state
+        self.stop = threading.Event()
+        self.wake = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="conveyor-ci", daemon=True)
+
+    def _loop(self) -> None:
+        store = self.state.store
+        try:
+            while not self.stop.is_set():
+                try:
+                    sync_pushes(self.state)
+                    ran = self._run_next()
+                except Exception:  # one bad step must not stop the worker
+                    log.exception("CI worker step failed")
+                    ran = False
+                if not ran:
+                    self.wake.wait(POLL_S)
+                    self.wake.clear()
+        finally:
+            store.close()
+
+    def _run_next(self) -> bool:
+        """Run the oldest queued CI check run; False when there was none."""
+        store = self.state.store
+        with store.tx() as conn:
+            job = conn.execute(
+                "SELECT c.id, c.head_sha, c.repo_id, r.ci_command FROM check_runs c "
+                "JOIN repos r ON r.id = c.repo_id "
+                "WHERE c.is_ci = 1 AND c.status = 'queued' ORDER BY c.id LIMIT 1"
+            ).fetchone()
+            if job is None:
+                return False
+            update_check_run(conn, job["id"], status="in_progress", summary="Running.")
+        bare = repo_git(store, self.state.data_dir, int(job["repo_id"]))
+        outcome = run_ci(bare, str(job["head_sha"]), str(job["ci_command"] or "true"), self.stop)
+        title = "CI passed" if outcome.conclusion == "success" else f"CI {outcome.conclusion}"
+        with store.tx() as conn:
+            update_check_run(
+                conn,
+                job["id"],
+                status="completed",
+                conclusion=outcome.conclusion,
+                title=title,
+                summary=outcome.log_tail,
+            )
+        return True
+
+
+def wake(state: EmulatorState) -> None:
+    """Tell the worker a run was queued (it also polls)."""
+    worker = _WORKERS.get(id(state))
+    if worker is not None:
+        worker.wake.set()
+
+
+def on_startup(state: EmulatorState) -> None:
+    """Re-queue runs a stopped server left in progress, reconcile pushes, start the worker."""
+    with state.store.tx() as conn:
+        conn.execute(
+            "UPDATE check_runs SET status = 'queued', started_at = NULL "
+            "WHERE is_ci = 1 AND status = 'in_progress'"
+        )
+    sync_pushes(state)
+    reconcile_heads(state)
+    worker = CiWorker(state)
+    _WORKERS[id(state)] = worker
+    worker.thread.start()
+
+
+def on_shutdown(state: EmulatorState) -> None:
+    """Stop the worker, killing the command it runs."""
+    worker = _WORKERS.pop(id(state), None)
+    if worker is not None:
+        worker.stop.set()
+        worker.wake.set()
+        worker.thread.join(timeout=15)
+
+
+ROUTES: list[BaseRoute] = []

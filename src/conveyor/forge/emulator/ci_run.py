@@ -1,0 +1,110 @@
+"""Running a repository's CI command in a temporary checkout: minimal env, own process group."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from conveyor.git import GitError, Repo, checkout_detached
+
+LOG_TAIL_CHARS = 60_000
+TIMEOUT_S = 1800.0
+_POLL_S = 0.05
+
+
+@dataclass(frozen=True)
+class CiOutcome:
+    """How a CI run ended: its conclusion and the tail of its log."""
+
+    conclusion: str
+    log_tail: str
+
+
+def ci_environment(home: Path) -> dict[str, str]:
+    """The command's whole environment: a PATH, a throwaway HOME, `CI=true`; no tokens."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "TMPDIR": str(home),
+        "LANG": "C.UTF-8",
+        "CI": "true",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
+
+
+def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
+    """The last `limit` characters of `text`, marked when something was cut."""
+    if len(text) <= limit:
+        return text
+    marker = "[... earlier output cut ...]\n"
+    return marker + text[len(text) - limit + len(marker) :]
+
+
+def run_ci(
+    bare: Repo, sha: str, command: str, stop: threading.Event, timeout_s: float = TIMEOUT_S
+) -> CiOutcome:
+    """Check out `sha` and run `command` with `sh -c`; `stop` kills it (whole process group)."""
+    with tempfile.TemporaryDirectory(prefix="conveyor-ci-") as tmp:
+        root = Path(tmp)
+        home = root / "home"
+        home.mkdir()
+        log_path = root / "log.txt"
+        try:
+            checkout = checkout_detached(bare, sha, root / "repo")
+        except GitError as exc:
+            return CiOutcome("failure", tail(f"checkout of {sha} failed: {exc}\n"))
+        with log_path.open("wb") as log:
+            proc = subprocess.Popen(
+                ["/bin/sh", "-c", command],
+                cwd=checkout.path,
+                env=ci_environment(home),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            verdict = _wait(proc, stop, timeout_s)
+            _signal_group(proc.pid, signal.SIGKILL)  # children it left behind
+        text = log_path.read_bytes().decode(errors="replace")
+        if verdict is not None:
+            return CiOutcome(verdict, tail(f"{text}\n[{verdict}]\n"))
+        conclusion = "success" if proc.returncode == 0 else "failure"
+        if conclusion == "failure":
+            text += f"\n[exit status {proc.returncode}]\n"
+        return CiOutcome(conclusion, tail(text))
+
+
+def _wait(proc: subprocess.Popen[bytes], stop: threading.Event, timeout_s: float) -> str | None:
+    """Wait for the command; None when it exited, else the conclusion after killing it."""
+    waited = 0.0
+    while True:
+        try:
+            proc.wait(timeout=_POLL_S)
+        except subprocess.TimeoutExpired:
+            waited += _POLL_S
+            if stop.is_set() or waited >= timeout_s:
+                kill_group(proc)
+                return "cancelled" if stop.is_set() else "timed_out"
+        else:
+            return None
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the command's process group, then SIGKILL whatever is left of it."""
+    _signal_group(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=1.0)
+    _signal_group(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group is already gone
+        os.killpg(pgid, sig)

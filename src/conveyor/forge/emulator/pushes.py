@@ -1,0 +1,117 @@
+"""Pushes: the `post-receive` hook's log of pushed refs and how the server applies it.
+
+The hook (plain `sh`) appends one line per ref, `REPO_ID<TAB>OLD<TAB>NEW<TAB>REF`, to
+`DATA/pushes.log`; the server reads what is new since the offset it stored, moves the
+heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), and
+at start-up also compares every open PR's head with its branch.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sqlite3
+import threading
+from pathlib import Path
+
+from conveyor.forge.emulator.check_rows import queue_ci_run
+from conveyor.forge.emulator.pull_rows import list_pulls, update_pull
+from conveyor.forge.emulator.records import bare_repo_path, set_issue_state, touch_issue
+from conveyor.forge.emulator.shapes import now_iso
+from conveyor.forge.emulator.state import EmulatorState
+from conveyor.forge.emulator.store import Store
+from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, try_rev_parse
+
+PUSH_LOG = "pushes.log"
+OFFSET_COUNTER = "git.push_log_offset"
+FORGE_GIT_ENV = GitEnv(identity=Identity("GitHub", "noreply@github.com"))
+_SYNC_LOCK = threading.Lock()
+
+
+def hook_script(data_dir: Path, repo_id: int) -> str:
+    """The `post-receive` hook of repository `repo_id`: one log line per pushed ref."""
+    log = shlex.quote(str((data_dir / PUSH_LOG).resolve()))
+    return (
+        "#!/bin/sh\n"
+        "# Written by Conveyor's embedded forge: records pushed refs for the server.\n"
+        "while read -r old new ref; do\n"
+        f'  printf \'%s\\t%s\\t%s\\t%s\\n\' {repo_id} "$old" "$new" "$ref" >> {log}\n'
+        "done\n"
+    )
+
+
+def repo_git(store: Store, data_dir: Path, repo_id: int) -> Repo:
+    """The bare git repository of `repo_id`."""
+    row = store.one(
+        "SELECT u.login, r.name FROM repos r JOIN users u ON u.id = r.owner_id WHERE r.id = ?",
+        (repo_id,),
+    )
+    if row is None:
+        msg = f"no repository with id {repo_id}"
+        raise LookupError(msg)
+    return Repo(bare_repo_path(data_dir, row["login"], row["name"]), FORGE_GIT_ENV)
+
+
+def sync_pushes(state: EmulatorState) -> None:
+    """Apply the pushes logged since the last call (cheap when there are none)."""
+    path = state.data_dir / PUSH_LOG
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return
+    store = state.store
+    with _SYNC_LOCK:
+        row = store.one("SELECT value FROM counters WHERE name = ?", (OFFSET_COUNTER,))
+        offset = int(row["value"]) if row else 0
+        if size <= offset:
+            return
+        with path.open("rb") as log:
+            log.seek(offset)
+            data = log.read(size - offset)
+        end = data.rfind(b"\n") + 1  # a line still being written waits for the next call
+        if end == 0:
+            return
+        with store.tx() as conn:
+            for line in data[:end].decode(errors="replace").splitlines():
+                fields = line.split("\t")
+                if len(fields) == 4 and fields[0].isdigit():
+                    apply_push(store, conn, int(fields[0]), fields[2], fields[3])
+            conn.execute(
+                "INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)",
+                (OFFSET_COUNTER, offset + end),
+            )
+
+
+def apply_push(store: Store, conn: sqlite3.Connection, repo_id: int, new: str, ref: str) -> None:
+    """A ref of `repo_id` now points to `new` (zeros: deleted). Inside `tx`."""
+    if not ref.startswith("refs/heads/"):
+        return
+    branch = ref.removeprefix("refs/heads/")
+    conn.execute("UPDATE repos SET pushed_at = ? WHERE id = ?", (now_iso(), repo_id))
+    for pull in list_pulls(store, repo_id, head_ref=branch):
+        if new == ZERO_SHA:  # GitHub closes a PR whose head branch is deleted
+            set_issue_state(conn, pull.issue_id, "closed", None, None)
+        elif new != pull.head_sha:
+            move_head(store, conn, repo_id, pull.issue_id, new)
+
+
+def move_head(
+    store: Store, conn: sqlite3.Connection, repo_id: int, issue_id: int, sha: str
+) -> None:
+    """An open PR's head moved to `sha`: record it and queue CI. Inside `tx`."""
+    update_pull(conn, issue_id, head_sha=sha)
+    touch_issue(conn, issue_id)
+    queue_ci_run(store, conn, repo_id, sha)
+
+
+def reconcile_heads(state: EmulatorState) -> None:
+    """Bring every open PR's head in line with its branch (pushes while the server was down)."""
+    store = state.store
+    repos = store.all("SELECT DISTINCT repo_id FROM pulls")
+    for row in repos:
+        repo_id = int(row["repo_id"])
+        bare = repo_git(store, state.data_dir, repo_id)
+        for pull in list_pulls(store, repo_id):
+            sha = try_rev_parse(bare, f"refs/heads/{pull.head_ref}")
+            if sha is not None and sha != pull.head_sha:
+                with store.tx() as conn:
+                    move_head(store, conn, repo_id, pull.issue_id, sha)

@@ -1,0 +1,196 @@
+"""Creating repositories: import a folder or a git history into a bare repository.
+
+`create_repo` works whether or not the server runs (it opens the store itself);
+`POST /_conveyor/repos` does the same for tests over HTTP.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from conveyor.forge.emulator.admin import AdminError
+from conveyor.forge.emulator.http import ApiError, emulator, json_response, read_object
+from conveyor.forge.emulator.pushes import FORGE_GIT_ENV, hook_script
+from conveyor.forge.emulator.records import (
+    bare_repo_path,
+    clone_url,
+    ensure_user,
+    repo_row,
+    split_slug,
+)
+from conveyor.forge.emulator.shapes import now_iso
+from conveyor.forge.emulator.store import Store, make_node_id
+from conveyor.git import (
+    ZERO_SHA,
+    GitError,
+    Identity,
+    Repo,
+    commit_tree,
+    fetch,
+    head_branch,
+    init_bare,
+    install_hook,
+    rev_parse,
+    update_ref,
+    write_tree_from_dir,
+)
+
+
+@dataclass(frozen=True)
+class RepoCreated:
+    """A new repository: its id, clone URLs, default branch and the SHA that branch holds."""
+
+    repo_id: int
+    full_name: str
+    clone_url: str
+    default_branch: str
+    head_sha: str
+    wiki_clone_url: str | None
+
+
+def _check_name(part: str, what: str) -> None:
+    if not part or len(part) > 100 or not all(c.isalnum() or c in "-_." for c in part):
+        msg = f"{what} {part!r} must be letters, digits, '-', '_' or '.'"
+        raise AdminError(msg)
+
+
+def _is_git(src: Path) -> bool:
+    """Whether `src` is a git work tree or a bare repository (rather than a plain folder)."""
+    return (src / ".git").exists() or ((src / "objects").is_dir() and (src / "HEAD").is_file())
+
+
+def _import(
+    bare: Path, src: Path, owner: str, at: str | None, branch: str | None
+) -> tuple[str, str]:
+    """Fill a new bare repository at `bare` from `src`; (default branch, its SHA)."""
+    if _is_git(src):
+        source = Repo(src, FORGE_GIT_ENV)
+        sha = rev_parse(source, at or "HEAD")
+        branch = branch or head_branch(source) or "main"
+        repo = init_bare(bare, FORGE_GIT_ENV, branch)
+        fetch(repo, str(src), [f"{sha}:refs/heads/{branch}"], prune=False)
+        return branch, sha
+    if at is not None:
+        msg = f"--at {at!r} needs a git repository, but {src} is a plain folder"
+        raise AdminError(msg)
+    branch = branch or "main"
+    repo = init_bare(bare, FORGE_GIT_ENV, branch)
+    author = repo.with_identity(Identity(owner, f"{owner}@users.noreply.localhost"))
+    with tempfile.TemporaryDirectory(prefix="conveyor-import-") as tmp:
+        tree = write_tree_from_dir(repo, src, Path(tmp) / "index")
+    sha = commit_tree(author, tree, [], "Initial commit\n")
+    update_ref(repo, f"refs/heads/{branch}", sha, ZERO_SHA)
+    return branch, sha
+
+
+def create_repo(
+    data_dir: Path,
+    slug: str,
+    src: Path,
+    *,
+    at: str | None = None,
+    default_branch: str | None = None,
+    ci: str | None = None,
+    wiki: bool = False,
+) -> RepoCreated:
+    """Create OWNER/NAME from folder or git repository `src` (its history up to `at`).
+
+    The owner becomes a user (when new) and an admin collaborator; the bare
+    repository gets the `post-receive` hook that reports pushes to the server.
+    """
+    try:
+        owner, name = split_slug(slug)
+    except ValueError as exc:
+        raise AdminError(str(exc)) from exc
+    _check_name(owner, "owner")
+    _check_name(name, "repository name")
+    src = src.expanduser().resolve()
+    if not src.is_dir():
+        msg = f"source {src} is not a folder"
+        raise AdminError(msg)
+    store = Store.open(data_dir)
+    bare = bare_repo_path(data_dir, owner, name)
+    try:
+        if repo_row(store, owner, name) is not None or bare.exists():
+            msg = f"repository {slug!r} already exists"
+            raise AdminError(msg)
+        try:
+            branch, sha = _import(bare, src, owner, at, default_branch)
+            if wiki:
+                init_bare(bare_repo_path(data_dir, owner, name, wiki=True), FORGE_GIT_ENV)
+        except GitError as exc:
+            shutil.rmtree(bare, ignore_errors=True)
+            msg = f"cannot import {src}: {exc}"
+            raise AdminError(msg) from exc
+        now = now_iso()
+        with store.tx() as conn:
+            owner_id = ensure_user(store, conn, owner)
+            repo_id = store.next_id(conn)
+            conn.execute(
+                "INSERT INTO repos (id, owner_id, name, node_id, default_branch, has_wiki, "
+                "ci_command, created_at, pushed_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *(repo_id, owner_id, name, make_node_id("R", repo_id), branch, int(wiki), ci),
+                    *(now, now, now),
+                ),
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO collaborators (repo_id, user_id, permission) "
+                "VALUES (?, ?, 'admin')",
+                (repo_id, owner_id),
+            )
+        install_hook(Repo(bare, FORGE_GIT_ENV), "post-receive", hook_script(data_dir, repo_id))
+        wiki_url = clone_url(data_dir, owner, name, wiki=True) if wiki else None
+        return RepoCreated(
+            repo_id, f"{owner}/{name}", clone_url(data_dir, owner, name), branch, sha, wiki_url
+        )
+    finally:
+        store.close()
+
+
+async def post_repo(request: Request) -> Response:
+    """`POST /_conveyor/repos`: create a repository (slug, src, at, default_branch, ci, wiki)."""
+    body = await read_object(request)
+    slug, src = body.get("slug"), body.get("src")
+    if not isinstance(slug, str) or not isinstance(src, str):
+        raise ApiError(422, "slug and src are required strings")
+    options = {key: body.get(key) for key in ("at", "default_branch", "ci")}
+    if any(v is not None and not isinstance(v, str) for v in options.values()):
+        raise ApiError(422, "at, default_branch and ci must be strings")
+    data_dir = emulator(request).data_dir
+    try:
+        created = await run_in_threadpool(
+            create_repo,
+            data_dir,
+            slug,
+            Path(src),
+            at=options["at"],
+            default_branch=options["default_branch"],
+            ci=options["ci"],
+            wiki=bool(body.get("wiki", False)),
+        )
+    except AdminError as exc:
+        raise ApiError(422, str(exc)) from exc
+    return json_response(
+        {
+            "id": created.repo_id,
+            "full_name": created.full_name,
+            "clone_url": created.clone_url,
+            "default_branch": created.default_branch,
+            "head_sha": created.head_sha,
+            "wiki_clone_url": created.wiki_clone_url,
+        },
+        status=201,
+    )
+
+
+ROUTES = [Route("/_conveyor/repos", post_repo, methods=["POST"])]

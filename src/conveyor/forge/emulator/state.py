@@ -1,0 +1,106 @@
+"""The running emulator's shared state: store, fault knobs, counters and lifecycle hooks.
+
+Route modules reach it with `conveyor.forge.emulator.http.emulator(request)`.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conveyor.forge.emulator.store import Store
+
+RATE_LIMIT = 5000
+ANONYMOUS_RATE_LIMIT = 60
+RATE_WINDOW_S = 3600
+
+
+@dataclass
+class Knobs:
+    """Fault knobs: the share of requests answered 502/429, and how late new comments list."""
+
+    fail_rate: float = 0.0
+    list_lag_ms: int = 0
+
+
+@dataclass
+class Stats:
+    """Request and rate-limit point counters (everything but `/_conveyor/*` counts)."""
+
+    requests: int = 0
+    points: int = 0
+    not_modified: int = 0
+    faults: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+    by_method: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class RateBucket:
+    """One account's points in the current window."""
+
+    window_start: float
+    used: int = 0
+
+
+@dataclass
+class EmulatorState:
+    """Everything the routes share; `on_shutdown` callables run when the server stops."""
+
+    store: Store
+    data_dir: Path
+    knobs: Knobs
+    rng: random.Random
+    stats: Stats = field(default_factory=Stats)
+    buckets: dict[int, RateBucket] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    on_shutdown: list[Callable[[], None]] = field(default_factory=list)
+
+    def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
+        """Record one answer for `user_id` (None: anonymous); return (limit, used, reset)."""
+        now = time.time()
+        key = user_id if user_id is not None else 0
+        limit = RATE_LIMIT if user_id is not None else ANONYMOUS_RATE_LIMIT
+        with self.lock:
+            bucket = self.buckets.get(key)
+            if bucket is None or now >= bucket.window_start + RATE_WINDOW_S:
+                bucket = RateBucket(window_start=now)
+                self.buckets[key] = bucket
+            if costs:
+                bucket.used += 1
+                if user_id is not None:
+                    self.stats.points += 1
+            return limit, bucket.used, int(bucket.window_start + RATE_WINDOW_S)
+
+    def count(self, method: str, status: int, *, fault: bool) -> None:
+        """Count one answered request."""
+        with self.lock:
+            stats = self.stats
+            stats.requests += 1
+            stats.by_status[str(status)] = stats.by_status.get(str(status), 0) + 1
+            stats.by_method[method] = stats.by_method.get(method, 0) + 1
+            if status == 304:
+                stats.not_modified += 1
+            if fault:
+                stats.faults += 1
+
+    def stats_json(self) -> dict[str, object]:
+        """The counters as `GET /_conveyor/stats` shows them."""
+        with self.lock:
+            stats = self.stats
+            return {
+                "requests": stats.requests,
+                "points": stats.points,
+                "not_modified": stats.not_modified,
+                "faults": stats.faults,
+                "by_status": dict(stats.by_status),
+                "by_method": dict(stats.by_method),
+                "knobs": {
+                    "fail_rate": self.knobs.fail_rate,
+                    "list_lag_ms": self.knobs.list_lag_ms,
+                },
+            }

@@ -1,0 +1,144 @@
+"""Commit statuses: create, list a commit's, and the combined status of its contexts."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from conveyor.forge.emulator.check_rows import STATUS_STATES, latest_by_name, statuses_for
+from conveyor.forge.emulator.checks import resolve_commit
+from conveyor.forge.emulator.http import (
+    ApiError,
+    emulator,
+    field_str,
+    json_response,
+    page_params,
+    read_object,
+    require_user,
+    validation_failed,
+)
+from conveyor.forge.emulator.pull_shape import RepoView
+from conveyor.forge.emulator.pulls import repo_context
+from conveyor.forge.emulator.records import require_push
+from conveyor.forge.emulator.shapes import now_iso, user_json
+from conveyor.forge.emulator.store import make_node_id
+from conveyor.git import try_rev_parse
+
+
+def status_json(view: RepoView, row: sqlite3.Row, creator: dict[str, Any] | None) -> dict[str, Any]:
+    """GitHub's `status` (a `simple-commit-status` plus its creator)."""
+    return {
+        "url": f"{view.api}/statuses/{row['sha']}",
+        "avatar_url": None,
+        "id": row["id"],
+        "node_id": row["node_id"],
+        "state": row["state"],
+        "description": row["description"],
+        "target_url": row["target_url"],
+        "context": row["context"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "creator": creator,
+    }
+
+
+def _creator(request: Request, view: RepoView, user_id: int | None) -> dict[str, Any] | None:
+    store = emulator(request).store
+    row = store.one("SELECT * FROM users WHERE id = ?", (user_id,)) if user_id else None
+    return user_json(view.base, row) if row is not None else None
+
+
+async def create_status(request: Request) -> Response:
+    """`POST /repos/{owner}/{repo}/statuses/{sha}`."""
+    user = require_user(request)
+    state, repo, view = repo_context(request)
+    require_push(state.store, repo, user)
+    body = await read_object(request)
+    sha = request.path_params["sha"]
+    full = try_rev_parse(view.bare, sha) if len(sha) == 40 else None
+    if full is None:
+        raise ApiError(422, f"No commit found for SHA: {sha}")
+    wanted = field_str(body, "state", "Status", required=True)
+    if wanted not in STATUS_STATES:
+        raise validation_failed("Status", "state", "invalid")
+    context = field_str(body, "context", "Status") or "default"
+    now = now_iso()
+    with state.store.tx() as conn:
+        ident = state.store.next_id(conn)
+        conn.execute(
+            "INSERT INTO statuses (id, repo_id, node_id, sha, state, context, description, "
+            "target_url, creator_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                ident,
+                repo["id"],
+                make_node_id("SC", ident),
+                full,
+                wanted,
+                context,
+                field_str(body, "description", "Status"),
+                field_str(body, "target_url", "Status"),
+                user["id"],
+                now,
+                now,
+            ),
+        )
+    row = state.store.one("SELECT * FROM statuses WHERE id = ?", (ident,))
+    assert row is not None
+    return json_response(status_json(view, row, user_json(view.base, user)), status=201)
+
+
+async def list_statuses(request: Request) -> Response:
+    """`GET .../commits/{ref}/statuses`, newest first."""
+    state, repo, view = repo_context(request)
+    rows = statuses_for(
+        state.store, int(repo["id"]), resolve_commit(view, request.path_params["ref"])
+    )
+    page = page_params(request)
+    chosen = rows[page.offset : page.offset + page.per_page]
+    return json_response(
+        [status_json(view, r, _creator(request, view, r["creator_id"])) for r in chosen]
+    )
+
+
+async def combined_status(request: Request) -> Response:
+    """`GET .../commits/{ref}/status`: the newest status per context and their verdict."""
+    state, repo, view = repo_context(request)
+    sha = resolve_commit(view, request.path_params["ref"])
+    latest = list(
+        latest_by_name(statuses_for(state.store, int(repo["id"]), sha), "context").values()
+    )
+    states = {row["state"] for row in latest}
+    if states & {"error", "failure"}:
+        verdict = "failure"
+    elif not latest or "pending" in states:
+        verdict = "pending"
+    else:
+        verdict = "success"
+    statuses = []
+    for row in latest:
+        item = status_json(view, row, None)
+        item.pop("creator")
+        statuses.append(item)
+    return json_response(
+        {
+            "state": verdict,
+            "statuses": statuses,
+            "sha": sha,
+            "total_count": len(latest),
+            "repository": view.repo,
+            "commit_url": f"{view.api}/commits/{sha}",
+            "url": f"{view.api}/commits/{sha}/status",
+        }
+    )
+
+
+_REPO = "/repos/{owner}/{repo}"
+ROUTES = [
+    Route(f"{_REPO}/commits/{{ref:path}}/statuses", list_statuses, methods=["GET"]),
+    Route(f"{_REPO}/commits/{{ref:path}}/status", combined_status, methods=["GET"]),
+    Route(f"{_REPO}/statuses/{{sha}}", create_status, methods=["POST"]),
+]

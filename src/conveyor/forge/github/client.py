@@ -1,0 +1,99 @@
+"""`GitHubForge`: the `Forge` protocol over githubkit, for GitHub or any compatible base URL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from githubkit import AppAuthStrategy, GitHub, TokenAuthStrategy
+from githubkit.cache import MemCacheStrategy
+
+from conveyor.forge.github.base import AppIdentity, SharedTransport
+from conveyor.forge.github.checks import CheckOps
+from conveyor.forge.github.comments import CommentOps
+from conveyor.forge.github.issues import IssueOps
+from conveyor.forge.github.pulls import PullOps
+from conveyor.forge.github.repo import RepoOps
+from conveyor.forge.retry import RetryPolicy
+
+GITHUB_API = "https://api.github.com"
+USER_AGENT = "conveyor (+https://github.com/conveyor)"
+
+
+class GitHubForge(IssueOps, CommentOps, PullOps, RepoOps, CheckOps):
+    """One repository on GitHub (or the embedded forge), as one account.
+
+    Implements `conveyor.forge.protocol.Forge`. Build it with `token_forge`
+    or `app_forge`; close it with `close()` (or use it as a context manager).
+    """
+
+    def __enter__(self) -> GitHubForge:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _kit(
+    auth: str | AppAuthStrategy | Any,
+    base_url: str,
+    transport: SharedTransport,
+    timeout: float,
+    *,
+    own_transport: bool,
+) -> GitHub[Any]:
+    return GitHub(
+        auth,
+        base_url=base_url.rstrip("/") + "/",
+        user_agent=USER_AGENT,
+        timeout=timeout,
+        transport=transport,
+        # An explicit transport (tests, the validation hook) is the only route;
+        # our own pool still honours HTTP(S)_PROXY from the environment.
+        trust_env=own_transport,
+        # We send ETags ourselves; hishel's cache would turn 304s into 200s.
+        http_cache=False,
+        # Our RetryPolicy replaces githubkit's (which sleeps with time.sleep).
+        auto_retry=False,
+        # One cache per client: installation tokens must not leak across forges.
+        cache_strategy=MemCacheStrategy(),
+    )
+
+
+def _shared(transport: httpx.BaseTransport | None) -> SharedTransport:
+    return SharedTransport(transport if transport is not None else httpx.HTTPTransport())
+
+
+def token_forge(
+    repo: str,
+    token: str,
+    *,
+    base_url: str = GITHUB_API,
+    transport: httpx.BaseTransport | None = None,
+    retry: RetryPolicy | None = None,
+    timeout: float = 30.0,
+) -> GitHubForge:
+    """A client for `repo` acting as the owner of a personal access token."""
+    if not token:
+        msg = "token_forge: the token is empty"
+        raise ValueError(msg)
+    shared = _shared(transport)
+    kit = _kit(TokenAuthStrategy(token), base_url, shared, timeout, own_transport=transport is None)
+    return GitHubForge(kit, repo, retry=retry or RetryPolicy(), transport=shared)
+
+
+def app_forge(
+    repo: str,
+    app: AppIdentity,
+    private_key: str,
+    *,
+    base_url: str = GITHUB_API,
+    transport: httpx.BaseTransport | None = None,
+    retry: RetryPolicy | None = None,
+    timeout: float = 30.0,
+) -> GitHubForge:
+    """A client for `repo` acting as a GitHub App's installation (`SLUG[bot]`)."""
+    shared = _shared(transport)
+    auth = AppAuthStrategy(app.app_id, private_key).as_installation(app.installation_id)
+    kit = _kit(auth, base_url, shared, timeout, own_transport=transport is None)
+    return GitHubForge(kit, repo, retry=retry or RetryPolicy(), transport=shared, app=app)

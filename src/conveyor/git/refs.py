@@ -1,0 +1,85 @@
+"""Reading and moving refs: rev-parse, merge-base, ancestry, update-ref, listing."""
+
+from __future__ import annotations
+
+from conveyor.git.runner import Repo, git_text, run_git
+
+ZERO_SHA = "0" * 40
+
+
+def rev_parse(repo: Repo, rev: str) -> str:
+    """The full SHA of the commit `rev` names; GitError when it names none."""
+    return git_text(repo, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
+
+
+def try_rev_parse(repo: Repo, rev: str) -> str | None:
+    """The full SHA of the commit `rev` names, or None when it names none."""
+    done = run_git(
+        ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+        cwd=repo.path,
+        env=repo.env,
+        ok_codes=(0, 1, 128),
+    )
+    return done.stdout.decode().strip() if done.returncode == 0 else None
+
+
+def merge_base(repo: Repo, a: str, b: str) -> str | None:
+    """The best common ancestor of `a` and `b`, or None when their histories are unrelated."""
+    done = run_git(["merge-base", a, b], cwd=repo.path, env=repo.env, ok_codes=(0, 1))
+    return done.stdout.decode().strip() if done.returncode == 0 else None
+
+
+def is_ancestor(repo: Repo, ancestor: str, descendant: str) -> bool:
+    """Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor)."""
+    done = run_git(
+        ["merge-base", "--is-ancestor", ancestor, descendant],
+        cwd=repo.path,
+        env=repo.env,
+        ok_codes=(0, 1),
+    )
+    return done.returncode == 0
+
+
+def update_ref(repo: Repo, ref: str, new: str, old: str | None = None) -> None:
+    """Point `ref` at `new`; when `old` is given, only if it still points there.
+
+    `old` of `ZERO_SHA` means the ref must not exist yet.
+    """
+    args = ["update-ref", "-m", "conveyor", ref, new]
+    if old is not None:
+        args.append(old)
+    run_git(args, cwd=repo.path, env=repo.env)
+
+
+def delete_ref(repo: Repo, ref: str, old: str | None = None) -> None:
+    """Delete `ref`; when `old` is given, only if it still points there."""
+    args = ["update-ref", "-d", ref]
+    if old is not None:
+        args.append(old)
+    run_git(args, cwd=repo.path, env=repo.env)
+
+
+def list_refs(repo: Repo, prefix: str = "refs/heads/") -> dict[str, str]:
+    """Every ref under `prefix` (full names) mapped to the object it points to."""
+    out = git_text(repo, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+    refs: dict[str, str] = {}
+    for line in out.splitlines():
+        sha, _, name = line.partition(" ")
+        refs[name] = sha
+    return refs
+
+
+def head_branch(repo: Repo) -> str | None:
+    """The branch HEAD points to (short name), or None when HEAD is detached."""
+    done = run_git(
+        ["symbolic-ref", "--quiet", "--short", "HEAD"],
+        cwd=repo.path,
+        env=repo.env,
+        ok_codes=(0, 1, 128),
+    )
+    return done.stdout.decode().strip() or None if done.returncode == 0 else None
+
+
+def set_head(repo: Repo, branch: str) -> None:
+    """Make HEAD a symbolic ref to `refs/heads/<branch>` (a bare repository's default branch)."""
+    run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo.path, env=repo.env)

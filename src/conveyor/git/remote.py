@@ -1,0 +1,66 @@
+"""Repositories and remotes: init --bare, clone --bare, fetch, push, temporary checkouts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from conveyor.git.runner import GitEnv, Repo, run_git
+
+# Remote-tracking refs in a bare clone, so the local heads never shadow the remote's.
+TRACKING_REFSPEC = "+refs/heads/*:refs/remotes/origin/*"
+
+
+def init_bare(path: Path, env: GitEnv, default_branch: str = "main") -> Repo:
+    """Create an empty bare repository at `path` whose HEAD names `default_branch`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    run_git(
+        ["init", "--quiet", "--bare", f"--initial-branch={default_branch}", str(path)],
+        cwd=path.parent,
+        env=env,
+    )
+    return Repo(path, env)
+
+
+def clone_bare(url: str, dest: Path, env: GitEnv) -> Repo:
+    """Clone `url` bare into `dest`, with remote-tracking refs under `refs/remotes/origin/`.
+
+    A plain `clone --bare` maps the remote's branches onto local ones; this
+    clone also fetches them as `origin/*`, which later fetches keep current.
+    """
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    run_git(["clone", "--quiet", "--bare", "--", url, str(dest)], cwd=dest.parent, env=env)
+    repo = Repo(dest, env)
+    run_git(["config", "remote.origin.fetch", TRACKING_REFSPEC], cwd=dest, env=env)
+    fetch(repo)
+    return repo
+
+
+def fetch(
+    repo: Repo, remote: str = "origin", refspecs: Sequence[str] = (), *, prune: bool = True
+) -> None:
+    """Fetch `refspecs` (default: the remote's configured ones) from `remote`, pruning."""
+    args = ["fetch", "--quiet", "--no-tags"]
+    if prune:
+        args.append("--prune")
+    run_git([*args, remote, *refspecs], cwd=repo.path, env=repo.env)
+
+
+def push(repo: Repo, remote: str, refspecs: Sequence[str], *, force: bool = False) -> None:
+    """Push `refspecs` (e.g. `abc123:refs/heads/b`, `:refs/heads/gone`) to `remote`."""
+    args = ["push", "--quiet", "--porcelain"]
+    if force:
+        args.append("--force")
+    run_git([*args, remote, *refspecs], cwd=repo.path, env=repo.env)
+
+
+def checkout_detached(repo: Repo, rev: str, dest: Path) -> Repo:
+    """A fresh work tree of `rev` at `dest` (a local clone of `repo`, HEAD detached)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    run_git(
+        ["clone", "--quiet", "--no-checkout", "--", str(repo.path), str(dest)],
+        cwd=dest.parent,
+        env=repo.env,
+    )
+    run_git(["checkout", "--quiet", "--detach", rev], cwd=dest, env=repo.env)
+    return Repo(dest, repo.env)

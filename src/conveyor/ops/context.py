@@ -1,0 +1,58 @@
+"""What every intake op needs: the forge, the configuration, who signs, and the trust rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from conveyor.core.config import Config
+from conveyor.core.signatures import Signature
+from conveyor.core.trust import Trust, build_trust
+from conveyor.forge.protocol import Forge
+from conveyor.forge.types import Comment
+
+COORDINATOR = "coordinator"
+
+
+@dataclass(frozen=True)
+class OpContext:
+    """One run's view of one repository: the forge client, config and run id.
+
+    `agent` and `model` name who signs the coordinator's own comments; a
+    session's comments pass their own `Signature` to `post_comment`.
+    """
+
+    forge: Forge
+    config: Config
+    run_id: str
+    agent: str = "conveyor"
+    model: str = "none"
+    _trust: list[Trust] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def account(self) -> str:
+        """The pipeline's own login."""
+        return self.config.account.login
+
+    def signature(self, role: str = COORDINATOR) -> Signature:
+        """The signature of a comment this run posts as `role`."""
+        return Signature(role, self.agent, self.model, self.run_id)
+
+    def trust(self) -> Trust:
+        """The trust rule, asking the forge once per run which allowed users collaborate."""
+        if not self._trust:
+            answers = {u: self.forge.is_collaborator(u) for u in self.config.allowed_users}
+            self._trust.append(build_trust(self.account, self.config.allowed_users, answers))
+        return self._trust[0]
+
+
+def fetch_comments(ctx: OpContext, number: int) -> tuple[Comment, ...]:
+    """Every comment of an issue or PR, oldest first."""
+    return ctx.forge.list_comments(number).comments
+
+
+def find_marked(comments: tuple[Comment, ...], ctx: OpContext, marker: str) -> Comment | None:
+    """The account's earliest comment carrying `marker` (how ops find their earlier effects)."""
+    for comment in sorted(comments, key=lambda c: c.id):
+        if marker in comment.body and ctx.trust().pipeline(comment):
+            return comment
+    return None

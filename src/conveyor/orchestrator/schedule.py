@@ -1,0 +1,175 @@
+"""The scheduler: which issues start a stage job this tick, and why every other one waits."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from operator import attrgetter
+
+from conveyor.core.config import Config
+from conveyor.core.state import Stage
+from conveyor.orchestrator.decisions import Decisions, Hold, StartJob, hold
+from conveyor.orchestrator.gate import (
+    RUNNABLE,
+    Gate,
+    admit,
+    full_reason,
+    launch_charge,
+    lease_hold,
+    open_gate,
+    pauses,
+)
+from conveyor.orchestrator.snapshot import IssueView, Snapshot
+
+_NUMBER = attrgetter("number")
+_CREATED = attrgetter("created_at")
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the per-issue rules look up: open issues, closed-unmerged targets, the clock."""
+
+    open_numbers: frozenset[int]
+    closed_unmerged: frozenset[int]
+    ci_poll: timedelta
+    now: datetime
+
+
+def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
+    """Collect the lookups once per pass."""
+    return _Facts(
+        open_numbers=frozenset(issue.number for issue in snapshot.issues),
+        closed_unmerged=snapshot.closed_unmerged,
+        ci_poll=timedelta(seconds=config.limits.ci_poll_seconds),
+        now=now,
+    )
+
+
+def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
+    """Holds that belong to the issue itself, before the gate is asked.
+
+    Waiting outside the scheduler (a question, a split); `after:#a` while the
+    issue it follows is open or was closed without completing; a CI wait until
+    `ci_poll_seconds` after its last read.
+    """
+    if issue.waiting is not None:
+        return issue.waiting
+    after = issue.after
+    if after is not None:
+        if after in facts.open_numbers:
+            return f"after:#{after}"
+        if after in facts.closed_unmerged:
+            return f"after:#{after}:closed-unmerged"
+    wait = issue.ci_wait
+    if wait is not None:
+        due = (wait.last_read or wait.since) + facts.ci_poll
+        if facts.now < due:
+            return f"ci-wait: next read due {due.isoformat()}"
+    return None
+
+
+def _oldest_first(issues: list[IssueView]) -> list[IssueView]:
+    """Oldest first, the number breaking ties (two stable sorts: cheap on numbered input)."""
+    issues.sort(key=_NUMBER)
+    issues.sort(key=_CREATED)
+    return issues
+
+
+def merge_queue(snapshot: Snapshot, unblocks: Counter[int], facts: _Facts) -> tuple[int, ...]:
+    """Issues at merge, first those that unblock the most waiting ones, then oldest (ORC-5).
+
+    An issue held by its own rules (an `after` mark, a question) is not ranked.
+    """
+    merge = Stage.MERGE
+    ranked = _oldest_first(
+        [
+            issue
+            for issue in snapshot.issues
+            if issue.stage is merge and issue.stopped is None and _issue_hold(issue, facts) is None
+        ]
+    )
+    ranked.sort(key=lambda issue: -unblocks[issue.number])
+    return tuple(issue.number for issue in ranked)
+
+
+def _held_when_full(rest: list[IssueView], facts: _Facts, gate: Gate, full: str) -> list[Hold]:
+    """Holds once nothing more can start: the gate's answer is known without asking it.
+
+    One comprehension, because at 10,000 issues nearly every issue ends here.
+    """
+    return [
+        hold(
+            issue.number,
+            issue.stage,
+            (
+                None
+                if issue.waiting is None and issue.after is None and issue.ci_wait is None
+                else _issue_hold(issue, facts)
+            )
+            or (full if issue.lease is None else lease_hold(gate, issue) or full),
+        )
+        for issue in rest
+    ]
+
+
+def _start_reason(issue: IssueView, rank: dict[int, int], unblocks: Counter[int]) -> str:
+    """Why this issue starts now."""
+    if issue.number in rank:
+        waiting = unblocks[issue.number]
+        return f"merge queue {rank[issue.number] + 1}/{len(rank)}, unblocks {waiting}"
+    if issue.ci_wait is not None:
+        return f"ci-wait due for {issue.ci_wait.sha[:12]}"
+    return f"{issue.stage.value} ready, oldest first"
+
+
+def schedule(
+    snapshot: Snapshot, config: Config, now: datetime, gate: Gate | None = None
+) -> Decisions:
+    """Starts and holds for one tick, in a deterministic order: merges by rank, then oldest first.
+
+    `gate` is the watchdog's gate when it ran first (its resumes already counted).
+    Stopped and done issues, and issues with a live job, get no decision.
+    """
+    current = open_gate(snapshot, config, now) if gate is None else gate
+    facts = _facts(snapshot, config, now)
+    unblocks = snapshot.unblocks()
+    queue = merge_queue(snapshot, unblocks, facts)
+    rank = {number: index for index, number in enumerate(queue)}
+    busy = current.busy
+    merges: list[IssueView] = []
+    others: list[IssueView] = []
+    for issue in snapshot.issues:
+        if issue.stopped is None and issue.stage in RUNNABLE and issue.number not in busy:
+            (merges if issue.number in rank else others).append(issue)
+    merges.sort(key=lambda issue: rank[issue.number])
+    ordered = [*merges, *_oldest_first(others)]
+    starts: list[StartJob] = []
+    holds: list[Hold] = []
+    full = full_reason(current, config)
+    index = 0
+    while full is None and index < len(ordered):
+        issue = ordered[index]
+        index += 1
+        reason = _issue_hold(issue, facts)
+        if reason is None:
+            admitted = admit(current, config, issue, issue.stage)
+            if isinstance(admitted, str):
+                reason = admitted
+            else:
+                current, full = admitted, full_reason(admitted, config)
+                charge = launch_charge(issue, issue.stage, config.budgets)
+                why = _start_reason(issue, rank, unblocks)
+                starts.append(StartJob(issue.number, issue.stage, why, charge=charge))
+                continue
+        holds.append(hold(issue.number, issue.stage, reason))
+    if full is not None:
+        holds.extend(_held_when_full(ordered[index:], facts, current, full))
+    found = pauses(snapshot, config, now)
+    return Decisions(
+        starts=tuple(starts),
+        holds=tuple(holds),
+        pauses=found,
+        merge_queue=queue,
+        money_paused=any(pause.kind == "money" for pause in found),
+    )

@@ -1,0 +1,156 @@
+"""The snapshot the orchestrator's rules read: open issues, recorded jobs, the ledger, pauses."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from conveyor.core.state import Stage
+from conveyor.core.stops import StopCode
+
+
+class JobRole(StrEnum):
+    """How a job's sessions run (the stage job's own role, not its scheduling class)."""
+
+    READER = "reader"
+    WRITER = "writer"
+    MERGER = "merger"
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Which lane holds the issue, and until when."""
+
+    lane: str
+    until: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CiWait:
+    """A checks job that saved the issue while CI was pending (CHK-15)."""
+
+    sha: str
+    since: datetime
+    empty_reads: int = 0
+    last_read: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IssueView:
+    """One open issue as the scheduler sees it.
+
+    `waiting` names why the issue rests outside the scheduler's rules (an open
+    question, a split parent, a stacking hold); `stopped` is its stop label's
+    control. `where` are its interfaces' globs and `changed_paths` what its
+    pushes changed: together its writer paths.
+    """
+
+    number: int
+    created_at: datetime
+    stage: Stage
+    where: tuple[str, ...] = ()
+    changed_paths: tuple[str, ...] = ()
+    after: int | None = None
+    ci_wait: CiWait | None = None
+    lease: Lease | None = None
+    stopped: StopCode | None = None
+    waiting: str | None = None
+    rereview_lenses: int = 0
+
+    @property
+    def writer_paths(self) -> tuple[str, ...]:
+        """The globs a writer job for this issue may touch; empty means the whole repository."""
+        return self.where + self.changed_paths
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFailure:
+    """The last failing tool of a session and how many times in a row it failed."""
+
+    tool: str
+    error: str
+    streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class JobView:
+    """The newest recorded job of an open issue (its job.json plus liveness).
+
+    `silence_minutes` is the quiet the current step allows when an op raised
+    it above the configured threshold (WD-13); `context_tokens` and
+    `token_budget` are the current session's live context and its budget.
+    """
+
+    issue: int
+    stage: Stage
+    role: JobRole
+    started_at: datetime
+    pid: int
+    alive: bool
+    heartbeat: datetime | None = None
+    finished: bool = False
+    session: str | None = None
+    context_tokens: int | None = None
+    token_budget: int | None = None
+    tool_failure: ToolFailure | None = None
+    silence_minutes: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """What the ledger says about spending: the last hour's launch charges, today's money."""
+
+    charges_last_hour: int = 0
+    spent_today: float = 0.0
+    unknown_cost_sessions: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything one tick's rules decide from; built by the tick, never read from disk here.
+
+    `closed_unmerged` holds the `after` targets that were closed without being
+    completed; `money_paused` is whether the daily money pause was in force
+    after the last pass (its hysteresis).
+    """
+
+    lane: str
+    issues: tuple[IssueView, ...] = ()
+    jobs: tuple[JobView, ...] = ()
+    ledger: Ledger = field(default_factory=Ledger)
+    usage_limit_until: datetime | None = None
+    closed_unmerged: frozenset[int] = frozenset()
+    money_paused: bool = False
+    cooling_down: bool = False
+
+    def issue_map(self) -> dict[int, IssueView]:
+        """The open issues by number."""
+        return {issue.number: issue for issue in self.issues}
+
+    def job_issues(self) -> dict[int, IssueView]:
+        """The open issues that have a recorded job, by number."""
+        numbers = {job.issue for job in self.jobs}
+        return {issue.number: issue for issue in self.issues if issue.number in numbers}
+
+    def unblocks(self) -> Counter[int]:
+        """How many open issues wait (`after`) on each issue number."""
+        return Counter(issue.after for issue in self.issues if issue.after is not None)
+
+
+def job_needs_watch(job: JobView, issue: IssueView | None) -> bool:
+    """Whether a dead job still owns its issue: gone unfinished while the issue needs it."""
+    if job.alive or job.finished or issue is None:
+        return False
+    return issue.stopped is None and issue.stage == job.stage
+
+
+def busy_issues(snapshot: Snapshot) -> frozenset[int]:
+    """Issues no new job may start for: a live job, or a dead one the watchdog owns."""
+    issues = snapshot.job_issues()
+    return frozenset(
+        job.issue
+        for job in snapshot.jobs
+        if job.alive or job_needs_watch(job, issues.get(job.issue))
+    )

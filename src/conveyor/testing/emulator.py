@@ -1,0 +1,111 @@
+"""`ForgeServer`: the embedded forge on loopback in a background thread, for tests and bench."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from conveyor.forge.emulator import admin
+from conveyor.forge.emulator.app import bind, build_app, server_for, url_of
+
+START_TIMEOUT_S = 10.0
+
+
+class ForgeServer:
+    """One emulator serving `data_dir` on 127.0.0.1 and a free port until `stop()`."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        fail_rate: float = 0.0,
+        list_lag_ms: int = 0,
+        seed: int | None = None,
+    ) -> None:
+        self.data_dir = data_dir
+        self._options: dict[str, Any] = {
+            "fail_rate": fail_rate,
+            "list_lag_ms": list_lag_ms,
+            "seed": seed,
+        }
+        self.url = ""
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> ForgeServer:
+        """Start serving and wait until the server answers."""
+        app = build_app(self.data_dir, **self._options)
+        sock = bind("127.0.0.1", 0)
+        self.url = url_of(sock)
+        server = server_for(app)
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name="forge-server", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                msg = f"the embedded forge did not start on {self.url}"
+                raise RuntimeError(msg)
+            time.sleep(0.005)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (running the app's shutdown hooks, e.g. the CI runner's) and wait."""
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout=30)
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> ForgeServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def add_user(self, login: str) -> str:
+        """Create `login` when missing; return a fresh token for it."""
+        return admin.add_user(self.data_dir, login)
+
+    def add_collaborator(self, slug: str, login: str, permission: str = "write") -> None:
+        """Make `login` a collaborator of OWNER/NAME."""
+        admin.add_collaborator(self.data_dir, slug, login, permission)
+
+    def add_app(self, slug: str, install: str | None = None) -> admin.AppCreated:
+        """Create a GitHub App (and its installation on OWNER/NAME)."""
+        return admin.add_app(self.data_dir, slug, install)
+
+    def create_repo(
+        self,
+        slug: str,
+        src: Path,
+        *,
+        at: str | None = None,
+        default_branch: str | None = None,
+        ci: str | None = None,
+        wiki: bool = False,
+    ) -> Any:
+        """Import `src` as repository OWNER/NAME (see `forge.emulator.repos.create_repo`)."""
+        from conveyor.forge.emulator.repos import create_repo  # type: ignore[import-not-found,unused-ignore]
+
+        return create_repo(
+            self.data_dir, slug, src, at=at, default_branch=default_branch, ci=ci, wiki=wiki
+        )
+
+    def stats(self) -> dict[str, Any]:
+        """The server's request and point counters (`GET /_conveyor/stats`)."""
+        with urllib.request.urlopen(f"{self.url}/_conveyor/stats", timeout=10) as answer:  # noqa: S310
+            data: dict[str, Any] = json.load(answer)
+        return data

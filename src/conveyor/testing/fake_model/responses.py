@@ -1,0 +1,134 @@
+"""OpenAI Responses API for the fake model: read a request, render a turn as SSE."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from conveyor.testing.fake_model.script import (
+    WAIT_MARK,
+    Conversation,
+    Text,
+    ToolCall,
+    Turn,
+    Usage,
+    arguments_json,
+)
+
+
+def read_conversation(body: dict[str, Any], text: str) -> Conversation:
+    """Read the tools a Responses request lists and the tool outputs its input holds."""
+    names = list(_tools(body.get("tools") or []))
+    items = body.get("input")
+    ids = [
+        str(item.get("call_id", ""))
+        for item in (items if isinstance(items, list) else [])
+        if str(item.get("type", "")).endswith("_call_output")
+    ]
+    waits = sum(1 for call_id in ids if WAIT_MARK in call_id)
+    return Conversation(names, len(ids) - waits, waits, text)
+
+
+def _tools(tools: list[dict[str, Any]], namespace: str = "") -> dict[str, tuple[str, str]]:
+    """Map each tool's full name to its (namespace, name); namespaces nest (codex MCP tools)."""
+    found: dict[str, tuple[str, str]] = {}
+    for tool in tools:
+        name = str(tool.get("name") or (tool.get("function") or {}).get("name", ""))
+        if tool.get("type") == "namespace":
+            found.update(_tools(tool.get("tools") or [], name))
+        elif name:
+            full = f"{namespace}__{name}" if namespace else name
+            found[full] = (namespace, name)
+    return found
+
+
+class _Frames:
+    """Numbers the events of one response and encodes them as SSE frames."""
+
+    def __init__(self) -> None:
+        self.sequence = 0
+
+    def frame(self, kind: str, **fields: Any) -> bytes:
+        """Encode one event of type `kind` with the next sequence number."""
+        event = {"type": kind, "sequence_number": self.sequence, **fields}
+        self.sequence += 1
+        return f"event: {kind}\ndata: {json.dumps(event)}\n\n".encode()
+
+
+def _usage(usage: Usage) -> dict[str, Any]:
+    """Return the usage object of a completed response (cached tokens count inside input)."""
+    total_input = usage.input_tokens + usage.cache_read_tokens
+    return {
+        "input_tokens": total_input,
+        "input_tokens_details": {"cached_tokens": usage.cache_read_tokens},
+        "output_tokens": usage.output_tokens,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": total_input + usage.output_tokens,
+    }
+
+
+def _item(
+    turn: Turn, number: int, status: str, tools: dict[str, tuple[str, str]]
+) -> dict[str, Any]:
+    """Return the output item for a turn, finished or (with empty payload) just opened."""
+    done = status == "completed"
+    match turn:
+        case ToolCall(name=name, wait=wait):
+            namespace, short = tools.get(name, ("", name))
+            mark = WAIT_MARK if wait else "fake"
+            item = {
+                "type": "function_call",
+                "id": f"fc_{mark}{number}",
+                "call_id": f"call_{mark}{number}",
+                "name": short,
+                "arguments": arguments_json(turn) if done else "",
+                "status": status,
+            }
+            return {**item, "namespace": namespace} if namespace else item
+        case Text(text=text):
+            content = [{"type": "output_text", "text": text, "annotations": []}] if done else []
+            return {
+                "type": "message",
+                "id": f"msg_fake{number}",
+                "role": "assistant",
+                "status": status,
+                "content": content,
+            }
+
+
+def render_sse(turn: Turn, body: dict[str, Any], usage: Usage, number: int) -> Iterator[bytes]:
+    """Render a turn as Responses streaming events, ending with `response.completed`."""
+    model = str(body.get("model", "fake"))
+    frames = _Frames()
+    response: dict[str, Any] = {
+        "id": f"resp_fake{number}",
+        "object": "response",
+        "created_at": 1_800_000_000 + number,
+        "status": "in_progress",
+        "model": model,
+        "output": [],
+        "usage": None,
+    }
+    yield frames.frame("response.created", response=response)
+    yield frames.frame("response.in_progress", response=response)
+    tools = _tools(body.get("tools") or [])
+    opened = _item(turn, number, "in_progress", tools)
+    yield frames.frame("response.output_item.added", output_index=0, item=opened)
+    done = _item(turn, number, "completed", tools)
+    match turn:
+        case ToolCall():
+            ids: dict[str, Any] = {"item_id": done["id"], "output_index": 0}
+            payload = done["arguments"]
+            yield frames.frame("response.function_call_arguments.delta", delta=payload, **ids)
+            yield frames.frame("response.function_call_arguments.done", arguments=payload, **ids)
+        case Text(text=text):
+            ids = {"item_id": done["id"], "output_index": 0, "content_index": 0}
+            part = {"type": "output_text", "text": text, "annotations": []}
+            yield frames.frame("response.content_part.added", part={**part, "text": ""}, **ids)
+            yield frames.frame("response.output_text.delta", delta=text, **ids)
+            yield frames.frame("response.output_text.done", text=text, **ids)
+            yield frames.frame("response.content_part.done", part=part, **ids)
+    yield frames.frame("response.output_item.done", output_index=0, item=done)
+    finished = {**response, "status": "completed", "output": [done], "usage": _usage(usage)}
+    yield frames.frame("response.completed", response=finished)

@@ -1,0 +1,111 @@
+"""Running one configured command: own process group, given environment, timeout, full log."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from conveyor.core.verify import CommandResult, Outcome
+
+TAIL_BYTES = 4096
+# After SIGTERM to the group on a timeout, how long the command gets to exit cleanly.
+_GRACE_S = 2.0
+
+
+def read_tail(log_path: Path, limit: int = TAIL_BYTES) -> str:
+    """The last `limit` bytes of a log as text (a split character is replaced)."""
+    with log_path.open("rb") as log:
+        log.seek(0, os.SEEK_END)
+        size = log.tell()
+        log.seek(max(0, size - limit))
+        return log.read().decode("utf-8", errors="replace")
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the whole group has already exited
+        os.killpg(pgid, sig)
+
+
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    """End every process of the command's group: SIGTERM, a short grace, then SIGKILL."""
+    _signal_group(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=_GRACE_S)
+    # Children may outlive the shell (or ignore SIGTERM): kill whatever is left.
+    _signal_group(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def run_command(
+    name: str,
+    command: str,
+    cwd: Path,
+    *,
+    env: Mapping[str, str],
+    timeout_s: float,
+    log_path: Path,
+) -> CommandResult:
+    """Run the shell command `command` in `cwd` with exactly `env`, logging to `log_path`.
+
+    The command runs in its own session (so its own process group); on timeout the
+    whole group is terminated. stdout and stderr both go to the log, kept in full;
+    the result carries its last ~4 kB.
+    """
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    timed_out = False
+    with log_path.open("wb") as log:
+        log.write(f"$ {command}\n".encode())
+        log.flush()
+        try:
+            process = subprocess.Popen(
+                ["/bin/sh", "-c", command],
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as exc:  # cwd missing, or /bin/sh unusable
+            log.write(f"could not start: {exc}\n".encode())
+            return CommandResult(
+                name=name,
+                outcome=Outcome.FAILED,
+                duration_s=time.monotonic() - started,
+                log_path=str(log_path),
+                tail=f"could not start: {exc}",
+                reason=f"could not start `{command}` in {cwd}: {exc}",
+            )
+        try:
+            code: int | None = process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _stop_group(process)
+            code = None
+        duration = time.monotonic() - started
+        if timed_out:
+            log.write(
+                f"\n[conveyor] timed out after {timeout_s:g} s; process group killed\n".encode()
+            )
+    tail = read_tail(log_path)
+    if timed_out:
+        outcome, reason = Outcome.TIMED_OUT, f"no result within {timeout_s:g} s"
+    elif code == 0:
+        outcome, reason = Outcome.PASSED, ""
+    else:
+        outcome, reason = Outcome.FAILED, ""
+    return CommandResult(
+        name=name,
+        outcome=outcome,
+        exit_code=code,
+        duration_s=duration,
+        log_path=str(log_path),
+        tail=tail,
+        reason=reason,
+    )

@@ -1,0 +1,97 @@
+"""The few git operations verify needs: diffs, blobs, temporary worktrees.
+
+Kept in one module so it can move onto `conveyor.git` once that layer has them.
+Git runs with no system or user config and no hooks, so nothing in the checkout
+or on the machine changes what these commands do.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class VerifyGitError(Exception):
+    """A git command verify ran failed: carries the command and git's stderr."""
+
+    def __init__(self, argv: Sequence[str], returncode: int, stderr: str) -> None:
+        self.argv = tuple(argv)
+        self.returncode = returncode
+        self.stderr = stderr.strip()
+        super().__init__(f"`{' '.join(self.argv)}` failed with exit status {returncode}: {stderr}")
+
+
+def _env() -> dict[str, str]:
+    keep = {k: v for k in ("PATH", "HOME", "TMPDIR") if (v := os.environ.get(k)) is not None}
+    return keep | {
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "LC_ALL": "C",
+    }
+
+
+def git(cwd: Path, *args: str, ok_codes: Sequence[int] = (0,)) -> bytes:
+    """Run `git ARGS` in `cwd` (hooks off) and return stdout; VerifyGitError otherwise."""
+    argv = ["git", "-c", f"core.hooksPath={os.devnull}", *args]
+    try:
+        done = subprocess.run(argv, cwd=cwd, env=_env(), capture_output=True, check=False)
+    except OSError as exc:
+        raise VerifyGitError(argv, -1, str(exc)) from exc
+    if done.returncode not in ok_codes:
+        raise VerifyGitError(argv, done.returncode, done.stderr.decode(errors="replace"))
+    return done.stdout
+
+
+@dataclass(frozen=True)
+class Change:
+    """One changed path between two commits: `A`dded, `D`eleted, `M`odified or `T`ype change."""
+
+    status: str
+    path: str
+
+
+def head(checkout: Path) -> str:
+    """The commit the checkout's HEAD is at."""
+    return git(checkout, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
+
+
+def merge_base(checkout: Path, a: str, b: str) -> str:
+    """The best common ancestor of `a` and `b`."""
+    return git(checkout, "merge-base", a, b).decode().strip()
+
+
+def changes(checkout: Path, base: str, tip: str) -> tuple[Change, ...]:
+    """What changed from `base` to `tip`, path by path (renames as delete + add)."""
+    out = git(checkout, "diff", "--name-status", "--no-renames", "-z", base, tip, "--")
+    fields = [f.decode("utf-8", errors="surrogateescape") for f in out.split(b"\0") if f]
+    return tuple(Change(fields[i][0], fields[i + 1]) for i in range(0, len(fields) - 1, 2))
+
+
+def blob(checkout: Path, sha: str, path: str) -> bytes | None:
+    """The content of `path` at commit `sha`, or None when it does not exist there."""
+    if not git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path):
+        return None
+    return git(checkout, "cat-file", "blob", f"{sha}:{path}")
+
+
+def add_worktree(checkout: Path, where: Path, sha: str) -> None:
+    """A detached worktree of the checkout's repository at `sha`, in `where`."""
+    git(checkout, "worktree", "add", "--detach", "--force", str(where), sha)
+
+
+def remove_worktree(checkout: Path, where: Path) -> None:
+    """Remove the worktree at `where` and every trace of it, even half-made."""
+    git(checkout, "worktree", "remove", "--force", "--force", str(where), ok_codes=(0, 128))
+    shutil.rmtree(where, ignore_errors=True)
+    git(checkout, "worktree", "prune", ok_codes=(0, 128))
+
+
+def restore(tree: Path, sha: str, paths: Sequence[str]) -> None:
+    """Put `paths` in the work tree `tree` back to their content at `sha`."""
+    if paths:
+        git(tree, "checkout", sha, "--", *paths)

@@ -1,0 +1,78 @@
+"""verify: setup, test, lint and typecheck in the checkout, then fails-before-fix and lockfiles."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from conveyor.core.config import Commands, Paths
+from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
+from conveyor.verify import gitwork
+from conveyor.verify.context import Context
+from conveyor.verify.fails_before_fix import NAME as FBF
+from conveyor.verify.fails_before_fix import check_fails_before_fix
+from conveyor.verify.lockfiles import check_lockfiles
+
+
+class VerifyInputError(ValueError):
+    """verify was asked for something it cannot do (e.g. the checkout is not at the head)."""
+
+
+def _commands(ctx: Context, tests_only: bool) -> tuple[CommandResult, ...]:
+    setup = ctx.run("setup", ctx.commands.setup)
+    if not setup.ok:
+        held = f"setup {setup.outcome.value}"
+        return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck")))
+    test = ctx.run("test", ctx.commands.test)
+    if tests_only:
+        why = "tests only: lint and typecheck stand from the verified head"
+        return setup, test, skipped("lint", why), skipped("typecheck", why)
+    lint = ctx.run("lint", ctx.commands.lint)
+    typecheck = ctx.run("typecheck", ctx.commands.typecheck)
+    return setup, test, lint, typecheck
+
+
+def verify(
+    checkout: Path,
+    commands: Commands,
+    env: Mapping[str, str],
+    paths: Paths,
+    *,
+    base_sha: str,
+    head_sha: str,
+    logs_dir: Path,
+    tests_only: bool = False,
+    work_dir: Path | None = None,
+) -> VerifyResult:
+    """Verify the checkout, which must be at `head_sha`, against `base_sha`.
+
+    Every command runs with exactly `env` (the sessions' allowlisted environment),
+    in its own process group with the configured timeout, its log kept under
+    `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test and
+    the lockfile check only. Git failures raise `VerifyGitError`.
+    """
+    at = gitwork.head(checkout)
+    head = gitwork.git(checkout, "rev-parse", "--verify", f"{head_sha}^{{commit}}").decode().strip()
+    if at != head:
+        msg = f"verify: the checkout {checkout} is at {at}, not at the head to verify {head_sha}"
+        raise VerifyInputError(msg)
+    ctx = Context(checkout, commands, env, logs_dir, work_dir)
+    base = gitwork.merge_base(checkout, base_sha, head)
+    changes = gitwork.changes(checkout, base, head)
+    results = _commands(ctx, tests_only)
+    test = results[1]
+    if tests_only:
+        fbf = CheckResult(FBF, Outcome.SKIPPED, "tests only: not rerun after a clean rebase")
+    elif test.outcome is not Outcome.PASSED:
+        fbf = CheckResult(FBF, Outcome.SKIPPED, "counted only once the tests pass at the head")
+    else:
+        fbf = check_fails_before_fix(ctx, paths, base, head, changes)
+    lockfiles = check_lockfiles(ctx, paths, head, changes)
+    return VerifyResult(
+        base_sha=base_sha,
+        head_sha=head,
+        commands=results,
+        fails_before_fix=fbf,
+        lockfiles=lockfiles,
+        tests_only=tests_only,
+    )

@@ -1,0 +1,202 @@
+"""Scripted-agent sessions end to end: replies, environment, failures, commits."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conveyor.agents.control import ControlHandlers, refused_paths, serve_control
+from conveyor.agents.hooks import commit_msg_hook
+from conveyor.agents.launch import launch
+from conveyor.agents.runner import run_session
+from conveyor.core.replies import AcceptReply
+from conveyor.core.session import FailureKind, SessionRole, SessionStatus
+from tests.contract.agents.conftest import ACCEPT, IMPLEMENT_DONE, Sessions, git
+
+pytestmark = pytest.mark.contract
+
+SECRETS = {
+    "GH_TOKEN": "gh-canary",
+    "GITHUB_TOKEN": "github-canary",
+    "MY_FORGE_TOKEN": "configured-canary",
+    "CONVEYOR_TEST_SECRET": "test-canary",
+}
+
+
+def environ(**extra: str) -> dict[str, str]:
+    """This process's environment plus the given variables."""
+    return {**os.environ, **extra}
+
+
+def test_a_scripted_reader_replies_through_the_mcp_server(sessions: Sessions) -> None:
+    """The reply comes from reply.json via submit_reply; usage, cost and turns are reported."""
+    scenario = sessions.scenario(
+        {
+            "tag": "t",
+            "turns": [
+                {"usage": {"input": 900, "output": 40, "cache_read": 100}, "cost": 0.02},
+                {"usage": {"input": 1200, "output": 60, "cache_write": 300}, "cost": 0.03,
+                 "actions": [{"reply": ACCEPT}]},
+            ],
+        }
+    )  # fmt: skip
+    result = launch(sessions.spec(scenario), environ())
+    assert result.status is SessionStatus.REPLIED
+    assert isinstance(result.reply, AcceptReply)
+    assert result.reply.verdict == "pass"
+    assert (result.turns, result.peak_context, result.usage.output) == (2, 1500, 100)
+    assert result.cost_usd == pytest.approx(0.05)
+    assert result.transcript is not None
+    assert result.transcript.read_text().count('"type": "assistant"') == 2
+    saved = json.loads((sessions.root / "sessions" / "s1" / "result.json").read_text())
+    assert saved["status"] == "replied"
+    assert saved["reply"] == ACCEPT
+
+
+def test_no_forge_token_reaches_the_agent_or_the_mcp_server(sessions: Sessions) -> None:
+    """The agent and `conveyor mcp` record the names they received: no token, no canary."""
+    scenario = sessions.scenario({"turns": [{"actions": [{"reply": ACCEPT}]}]})
+    spec = sessions.spec(scenario, token_env=("MY_FORGE_TOKEN",))
+    result = run_session(spec, environ(**SECRETS))
+    assert result.status is SessionStatus.REPLIED
+    for record in ("agent-env.json", "mcp-env.json"):
+        names = set(json.loads((spec.session_dir / record).read_text()))
+        assert not set(SECRETS) & names, record
+        assert {"CONVEYOR_ISSUE", "CONVEYOR_SESSION_DIR", "CONVEYOR_REPLY_MODEL"} <= names
+
+
+def test_cost_is_unknown_when_the_cli_reports_none(sessions: Sessions) -> None:
+    """A run with no cost in its stream has cost None, never 0."""
+    scenario = sessions.scenario({"turns": [{"actions": [{"reply": ACCEPT}]}]})
+    result = run_session(sessions.spec(scenario), environ())
+    assert result.cost_usd is None
+
+
+def test_a_clean_exit_without_a_reply_is_a_behavioural_failure_not_retried(
+    sessions: Sessions,
+) -> None:
+    """A session that ends cleanly with no accepted reply failed, and is not retried."""
+    scenario = sessions.scenario({"turns": [{"text": "I am done."}]})
+    result = launch(sessions.spec(scenario), environ())
+    assert result.status is SessionStatus.FAILED
+    assert result.failure is FailureKind.BEHAVIOURAL
+    assert result.earlier == ()
+
+
+def test_an_api_error_is_retried_once_with_the_fallback_model(sessions: Sessions) -> None:
+    """An infrastructure failure is retried in a fresh folder with the fallback model."""
+    scenario = sessions.scenario(
+        {"retry": 0, "turns": [{"actions": [{"fail": "api-error"}]}]},
+        {"retry": 1, "turns": [{"actions": [{"reply": ACCEPT}]}]},
+    )
+    result = launch(sessions.spec(scenario), environ())
+    assert result.status is SessionStatus.REPLIED
+    assert result.model == "fallback-model"
+    [first] = result.earlier
+    assert first.failure is FailureKind.INFRASTRUCTURE
+    assert first.model == "main-model"
+    assert "529" in (first.error or "")
+
+
+def test_a_rate_limit_is_reported_with_its_reset_time_and_not_retried(sessions: Sessions) -> None:
+    """A provider usage limit is its own status carrying the reset time."""
+    fail = {"kind": "rate-limit", "reset": 1_900_000_000}
+    scenario = sessions.scenario({"turns": [{"actions": [{"fail": fail}]}]})
+    result = launch(sessions.spec(scenario), environ())
+    assert result.status is SessionStatus.RATE_LIMITED
+    assert result.rate_limit_reset == 1_900_000_000
+    assert result.earlier == ()
+
+
+def test_an_exit_without_a_final_event_is_an_infrastructure_failure(sessions: Sessions) -> None:
+    """No `result` event: infrastructure, with the exit named."""
+    scenario = sessions.scenario({"turns": [{"actions": [{"fail": "no-final"}]}]})
+    result = launch(sessions.spec(scenario, infra_retries=0), environ())
+    assert result.status is SessionStatus.FAILED
+    assert result.failure is FailureKind.INFRASTRUCTURE
+    assert "final event" in (result.error or "")
+
+
+def test_a_hung_session_times_out_and_its_whole_process_group_dies(sessions: Sessions) -> None:
+    """The timeout kills the group: a background child of the agent dies too."""
+    pid_file = sessions.root / "child.pid"
+    spawn = f"sleep 300 > /dev/null 2>&1 & echo $! > {pid_file}"
+    scenario = sessions.scenario({"turns": [{"actions": [{"run": spawn}, {"fail": "hang"}]}]})
+    spec = sessions.spec(scenario, timeout_seconds=3.0, infra_retries=0)
+    result = launch(spec, environ())
+    assert result.status is SessionStatus.TIMED_OUT
+    assert result.failure is FailureKind.INFRASTRUCTURE
+    child = int(pid_file.read_text())
+    state = Path(f"/proc/{child}/stat")
+    assert not state.exists() or state.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_missing_cli_is_an_error_naming_it_and_how_to_install_it(sessions: Sessions) -> None:
+    """No executable: the error names the CLI and the install command."""
+    scenario = sessions.scenario({"turns": []})
+    spec = replace(sessions.spec(scenario), backend="codex", executable="/nonexistent/codex")
+    result = run_session(spec, environ())
+    assert result.status is SessionStatus.FAILED
+    assert "codex" in (result.error or "")
+    assert "npm install" in (result.error or "")
+
+
+def test_a_plain_git_commit_in_a_session_gets_the_pipeline_agent_trailer(
+    sessions: Sessions,
+) -> None:
+    """The commit-msg hook appends the trailer to commits made with plain git."""
+    hook = sessions.checkout / ".git" / "hooks" / "commit-msg"
+    hook.write_text(commit_msg_hook("implement"))
+    hook.chmod(0o755)
+    actions = [
+        {"write": {"path": "src/thing.py", "content": "X = 1\n"}},
+        {"commit": {"message": "Add the thing"}},
+        {"reply": IMPLEMENT_DONE},
+    ]
+    scenario = sessions.scenario({"turns": [{"actions": actions}]})
+    spec = sessions.spec(scenario, role=SessionRole.WRITER, reply_model="implement")
+    result = run_session(spec, environ())
+    assert result.status is SessionStatus.REPLIED
+    message = git(sessions.checkout, "log", "-1", "--format=%B")
+    assert "Pipeline-Agent: implementer" in message
+    assert git(sessions.checkout, "log", "-1", "--format=%an") == "Conveyor agent\n"
+
+
+def test_the_commit_tool_goes_through_the_jobs_control_socket(sessions: Sessions) -> None:
+    """A good commit reaches the job; a path outside the checkout never does."""
+    seen: list[Mapping[str, Any]] = []
+
+    def commit(request: Mapping[str, Any]) -> dict[str, Any]:
+        seen.append(request)
+        if refused := refused_paths(sessions.checkout, list(request["paths"])):
+            return {"ok": False, "error": "; ".join(refused)}
+        git(sessions.checkout, "add", "--", *request["paths"])
+        git(sessions.checkout, "commit", "-q", "-m", request["message"])
+        return {"ok": True, "sha": git(sessions.checkout, "rev-parse", "HEAD").strip()}
+
+    actions = [
+        {"write": {"path": "a.py", "content": "A = 1\n"}},
+        {"commit_tool": {"paths": ["../escape.py"], "message": "bad"}},
+        {"commit_tool": {"paths": ["a.py"], "message": "Add a"}},
+        {"reply": IMPLEMENT_DONE},
+    ]
+    scenario = sessions.scenario({"turns": [{"actions": actions}]})
+    sock = sessions.root / "c.sock"
+    spec = sessions.spec(
+        scenario, role=SessionRole.WRITER, reply_model="implement", control_socket=sock
+    )
+    with serve_control(sock, ControlHandlers(commit=commit)):
+        result = run_session(spec, environ())
+    assert result.status is SessionStatus.REPLIED
+    assert [r["paths"] for r in seen] == [["a.py"]]
+    assert result.tool_failures == 1
+    assert git(sessions.checkout, "log", "-1", "--format=%s") == "Add a\n"
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=sessions.checkout,
+                          capture_output=True, text=True, check=True).stdout == ""  # fmt: skip

@@ -1,0 +1,1 @@
+"""Contract tests of the embedded forge over loopback HTTP."""

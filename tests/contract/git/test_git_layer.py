@@ -1,0 +1,206 @@
+"""The git layer against real git in temporary folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conveyor.git import (
+    ZERO_SHA,
+    DiffStat,
+    GitEnv,
+    GitError,
+    Identity,
+    Repo,
+    clone_bare,
+    commit_message,
+    commit_tree,
+    count_commits,
+    delete_ref,
+    diff_stat,
+    fetch,
+    head_branch,
+    init_bare,
+    is_ancestor,
+    list_refs,
+    log_commits,
+    merge_base,
+    merge_tree,
+    push,
+    read_blob,
+    read_tree,
+    rev_parse,
+    run_git,
+    tree_of,
+    try_rev_parse,
+    update_ref,
+    write_tree_from_dir,
+)
+from tests.contract.git.workrepo import TEST_ENV, WorkRepo
+
+pytestmark = pytest.mark.contract
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> tuple[Repo, WorkRepo]:
+    """A bare origin with `main` (two commits) and a work clone of it."""
+    bare = init_bare(tmp_path / "origin.git", TEST_ENV)
+    work = WorkRepo.clone(bare.path.as_uri(), tmp_path / "work")
+    work.commit({"a.txt": "one\n"}, "first")
+    work.commit({"b.txt": "two\n"}, "second")
+    work.push("main")
+    return bare, work
+
+
+def test_clone_bare_has_remote_tracking_refs_and_fetch_prunes(
+    tmp_path: Path, origin: tuple[Repo, WorkRepo]
+) -> None:
+    """A bare clone tracks origin's branches as origin/*, and a fetch drops deleted ones."""
+    bare, work = origin
+    work.branch("topic")
+    work.commit({"c.txt": "3\n"}, "topic work")
+    work.push("topic")
+    cache = clone_bare(bare.path.as_uri(), tmp_path / "cache.git", TEST_ENV)
+    assert rev_parse(cache, "refs/remotes/origin/topic") == rev_parse(work.repo, "topic")
+    work.git("push", "--quiet", "origin", ":topic")
+    fetch(cache)
+    assert "refs/remotes/origin/topic" not in list_refs(cache, "refs/remotes/")
+    assert "refs/remotes/origin/main" in list_refs(cache, "refs/remotes/")
+
+
+def test_rev_parse_names_the_revision_and_git_stderr_when_missing(
+    origin: tuple[Repo, WorkRepo],
+) -> None:
+    """rev-parse resolves a branch; a missing one raises GitError carrying argv and stderr."""
+    bare, work = origin
+    assert rev_parse(bare, "main") == rev_parse(work.repo, "HEAD")
+    assert try_rev_parse(bare, "nope") is None
+    with pytest.raises(GitError) as caught:
+        rev_parse(bare, "nope")
+    assert caught.value.argv[:2] == ("git", "rev-parse")
+    assert caught.value.stderr
+    assert "rev-parse" in str(caught.value)
+
+
+def test_merge_base_and_ancestry(origin: tuple[Repo, WorkRepo]) -> None:
+    """merge-base finds the fork point; is-ancestor follows history one way only."""
+    _, work = origin
+    fork = rev_parse(work.repo, "HEAD")
+    work.branch("topic")
+    tip = work.commit({"c.txt": "3\n"}, "topic work")
+    assert merge_base(work.repo, "main", "topic") == fork
+    assert is_ancestor(work.repo, fork, tip)
+    assert not is_ancestor(work.repo, tip, fork)
+
+
+def test_merge_tree_reports_clean_merges_and_conflicted_paths(
+    origin: tuple[Repo, WorkRepo],
+) -> None:
+    """Disjoint edits merge clean; the same line edited twice names the conflicting path."""
+    _, work = origin
+    work.branch("left", "main")
+    work.commit({"a.txt": "left\n"}, "left edit")
+    work.branch("right", "main")
+    work.commit({"a.txt": "right\n", "new file.txt": "x\n"}, "right edit")
+    work.branch("other", "main")
+    work.commit({"b.txt": "other\n"}, "other edit")
+    clean = merge_tree(work.repo, "left", "other")
+    assert clean.clean
+    assert clean.conflicts == ()
+    assert read_blob(work.repo, clean.tree, "a.txt") == b"left\n"
+    assert read_blob(work.repo, clean.tree, "b.txt") == b"other\n"
+    dirty = merge_tree(work.repo, "left", "right")
+    assert not dirty.clean
+    assert dirty.conflicts == ("a.txt",)
+
+
+def test_commit_tree_and_update_ref_make_a_squash_commit(origin: tuple[Repo, WorkRepo]) -> None:
+    """A commit written with commit-tree carries the fixed identity and moves the ref."""
+    bare, _ = origin
+    main = rev_parse(bare, "main")
+    squasher = bare.with_identity(Identity("Squasher", "sq@example.com"), "1700000100 +0000")
+    sha = commit_tree(squasher, tree_of(bare, "main~1"), [main], "Revert (#1)\n\nbody\n")
+    update_ref(bare, "refs/heads/main", sha, main)
+    assert rev_parse(bare, "main") == sha
+    assert commit_message(bare, "main") == "Revert (#1)\n\nbody"
+    line = run_git(["log", "-1", "--format=%an <%ae> %at"], cwd=bare.path, env=TEST_ENV)
+    assert line.stdout.decode().strip() == "Squasher <sq@example.com> 1700000100"
+    with pytest.raises(GitError):
+        update_ref(bare, "refs/heads/main", main, main)  # stale expected old value
+
+
+def test_update_ref_with_zero_old_creates_only_and_delete_ref_removes(
+    origin: tuple[Repo, WorkRepo],
+) -> None:
+    """A zero old value refuses to overwrite an existing ref; delete removes it."""
+    bare, _ = origin
+    main = rev_parse(bare, "main")
+    update_ref(bare, "refs/heads/new", main, ZERO_SHA)
+    with pytest.raises(GitError):
+        update_ref(bare, "refs/heads/new", main, ZERO_SHA)
+    delete_ref(bare, "refs/heads/new", main)
+    assert try_rev_parse(bare, "refs/heads/new") is None
+
+
+def test_log_commits_lists_subjects_oldest_first(origin: tuple[Repo, WorkRepo]) -> None:
+    """The commits between two revisions come oldest first with their subjects."""
+    _, work = origin
+    base = rev_parse(work.repo, "HEAD")
+    work.branch("topic")
+    work.commit({"c.txt": "3\n"}, "add c")
+    work.commit({"d.txt": "4\n"}, "add d")
+    assert [c.subject for c in log_commits(work.repo, base, "topic")] == ["add c", "add d"]
+    assert [c.subject for c in log_commits(work.repo, None, "main")] == ["first", "second"]
+
+
+def test_write_tree_from_dir_and_read_tree(tmp_path: Path) -> None:
+    """A plain folder becomes a tree in a bare repository, without touching the folder."""
+    src = tmp_path / "src"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pkg" / "m.py").write_text("x = 1\n")
+    (src / "README.md").write_text("hi\n")
+    bare = init_bare(tmp_path / "r.git", TEST_ENV, default_branch="trunk")
+    tree = write_tree_from_dir(bare, src, tmp_path / "index")
+    assert [e.path for e in read_tree(bare, tree)] == ["README.md", "pkg/m.py"]
+    assert not (src / ".git").exists()
+    assert head_branch(bare) == "trunk"
+
+
+def test_push_moves_the_remote_branch_and_rejects_non_fast_forward(
+    tmp_path: Path, origin: tuple[Repo, WorkRepo]
+) -> None:
+    """push updates the remote; a non-fast-forward push fails with git's reason."""
+    bare, _ = origin
+    cache = clone_bare(bare.path.as_uri(), tmp_path / "cache.git", TEST_ENV)
+    old = rev_parse(cache, "origin/main~1")
+    push(cache, "origin", [f"{old}:refs/heads/older"])
+    assert rev_parse(bare, "older") == old
+    with pytest.raises(GitError) as caught:
+        push(cache, "origin", [f"{old}:refs/heads/main"])
+    assert caught.value.returncode != 0
+
+
+def test_machine_config_does_not_leak_in(tmp_path: Path, origin: tuple[Repo, WorkRepo]) -> None:
+    """A global config given to GitEnv is read; without one nothing from HOME is."""
+    bare, _ = origin
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[alias]\n  leaked = rev-parse\n")
+    config = tmp_path / "gitconfig"
+    config.write_text("[alias]\n  mine = rev-parse\n")
+    mine = Repo(bare.path, GitEnv(config_global=config, extra={"HOME": str(home)}))
+    assert run_git(["mine", "HEAD"], cwd=bare.path, env=mine.env).returncode == 0
+    with pytest.raises(GitError):
+        run_git(["leaked", "HEAD"], cwd=bare.path, env=mine.env)
+
+
+def test_diff_stat_and_count_commits_measure_a_branch(origin: tuple[Repo, WorkRepo]) -> None:
+    """A branch's size: its commits, files, added and deleted lines."""
+    _, work = origin
+    base = rev_parse(work.repo, "HEAD")
+    work.branch("topic")
+    work.commit({"a.txt": "uno\ndos\n"}, "rewrite a")
+    work.commit({"c.txt": "3\n"}, "add c")
+    assert count_commits(work.repo, base, "topic") == 2
+    assert diff_stat(work.repo, base, "topic") == DiffStat(files=2, additions=3, deletions=1)

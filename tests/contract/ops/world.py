@@ -1,0 +1,98 @@
+"""A small world for the ops' contract tests: a fresh repository on the embedded forge."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conveyor.core.config import AccountConfig, Commands, Config, Limits
+from conveyor.forge.errors import NotFound
+from conveyor.forge.github import GitHubForge, token_forge
+from conveyor.forge.protocol import Forge
+from conveyor.ops.context import OpContext
+from conveyor.testing.emulator import ForgeServer
+
+ACCOUNT = "conveyor-bot"
+OWNER = "owner"
+VISITOR = "visitor"
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+_repos = itertools.count(1)
+
+IssueView = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...], tuple[int, ...]]
+
+
+@dataclass
+class World:
+    """One repository with the pipeline's account, its trusted owner and a visitor."""
+
+    server: ForgeServer
+    slug: str
+    bot: GitHubForge
+    owner: GitHubForge
+    visitor: GitHubForge
+    home: Path
+    limits: Limits = field(default_factory=Limits)
+
+    @property
+    def config(self) -> Config:
+        """The configuration the ops run with."""
+        return Config(
+            repo=self.slug,
+            account=AccountConfig(login=ACCOUNT, token_env="CONVEYOR_TEST_TOKEN"),
+            allowed_users=(OWNER,),
+            commands=Commands(test="true"),
+            limits=self.limits,
+        )
+
+    def ctx(self, forge: Forge | None = None, run_id: str = "run1") -> OpContext:
+        """An op context acting as the pipeline's account."""
+        return OpContext(forge=forge or self.bot, config=self.config, run_id=run_id)
+
+    def folder(self, number: int) -> Path:
+        """The issue's run folder under this world's home."""
+        return self.home / self.config.repo_dirname / "runs" / f"issue-{number}"
+
+    def normal(self, text: str) -> str:
+        """Text with this world's repository name and comment ids made generic."""
+        return re.sub(r"issuecomment-\d+", "issuecomment-ID", text.replace(self.slug, "SLUG"))
+
+    def seen(self) -> dict[int, IssueView]:
+        """What a person sees: each issue's title, body, state, labels, comments, sub-issues."""
+        view: dict[int, IssueView] = {}
+        for number in itertools.count(1):
+            try:
+                issue = self.bot.get_issue(number)
+            except NotFound:
+                return view
+            comments = tuple(
+                (c.author, self.normal(c.body)) for c in self.bot.list_comments(number).comments
+            )
+            subs = tuple(sorted(s.number for s in self.bot.list_sub_issues(number)))
+            view[number] = (
+                issue.title,
+                issue.body,
+                issue.state,
+                tuple(sorted(issue.labels)),
+                comments,
+                subs,
+            )
+        return view
+
+
+def make_world(server: ForgeServer, tmp_path: Path) -> World:
+    """A fresh repository `test/opsN` with the three users."""
+    slug = f"test/ops{next(_repos)}"
+    src = tmp_path / "src"
+    src.mkdir(exist_ok=True)
+    (src / "README.md").write_text("sample\n")
+    server.create_repo(slug, src)
+    tokens = {login: server.add_user(login) for login in (ACCOUNT, OWNER, VISITOR)}
+    server.add_collaborator(slug, ACCOUNT)
+    server.add_collaborator(slug, OWNER)
+    forges = {
+        login: token_forge(slug, token, base_url=server.url) for login, token in tokens.items()
+    }
+    return World(server, slug, forges[ACCOUNT], forges[OWNER], forges[VISITOR], tmp_path / "home")

@@ -1,0 +1,1 @@
+"""Contract tests of verify against real git and real commands."""

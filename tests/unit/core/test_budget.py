@@ -1,0 +1,62 @@
+"""Budgets: launch charges, the ceiling, the rebase pool and its reset."""
+
+from __future__ import annotations
+
+from conveyor.core.budget import Charged, OverBudget, charge, pool_for, record_usage, spent
+from conveyor.core.config import Budgets, Limits, Role
+from conveyor.core.restart import restart
+from conveyor.core.state import IssueState, Pool, Stage, Stopped
+from conveyor.core.stops import StopCode
+from tests.unit.core.factory import T0
+
+
+def charged(state: IssueState, role: Role, limits: Limits | None = None) -> IssueState:
+    """The state after one paid launch; fails the test if refused."""
+    result = charge(state, role, Budgets(), limits or Limits())
+    assert isinstance(result, Charged)
+    return result.state
+
+
+def test_each_launch_is_charged_its_role_budget_from_a_named_pool() -> None:
+    """Every charge is an entry with its role, pool and tokens (BUD-1, BUD-8)."""
+    state = charged(IssueState(), Role.TRIAGE)
+    assert [(c.role, c.pool, c.tokens) for c in state.charges] == [("triage", Pool.ISSUE, 50_000)]
+    assert record_usage(state, 0, 31_000).charges[0].used == 31_000
+
+
+def test_a_launch_past_the_ceiling_is_refused() -> None:
+    """The launch that would pass issue_token_ceiling is refused with a reason (BUD-3)."""
+    limits = Limits(issue_token_ceiling=200_000)
+    state = charged(IssueState(), Role.IMPLEMENT, limits)
+    result = charge(state, Role.REVIEW, Budgets(), limits)
+    assert isinstance(result, OverBudget)
+    assert "200,000" in result.reason
+
+
+def test_a_zero_ceiling_turns_the_issue_budget_off() -> None:
+    """With issue_token_ceiling 0 any number of launches is paid."""
+    limits = Limits(issue_token_ceiling=0)
+    state = IssueState()
+    for _ in range(30):
+        state = charged(state, Role.SPEC, limits)
+    assert spent(state, Pool.ISSUE) == 30 * 300_000
+
+
+def test_the_rebase_pool_pays_the_resolver_and_merge_requested_rechecks() -> None:
+    """The resolver always, and check-fix/accept/security after a merge rebase (BUD-5, BUD-7)."""
+    assert pool_for(IssueState(), Role.RESOLVER) is Pool.REBASE
+    assert pool_for(IssueState(), Role.ACCEPT) is Pool.ISSUE
+    assert pool_for(IssueState(merge_rebase=True), Role.ACCEPT) is Pool.REBASE
+    assert pool_for(IssueState(merge_rebase=True), Role.FIX) is Pool.ISSUE
+
+
+def test_the_rebase_pool_runs_out_and_resets_at_restart() -> None:
+    """Five resolver attempts use 500k; the sixth is refused until a restart empties it (BUD-6)."""
+    state = IssueState()
+    for _ in range(5):
+        state = charged(state, Role.RESOLVER)
+    assert isinstance(charge(state, Role.RESOLVER, Budgets(), Limits()), OverBudget)
+    stopped = state.model_copy(
+        update={"stopped": Stopped(control=StopCode.BUDGET, reason="r", stage=Stage.SYNC, at=T0)}
+    )
+    assert isinstance(charge(restart(stopped), Role.RESOLVER, Budgets(), Limits()), Charged)

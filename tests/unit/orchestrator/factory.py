@@ -1,0 +1,49 @@
+"""Builders for orchestrator snapshots and configurations, with a fixed clock."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from conveyor.core.config import Config
+from conveyor.core.state import Stage
+from conveyor.orchestrator.snapshot import IssueView, JobRole, JobView, Snapshot
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+LANE = "lane-a"
+
+
+def config(**limits: Any) -> Config:
+    """A valid configuration with the given limits (and money, as `money=`) overridden."""
+    money = limits.pop("money", {})
+    return Config.model_validate(
+        {
+            "repo": "acme/widgets",
+            "account": {"login": "conveyor-bot", "token_env": "CONVEYOR_TOKEN"},
+            "allowed_users": ["alice"],
+            "commands": {"test": "pytest -q"},
+            "limits": limits,
+            "money": money,
+        }
+    )
+
+
+def issue(
+    number: int, stage: Stage = Stage.TRIAGE, *, age_minutes: int = 0, **kw: Any
+) -> IssueView:
+    """An open issue created `age_minutes` plus its number's minutes before NOW (older = smaller)."""
+    created = NOW - timedelta(minutes=age_minutes + 1000 - number)
+    return IssueView(number=number, created_at=created, stage=stage, **kw)
+
+
+def job(issue_number: int, stage: Stage, *, alive: bool = True, **kw: Any) -> JobView:
+    """A recorded job of an issue, started ten minutes before NOW, heartbeat now."""
+    kw.setdefault("role", JobRole.READER)
+    kw.setdefault("started_at", NOW - timedelta(minutes=10))
+    kw.setdefault("heartbeat", NOW)
+    return JobView(issue=issue_number, stage=stage, pid=4000 + issue_number, alive=alive, **kw)
+
+
+def snapshot(*issues: IssueView, jobs: tuple[JobView, ...] = (), **kw: Any) -> Snapshot:
+    """A snapshot of our lane with these issues and jobs."""
+    return Snapshot(lane=LANE, issues=issues, jobs=jobs, **kw)
