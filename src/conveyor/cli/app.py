@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from conveyor.cli import config_cmd, forge_cmd
+from conveyor.cli import config_cmd, demo_cmd, forge_cmd
 
 app = typer.Typer(
     name="conveyor",
@@ -15,3 +15,4 @@ app = typer.Typer(
 )
 app.add_typer(config_cmd.app, name="config")
 app.add_typer(forge_cmd.app, name="forge")
+app.command("demo")(demo_cmd.demo)

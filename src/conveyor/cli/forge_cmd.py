@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -40,6 +41,7 @@ def serve(
 
     def ready(url: str) -> None:
         typer.echo(url)
+        sys.stdout.flush()  # a pipe reading the URL must not wait for the server to stop
 
     try:
         run_server(
