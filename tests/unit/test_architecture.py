@@ -13,7 +13,7 @@ IMPURE_OK = {SRC / "orchestrator" / "tick.py"}
 BANNED_BUILTINS = {"open", "print", "input", "exec", "eval", "breakpoint"}
 PATH_IO = {
     "read_text", "read_bytes", "write_text", "write_bytes", "open", "mkdir", "touch",
-    "unlink", "rmdir", "rename", "replace", "iterdir", "glob", "rglob", "exists",
+    "unlink", "rmdir", "iterdir", "glob", "rglob", "exists",
     "is_file", "is_dir", "stat", "resolve", "chmod", "symlink_to", "cwd", "home",
 }  # fmt: skip
 

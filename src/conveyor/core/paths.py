@@ -2,7 +2,8 @@
 
 Globs use `/` as the separator: `*` and `?` stay within one folder level, `**` as a
 whole segment spans any number of folders (zero included), `[abc]` and `[!abc]`
-are character classes. Paths and globs are relative to the repository root.
+are character classes, and a trailing `/` means everything in that folder. Paths
+and globs are relative to the repository root.
 """
 
 from __future__ import annotations
@@ -135,8 +136,13 @@ def _globs_may_meet(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 def _segments(glob: str) -> tuple[str, ...]:
-    """The glob's segments, with runs of `**` collapsed; an empty glob is `**`."""
+    """The glob's segments, with runs of `**` collapsed; an empty glob is `**`.
+
+    A trailing `/` names a folder, so `docs/` is read as `docs/**`.
+    """
     out: list[str] = []
+    if glob.endswith("/"):
+        glob += "**"
     for segment in normalise(glob).split("/"):
         if segment and not (segment == "**" and out and out[-1] == "**"):
             out.append(segment)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conveyor.git.runner import Repo, git_text, run_git
 
 ZERO_SHA = "0" * 40
@@ -21,6 +23,42 @@ def try_rev_parse(repo: Repo, rev: str) -> str | None:
         ok_codes=(0, 1, 128),
     )
     return done.stdout.decode().strip() if done.returncode == 0 else None
+
+
+def read_ref(repo: Repo, ref: str) -> str | None:
+    """The object a full ref name (`refs/heads/main`) points to, or None when it is absent.
+
+    Reads the ref files directly (a loose ref, else `packed-refs`) so hot paths run no
+    subprocess; git replaces ref files atomically, so a reader never sees half a ref.
+    Symbolic refs and odd names fall back to `git rev-parse`.
+    """
+    git_dir = repo.path / ".git" if (repo.path / ".git").is_dir() else repo.path
+    parts = ref.split("/")
+    if parts[0] != "refs" or any(p in {"", ".", ".."} for p in parts) or "\0" in ref:
+        return try_rev_parse(repo, ref)
+    try:
+        text = (git_dir / ref).read_text().strip()
+    except FileNotFoundError:
+        return _packed(git_dir, ref)
+    except (IsADirectoryError, NotADirectoryError, UnicodeDecodeError):
+        return None
+    return text if _is_sha(text) else try_rev_parse(repo, ref)
+
+
+def _packed(git_dir: Path, ref: str) -> str | None:
+    try:
+        lines = (git_dir / "packed-refs").read_text().splitlines()
+    except FileNotFoundError:
+        return None
+    for line in lines:
+        sha, _, name = line.partition(" ")
+        if name == ref and _is_sha(sha):
+            return sha
+    return None
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) == 40 and all(c in "0123456789abcdef" for c in text)
 
 
 def merge_base(repo: Repo, a: str, b: str) -> str | None:

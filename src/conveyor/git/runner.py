@@ -104,7 +104,7 @@ def run_git(
             capture_output=True,
             check=False,
         )
-    except OSError as exc:  # git missing, or cwd gone
+    except (OSError, ValueError) as exc:  # git missing, cwd gone, or a NUL in an argument
         raise GitError(argv, -1, str(exc)) from exc
     if done.returncode not in ok_codes:
         raise GitError(argv, done.returncode, done.stderr.decode(errors="replace"))

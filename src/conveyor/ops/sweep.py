@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from conveyor.core.claims import Keep, Skip, before_posting, parse_claims
@@ -29,12 +29,16 @@ class SweepResult:
 def stop_undecodable(
     ctx: OpContext, issue: Issue, comments: tuple[Comment, ...], now: datetime
 ) -> None:
-    """Stop an issue whose state comment does not decode, linking the bad comment."""
+    """Stop an issue whose state comment does not decode, linking the bad comment.
+
+    The stop's run id comes from the bad comment, so every sweep finishes the
+    same stop instead of posting another.
+    """
     lookup = find_state(comments, ctx.account)
     bad = next(c for c in comments if c.id == lookup.comment_id)
     why = lookup.outcome.reason if isinstance(lookup.outcome, Undecodable) else "unknown"
     stop(
-        ctx,
+        replace(ctx, run_id=f"bad-state-{bad.id}"),
         issue.number,
         StopCode.ERROR,
         f"the state comment {bad.html_url} does not decode",
@@ -47,7 +51,9 @@ def sweep(ctx: OpContext, *, lane: str, now: datetime) -> SweepResult:
     """List the waiting issues for `lane`: its own leased issues first, then oldest first.
 
     Issues under another lane's live claim are left out. An issue whose state
-    does not decode is stopped with `error` here, since no stage can run it.
+    does not decode is stopped with `error` here, since no stage can run it
+    (issues labelled `agent:stopped-error` are read again, so a stop that was
+    cut short is finished).
     """
     hours = ctx.config.limits.lease_hours
     issues = sorted(ctx.forge.list_open_issues().issues, key=lambda i: (i.created_at, i.number))
@@ -57,7 +63,8 @@ def sweep(ctx: OpContext, *, lane: str, now: datetime) -> SweepResult:
     duplicates: dict[int, tuple[int, ...]] = {}
     broken: list[int] = []
     for issue in issues:
-        if has_stop_label(issue.labels):
+        stopped = has_stop_label(issue.labels)
+        if stopped and StopCode.ERROR.label not in issue.labels:
             skipped[issue.number] = "stopped"
             continue
         comments = fetch_comments(ctx, issue.number)
@@ -69,6 +76,8 @@ def sweep(ctx: OpContext, *, lane: str, now: datetime) -> SweepResult:
         if decision.reason == "state-undecodable" and ctx.trust().user(issue.author):
             stop_undecodable(ctx, issue, comments, now)
             broken.append(issue.number)
+        elif stopped:
+            skipped[issue.number] = "stopped"
         elif isinstance(before, Skip):
             skipped[issue.number] = f"claimed by lane {before.holder}"
         elif decision.action != "skip" or (

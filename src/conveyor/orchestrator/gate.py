@@ -144,7 +144,7 @@ def admit(gate: Gate, config: Config, issue: IssueView, stage: Stage) -> Gate | 
                 return f"overlap:#{writer.issue}"
     charge = launch_charge(issue, stage, config.budgets)
     per_hour = limits.tokens_per_hour
-    if per_hour and gate.charges + charge > per_hour:
+    if per_hour and gate.charges > per_hour:
         return f"tokens-per-hour: {gate.charges} charged this hour + {charge} > {per_hour}"
     by_stage = dict(gate.by_stage)
     by_stage[stage] = in_stage + 1

@@ -8,10 +8,14 @@ import time
 import urllib.request
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conveyor.forge.emulator import admin
 from conveyor.forge.emulator.app import bind, build_app, server_for, url_of
+
+if TYPE_CHECKING:
+    from conveyor.forge.emulator.repos import RepoCreated
+    from conveyor.forge.emulator.state import EmulatorState
 
 START_TIMEOUT_S = 10.0
 
@@ -34,12 +38,14 @@ class ForgeServer:
             "seed": seed,
         }
         self.url = ""
+        self.state: EmulatorState | None = None
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> ForgeServer:
         """Start serving and wait until the server answers."""
         app = build_app(self.data_dir, **self._options)
+        self.state = app.state.emulator
         sock = bind("127.0.0.1", 0)
         self.url = url_of(sock)
         server = server_for(app)
@@ -96,9 +102,9 @@ class ForgeServer:
         default_branch: str | None = None,
         ci: str | None = None,
         wiki: bool = False,
-    ) -> Any:
+    ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `forge.emulator.repos.create_repo`)."""
-        from conveyor.forge.emulator.repos import create_repo  # type: ignore[import-not-found,unused-ignore]
+        from conveyor.forge.emulator.repos import create_repo
 
         return create_repo(
             self.data_dir, slug, src, at=at, default_branch=default_branch, ci=ci, wiki=wiki

@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from conveyor.core.verify import CommandResult, Outcome
@@ -41,6 +41,24 @@ def _stop_group(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+def _wait(
+    process: subprocess.Popen[bytes],
+    deadline: float,
+    heartbeat: Callable[[], None] | None,
+    every_s: float,
+) -> int | None:
+    """The exit code, or None when `deadline` (a monotonic time) passed first."""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        try:
+            return process.wait(timeout=min(left, every_s) if heartbeat else left)
+        except subprocess.TimeoutExpired:
+            if heartbeat is not None:
+                heartbeat()
+
+
 def run_command(
     name: str,
     command: str,
@@ -49,12 +67,15 @@ def run_command(
     env: Mapping[str, str],
     timeout_s: float,
     log_path: Path,
+    heartbeat: Callable[[], None] | None = None,
+    heartbeat_every_s: float = 5.0,
 ) -> CommandResult:
     """Run the shell command `command` in `cwd` with exactly `env`, logging to `log_path`.
 
     The command runs in its own session (so its own process group); on timeout the
     whole group is terminated. stdout and stderr both go to the log, kept in full;
-    the result carries its last ~4 kB.
+    the result carries its last ~4 kB. `heartbeat`, when given, is called about
+    every `heartbeat_every_s` while the command runs (the job's job.json heartbeat).
     """
     log_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -83,11 +104,13 @@ def run_command(
                 reason=f"could not start `{command}` in {cwd}: {exc}",
             )
         try:
-            code: int | None = process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
+            code = _wait(process, started + timeout_s, heartbeat, heartbeat_every_s)
+        except BaseException:  # interrupted (SIGINT, a failing heartbeat): leave nothing behind
+            _stop_group(process)
+            raise
+        if code is None:
             timed_out = True
             _stop_group(process)
-            code = None
         duration = time.monotonic() - started
         if timed_out:
             log.write(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +16,8 @@ class Context:
     """One verify run's fixed inputs.
 
     `env` is the allowlisted session environment (verify adds nothing to it);
-    `work_dir` is where temporary worktrees go (None: the system's temp folder).
+    `work_dir` is where temporary worktrees go (None: the system's temp folder);
+    `heartbeat` is called every few seconds while a command runs.
     """
 
     checkout: Path
@@ -24,6 +25,7 @@ class Context:
     env: Mapping[str, str]
     logs_dir: Path
     work_dir: Path | None = None
+    heartbeat: Callable[[], None] | None = None
 
     def run(self, name: str, command: str | None, cwd: Path | None = None) -> CommandResult:
         """Run a configured command (skipped when not configured), logging to `<name>.log`."""
@@ -37,4 +39,5 @@ class Context:
             env=self.env,
             timeout_s=float(self.commands.timeout_seconds),
             log_path=log,
+            heartbeat=self.heartbeat,
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from conveyor.core.config import Commands, Paths
@@ -43,20 +43,25 @@ def verify(
     logs_dir: Path,
     tests_only: bool = False,
     work_dir: Path | None = None,
+    heartbeat: Callable[[], None] | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
 
     Every command runs with exactly `env` (the sessions' allowlisted environment),
     in its own process group with the configured timeout, its log kept under
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test and
-    the lockfile check only. Git failures raise `VerifyGitError`.
+    the lockfile check only. `heartbeat` is called every few seconds while a
+    command runs. Git failures raise `VerifyGitError`.
     """
     at = gitwork.head(checkout)
-    head = gitwork.git(checkout, "rev-parse", "--verify", f"{head_sha}^{{commit}}").decode().strip()
+    wanted = f"{head_sha}^{{commit}}"
+    head = (
+        gitwork.git(checkout, "rev-parse", "--verify", "--end-of-options", wanted).decode().strip()
+    )
     if at != head:
         msg = f"verify: the checkout {checkout} is at {at}, not at the head to verify {head_sha}"
         raise VerifyInputError(msg)
-    ctx = Context(checkout, commands, env, logs_dir, work_dir)
+    ctx = Context(checkout, commands, env, logs_dir, work_dir, heartbeat)
     base = gitwork.merge_base(checkout, base_sha, head)
     changes = gitwork.changes(checkout, base, head)
     results = _commands(ctx, tests_only)

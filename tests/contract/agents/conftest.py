@@ -13,8 +13,19 @@ import pytest
 from conveyor.agents.launch import scripted_executable
 from conveyor.core.session import ContextLimits, SessionIdentity, SessionRole, SessionSpec
 
-ACCEPT = {"verdict": "pass", "reason": "ok", "missing": [], "no_tests_reason_holds": None, "summary": "s"}
-IMPLEMENT_DONE = {"status": "done", "summary": "built it", "blocked_reason": None, "deviations": []}
+ACCEPT: dict[str, Any] = {
+    "verdict": "pass",
+    "reason": "ok",
+    "missing": [],
+    "no_tests_reason_holds": None,
+    "summary": "s",
+}
+IMPLEMENT_DONE: dict[str, Any] = {
+    "status": "done",
+    "summary": "built it",
+    "blocked_reason": None,
+    "deviations": [],
+}
 
 
 def git(cwd: Path, *args: str) -> str:

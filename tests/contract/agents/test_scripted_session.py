@@ -129,7 +129,7 @@ def test_a_hung_session_times_out_and_its_whole_process_group_dies(sessions: Ses
     pid_file = sessions.root / "child.pid"
     spawn = f"sleep 300 > /dev/null 2>&1 & echo $! > {pid_file}"
     scenario = sessions.scenario({"turns": [{"actions": [{"run": spawn}, {"fail": "hang"}]}]})
-    spec = sessions.spec(scenario, timeout_seconds=3.0, infra_retries=0)
+    spec = sessions.spec(scenario, timeout_seconds=6.0, infra_retries=0)
     result = launch(spec, environ())
     assert result.status is SessionStatus.TIMED_OUT
     assert result.failure is FailureKind.INFRASTRUCTURE

@@ -152,3 +152,18 @@ def test_visitors_cannot_edit_others_issues_or_set_labels(
             f"{world.repo_path}/issues/{made.json()['number']}", json={"title": "w"}
         )
     assert own.json()["title"] == "w"
+
+
+def test_huge_numbers_in_paths_pages_and_ids_are_refused_cleanly(
+    world: World, owner: httpx.Client
+) -> None:
+    """Numbers beyond 64 bits get 404 or 422 (or are clamped), never a 500."""
+    huge = "9" * 25
+    number = owner.post(f"{world.repo_path}/issues", json={"title": "x"}).json()["number"]
+    check_error_shape(owner.get(f"{world.repo_path}/issues/{huge}"), 404)
+    check_error_shape(owner.get(f"{world.repo_path}/issues/comments/{huge}"), 404)
+    assert owner.get(f"{world.repo_path}/issues", params={"page": huge}).json() == []
+    sub = owner.post(
+        f"{world.repo_path}/issues/{number}/sub_issues", json={"sub_issue_id": int(huge)}
+    )
+    check_error_shape(sub, 422)

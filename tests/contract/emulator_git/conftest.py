@@ -45,7 +45,9 @@ class GitWorld:
             timeout=30,
         )
 
-    def push_branch(self, branch: str, files: Mapping[str, str], message: str, start: str = "main") -> str:
+    def push_branch(
+        self, branch: str, files: Mapping[str, str], message: str, start: str = "main"
+    ) -> str:
         """Commit `files` on `branch` (created from origin's `start` when new) and push it."""
         self.clone.git("fetch", "--quiet", "origin")
         known = self.clone.git("branch", "--list", branch)

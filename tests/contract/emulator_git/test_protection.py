@@ -11,7 +11,9 @@ from tests.contract.emulator_git.conftest import GitWorld, open_pr, settled
 pytestmark = pytest.mark.contract
 
 
-def _protect(client: httpx.Client, gw: GitWorld, *, strict: bool, contexts: list[str]) -> httpx.Response:
+def _protect(
+    client: httpx.Client, gw: GitWorld, *, strict: bool, contexts: list[str]
+) -> httpx.Response:
     return client.put(
         f"{gw.repo_path}/branches/main/protection",
         json={

@@ -52,7 +52,9 @@ def test_a_conflicting_branch_reads_dirty_and_its_merge_is_refused(
     gw.push_branch("right", {"app.py": "x = 20\ny = 2\nz = 3\n"}, "Right edit")
     left = open_pr(writer, gw, "left")
     right = open_pr(writer, gw, "right")
-    done = writer.put(f"{gw.repo_path}/pulls/{left['number']}/merge", json={"sha": left["head"]["sha"]})
+    done = writer.put(
+        f"{gw.repo_path}/pulls/{left['number']}/merge", json={"sha": left["head"]["sha"]}
+    )
     assert done.status_code == 200
     state = settled(writer, gw, right["number"])
     assert (state["mergeable"], state["mergeable_state"]) == (False, "dirty")
@@ -96,7 +98,11 @@ def test_a_squash_merge_makes_one_commit_titled_with_the_number_and_closes_named
     assert "Add b" in message
     assert gw.clone.git("show", "origin/main:b.txt") == "b"
     after = writer.get(f"{gw.repo_path}/pulls/{pr['number']}").json()
-    assert (after["merged"], after["state"], after["merge_commit_sha"]) == (True, "closed", merged["sha"])
+    assert (after["merged"], after["state"], after["merge_commit_sha"]) == (
+        True,
+        "closed",
+        merged["sha"],
+    )
     closed = writer.get(f"{gw.repo_path}/issues/{issue['number']}").json()
     assert (closed["state"], closed["state_reason"]) == ("closed", "completed")
     assert writer.get(f"{gw.repo_path}/pulls/{pr['number']}/merge").status_code == 204

@@ -44,7 +44,9 @@ def test_refs_are_created_moved_and_deleted(gw: GitWorld, writer: httpx.Client) 
     assert anonymous.status_code == 401
 
 
-def test_deleting_a_pr_head_through_the_api_closes_the_pr(gw: GitWorld, writer: httpx.Client) -> None:
+def test_deleting_a_pr_head_through_the_api_closes_the_pr(
+    gw: GitWorld, writer: httpx.Client
+) -> None:
     """As on GitHub, a PR whose head branch is deleted is closed."""
     gw.push_branch("doomed", {"d.txt": "d\n"}, "Doomed")
     pr = open_pr(writer, gw, "doomed")

@@ -75,4 +75,3 @@ def test_commit_statuses_are_listed(world: World) -> None:
     )
     statuses = world.pipeline.list_statuses(sha)
     assert [(s.context, s.state) for s in statuses] == [("legacy-ci", "success")]
-    assert world.pipeline.list_statuses("0" * 40) == ()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from githubkit_schemas.latest.models import Label
 
 from conveyor.forge.errors import NotFound, Unauthorized
+from conveyor.forge.github.base import items_of
 from conveyor.forge.types import LabelSpec
 from tests.contract.forge.conftest import PIPELINE, VISITOR, World
 
@@ -68,12 +70,8 @@ def test_commenting_on_an_unknown_issue_is_not_found(world: World) -> None:
 def test_ensure_labels_creates_only_what_is_missing(world: World) -> None:
     """The first call creates the labels; the second creates nothing and does not fail."""
     world.pipeline.ensure_labels(LABELS)
-    names = {
-        label.name
-        for label in world.pipeline.kit.rest.issues.list_labels_for_repo(
-            "acme", "test-comments-labels"
-        ).parsed_data
-    }
+    answer = world.pipeline.kit.rest.issues.list_labels_for_repo(*world.repo.split("/"))
+    names = {label.name for label in items_of(answer, Label)}
     assert {"agent:working", "agent:stopped-budget"} <= names
     before = world.server.stats()
     world.pipeline.ensure_labels(LABELS)

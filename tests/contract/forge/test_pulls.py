@@ -48,7 +48,9 @@ def test_edit_mark_ready_close_and_reopen(world: World) -> None:
     assert not world.pipeline.get_pr(pr.number).draft
     assert world.pipeline.close_pr(pr.number).state == "closed"
     assert world.pipeline.reopen_pr(pr.number).state == "open"
-    assert world.pipeline.find_pr("conveyor/issue-2") == world.pipeline.get_pr(pr.number)
+    found = world.pipeline.find_pr("conveyor/issue-2")
+    assert found is not None
+    assert (found.number, found.state, found.title) == (pr.number, "open", "Add two")
 
 
 def test_an_unknown_pr_is_not_found_naming_its_number(world: World) -> None:
@@ -98,6 +100,8 @@ def test_a_conflicting_merge_is_not_mergeable(world: World) -> None:
     )
     pr5 = world.pipeline.create_draft_pr("conveyor/issue-5", "main", "Five", "")
     pr6 = world.pipeline.create_draft_pr("conveyor/issue-6", "main", "Six", "")
+    world.pipeline.mark_pr_ready(pr5.number)
+    world.pipeline.mark_pr_ready(pr6.number)
     world.pipeline.merge_pr(pr5.number, first, "Five", "")
     with pytest.raises(NotMergeable) as caught:
         world.pipeline.merge_pr(pr6.number, second, "Six", "")

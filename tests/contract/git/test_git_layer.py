@@ -29,6 +29,7 @@ from conveyor.git import (
     merge_tree,
     push,
     read_blob,
+    read_ref,
     read_tree,
     rev_parse,
     run_git,
@@ -204,3 +205,16 @@ def test_diff_stat_and_count_commits_measure_a_branch(origin: tuple[Repo, WorkRe
     work.commit({"c.txt": "3\n"}, "add c")
     assert count_commits(work.repo, base, "topic") == 2
     assert diff_stat(work.repo, base, "topic") == DiffStat(files=2, additions=3, deletions=1)
+
+
+def test_read_ref_reads_loose_and_packed_refs_without_git(origin: tuple[Repo, WorkRepo]) -> None:
+    """A loose ref, a packed one and a missing one read as git would answer."""
+    bare, _ = origin
+    main = rev_parse(bare, "main")
+    assert read_ref(bare, "refs/heads/main") == main
+    update_ref(bare, "refs/heads/packed", main)
+    run_git(["pack-refs", "--all"], cwd=bare.path, env=TEST_ENV)
+    assert not (bare.path / "refs" / "heads" / "packed").exists()
+    assert read_ref(bare, "refs/heads/packed") == main
+    assert read_ref(bare, "refs/heads/missing") is None
+    assert read_ref(bare, "refs/heads/../../HEAD") is None

@@ -1,11 +1,13 @@
-"""One lane of the claim-race test, run in its own process: sweep and claim until nothing is left."""
+"""One lane of the claim-race test, in its own process: sweep and claim until nothing is left."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import threading
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
@@ -37,22 +39,36 @@ def race_config(slug: str) -> Config:
     )
 
 
-def run_lane(url: str, slug: str, token: str, lane: str, barrier: Barrier, home: str) -> None:
-    """Loop sweep → claim until no candidate is left; every wait first meets the other lanes.
+@dataclass(frozen=True)
+class LaneSpec:
+    """Where a lane's forge is and who it is."""
 
-    The barrier makes the lanes post before any of them lists the claims;
-    once one lane is done it breaks the barrier and the rest just sleep.
+    url: str
+    slug: str
+    token: str
+    lane: str
+    home: str
+
+
+def run_lane(spec: LaneSpec, barrier: Barrier) -> None:
+    """Loop sweep → claim the first candidate until none is left.
+
+    The lanes meet at a barrier after sweeping and again inside the claim's
+    wait, so they post before any of them lists the claims; once one lane is
+    done it breaks the barrier and the rest carry on without it.
     """
+    lane = spec.lane
     rng = random.Random(lane)
-    forge = token_forge(slug, token, base_url=url)
-    config = race_config(slug)
+    forge = token_forge(spec.slug, spec.token, base_url=spec.url)
+    config = race_config(spec.slug)
     won: set[int] = set()
 
-    def wait(seconds: float) -> None:
-        try:
+    def meet() -> None:
+        with contextlib.suppress(threading.BrokenBarrierError):
             barrier.wait(timeout=10)
-        except threading.BrokenBarrierError:
-            pass
+
+    def wait(seconds: float) -> None:
+        meet()
         time.sleep(seconds)
 
     try:
@@ -62,14 +78,14 @@ def run_lane(url: str, slug: str, token: str, lane: str, barrier: Barrier, home:
             candidates = [n for n in sweep(ctx, lane=lane, now=now).candidates if n not in won]
             if not candidates:
                 return
-            for number in candidates:
-                folder = Path(home) / lane / f"issue-{number}"
-                outcome = claim(
-                    ctx, number, lane=lane, now=now, folder=folder, wait=wait, unit=rng.random()
-                )
-                if isinstance(outcome, Won):
-                    won.add(number)
-                    break
+            meet()  # every lane has swept before any posts, so they aim at the same issue
+            number = candidates[0]
+            folder = Path(spec.home) / lane / f"issue-{number}"
+            outcome = claim(
+                ctx, number, lane=lane, now=now, folder=folder, wait=wait, unit=rng.random()
+            )
+            if isinstance(outcome, Won):
+                won.add(number)
     finally:
         barrier.abort()
         forge.close()

@@ -10,7 +10,7 @@ import pytest
 from conveyor.core.claims import parse_claims
 from conveyor.core.invariants import IssueSnapshot, Snapshot, check_invariants
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.ops.race_lane import ACCOUNT, run_lane
+from tests.contract.ops.race_lane import ACCOUNT, LaneSpec, run_lane
 from tests.contract.ops.world import NOW, make_world
 
 pytestmark = pytest.mark.contract
@@ -31,7 +31,7 @@ def test_three_racing_lanes_leave_exactly_one_live_claim_per_issue(
     lanes = [
         spawn.Process(
             target=run_lane,
-            args=(forge_server.url, world.slug, token, lane, barrier, str(tmp_path / "home")),
+            args=(LaneSpec(forge_server.url, world.slug, token, lane, str(tmp_path)), barrier),
         )
         for lane in LANES
     ]
@@ -56,5 +56,6 @@ def test_three_racing_lanes_leave_exactly_one_live_claim_per_issue(
         issue = world.bot.get_issue(number)
         assert issue.labels == ("agent:working",)
         snapshots.append(IssueSnapshot(number, True, issue.labels, comments))
+    print("CONTESTED", contested)
     assert contested >= 5
     assert check_invariants(Snapshot(ACCOUNT, NOW, 3, tuple(snapshots))) == ()

@@ -57,7 +57,8 @@ class World:
 
     def normal(self, text: str) -> str:
         """Text with this world's repository name and comment ids made generic."""
-        return re.sub(r"issuecomment-\d+", "issuecomment-ID", text.replace(self.slug, "SLUG"))
+        text = re.sub(r"issuecomment-\d+", "issuecomment-ID", text.replace(self.slug, "SLUG"))
+        return re.sub(r"bad-state-\d+", "bad-state-ID", text)
 
     def seen(self) -> dict[int, IssueView]:
         """What a person sees: each issue's title, body, state, labels, comments, sub-issues."""

@@ -69,7 +69,12 @@ class Case:
                 "wire_api": "responses",
                 "env_key": "OPENAI_API_KEY",
             }
-            return {"model_provider": "fake", "model_providers.fake": provider}
+            # A loaded CI machine can take longer than codex's default 10 s to start an MCP server.
+            return {
+                "model_provider": "fake",
+                "model_providers.fake": provider,
+                "mcp_servers.conveyor.startup_timeout_sec": 60,
+            }
         if self.backend == "opencode":
             return {"provider": {"anthropic": {"options": {"baseURL": f"{url}/v1"}}}}
         return {}

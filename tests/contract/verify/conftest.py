@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.config import Commands
-from tests.contract.verify.repo_kit import BASE_FILES, PY, PYTEST, GitRepo
+from tests.contract.verify.repo_kit import BASE_FILES, PYTEST, GitRepo
 
 
 @pytest.fixture
@@ -31,6 +31,8 @@ def env(tmp_path: Path) -> dict[str, str]:
         "HOME": str(home),
         "LANG": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",
+        # Plugins installed for Conveyor's own tests only slow the tiny suite down.
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
 
 
@@ -39,6 +41,6 @@ def commands() -> Commands:
     """A pytest suite with quick lint and typecheck stand-ins."""
     return Commands(
         test=PYTEST,
-        lint=f"{PY} -c \"print('lint clean')\"",
-        typecheck=f"{PY} -c \"print('types clean')\"",
+        lint="echo lint clean",
+        typecheck="echo types clean",
     )

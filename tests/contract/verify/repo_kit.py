@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PY = shlex.quote(sys.executable)
-PYTEST = f"{PY} -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:anyio -p no:timeout"
+PYTEST = f"{PY} -m pytest -q -p no:cacheprovider"
 
 BASE_FILES = {
     "pytest.ini": "[pytest]\npythonpath = .\ntestpaths = tests\n",

@@ -11,6 +11,8 @@ from conveyor.core.verify import Outcome
 from conveyor.verify import VerifyInputError, verify
 from tests.contract.verify.repo_kit import PY, GitRepo
 
+pytestmark = pytest.mark.contract
+
 FIXED_ADD = (
     '"""A tiny calculator."""\n\n\ndef add(a, b):\n    return a + b\n\n\n'
     "def mul(a, b):\n    return a * b\n"

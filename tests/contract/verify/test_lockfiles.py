@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conveyor.core.config import Commands, Paths
 from conveyor.core.verify import Outcome
 from conveyor.verify import verify
 from tests.contract.verify.repo_kit import PY, GitRepo
+
+pytestmark = pytest.mark.contract
 
 # "Regenerates" requirements.lock: the sorted, lower-cased lines of requirements.in.
 LOCK = (

@@ -13,6 +13,8 @@ from conveyor.verify import run_command
 from conveyor.verify.commands import TAIL_BYTES
 from tests.contract.verify.repo_kit import PY
 
+pytestmark = pytest.mark.contract
+
 
 def gone(pid: int) -> bool:
     """Whether `pid` no longer runs (a zombie waiting to be reaped counts as gone)."""
@@ -106,3 +108,48 @@ def test_the_process_group_is_the_commands_own(tmp_path: Path, env: dict[str, st
     pgid, sid = (int(v) for v in result.tail.split()[-2:])
     assert pgid != os.getpgid(0)
     assert sid != os.getsid(0)
+
+
+def test_the_heartbeat_is_called_while_a_command_runs(tmp_path: Path, env: dict[str, str]) -> None:
+    """A long command keeps the job's heartbeat going."""
+    beats: list[int] = []
+    result = run_command(
+        "test",
+        "sleep 1",
+        tmp_path,
+        env=env,
+        timeout_s=60,
+        log_path=tmp_path / "beat.log",
+        heartbeat=lambda: beats.append(1),
+        heartbeat_every_s=0.1,
+    )
+    assert result.outcome is Outcome.PASSED
+    assert beats
+
+
+def test_an_interrupted_wait_kills_the_command_and_is_raised(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """When the wait is interrupted (here by a failing heartbeat), no process is left behind."""
+    pid_file = tmp_path / "child.pid"
+
+    def interrupt() -> None:
+        if pid_file.is_file() and pid_file.read_text().strip():
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_command(
+            "test",
+            f"sleep 600 & echo $! > {pid_file}; wait",
+            tmp_path,
+            env=env,
+            timeout_s=120,
+            log_path=tmp_path / "int.log",
+            heartbeat=interrupt,
+            heartbeat_every_s=0.05,
+        )
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 30
+    while not gone(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(child)

@@ -14,7 +14,9 @@ GITCONFIG = Path("/jobs/j/gitconfig")
 SESSION = {"CONVEYOR_ISSUE": "3", "CONVEYOR_SESSION_DIR": "/sessions/k"}
 
 
-def build(environ: dict[str, str], backend: str = "claude", **kwargs: tuple[str, ...]) -> dict[str, str]:
+def build(
+    environ: dict[str, str], backend: str = "claude", **kwargs: tuple[str, ...]
+) -> dict[str, str]:
     """The builder with fixed session paths."""
     return build_env(
         environ, backend=backend, home=HOME, git_config=GITCONFIG, conveyor_vars=SESSION, **kwargs
@@ -78,7 +80,9 @@ def test_any_environment_yields_only_allowed_names_and_no_token(
             or name in passthrough
             or name in fixed
             or name in SESSION
-            or name.startswith(("ANTHROPIC_", "CLAUDE_CODE_", "OPENAI_", "OPENROUTER_", "OPENCODE_"))
+            or name.startswith(
+                ("ANTHROPIC_", "CLAUDE_CODE_", "OPENAI_", "OPENROUTER_", "OPENCODE_")
+            )
         )
         assert allowed, name
     for name in set(environ) & set(BASE):

@@ -83,7 +83,9 @@ def test_claude_context_counts_input_cache_read_and_cache_write() -> None:
 def test_a_blocking_rate_limit_event_is_reported_with_its_reset_time() -> None:
     """A rejected rate_limit_event marks the session rate limited until resetsAt."""
     parser = ClaudeParser()
-    parser.feed('{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1800000000}}')
+    parser.feed(
+        '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1800000000}}'
+    )
     assert parser.state.rate_limited
     assert parser.state.rate_limit_reset == 1800000000.0
 

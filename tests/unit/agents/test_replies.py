@@ -26,7 +26,10 @@ def loose_objects(node: Any, where: str = "$") -> list[str]:
     if isinstance(node, dict):
         if node.get("type") == "object":
             props = set(node.get("properties", {}))
-            if node.get("additionalProperties") is not False or set(node.get("required", [])) != props:
+            if (
+                node.get("additionalProperties") is not False
+                or set(node.get("required", [])) != props
+            ):
                 found.append(where)
         for key, value in node.items():
             found += loose_objects(value, f"{where}.{key}")

@@ -13,7 +13,13 @@ from conveyor.agents.control import ControlHandlers, refused_paths, request_cont
 from conveyor.agents.reply_gate import ReplyGate
 from conveyor.core.session import SessionRole
 
-GOOD = {"verdict": "pass", "reason": "r", "missing": [], "no_tests_reason_holds": None, "summary": "s"}
+GOOD: dict[str, Any] = {
+    "verdict": "pass",
+    "reason": "r",
+    "missing": [],
+    "no_tests_reason_holds": None,
+    "summary": "s",
+}
 
 
 @pytest.fixture
@@ -116,8 +122,15 @@ def test_paths_outside_the_checkout_or_in_git_are_refused(tmp_path: Path) -> Non
     checkout = tmp_path / "checkout"
     (checkout / ".git").mkdir(parents=True)
     (checkout / "out").symlink_to(tmp_path)
-    refused = refused_paths(checkout, ["ok.py", "../x", "out/secret", ".git/config", "sub/../.git/HEAD"])
-    assert [r.split(":")[0] for r in refused] == ["../x", "out/secret", ".git/config", "sub/../.git/HEAD"]
+    refused = refused_paths(
+        checkout, ["ok.py", "../x", "out/secret", ".git/config", "sub/../.git/HEAD"]
+    )
+    assert [r.split(":")[0] for r in refused] == [
+        "../x",
+        "out/secret",
+        ".git/config",
+        "sub/../.git/HEAD",
+    ]
 
 
 def test_the_control_socket_answers_an_unknown_op_with_an_error(sock: Path) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conveyor.agents.scripted.main import parse_argv
 from conveyor.agents.scripted.scenario import ScenarioError, choose, identity, issue_tag, load
+from conveyor.core.replies import validate_reply
 
 
 def write(tmp_path: Path, data: object, name: str = "s.json") -> Path:
@@ -32,7 +34,7 @@ def test_a_toml_scenario_loads_like_json(tmp_path: Path) -> None:
 
 def test_an_unknown_action_is_an_error_naming_its_place(tmp_path: Path) -> None:
     """The message points at sessions[0].turns[1].actions[0]."""
-    data = {"sessions": [{"turns": [{}, {"actions": [{"wrte": {}}]}]}]}
+    data: dict[str, Any] = {"sessions": [{"turns": [{}, {"actions": [{"wrte": {}}]}]}]}
     with pytest.raises(ScenarioError, match=r"sessions\[0\]\.turns\[1\]\.actions\[0\]"):
         load(write(tmp_path, data))
 
@@ -85,9 +87,39 @@ def test_the_first_entry_matching_every_given_key_is_chosen(tmp_path: Path) -> N
 def test_claudes_command_line_is_accepted() -> None:
     """Value flags take their value; switches and positional prompts are kept apart."""
     options, positional = parse_argv(
-        ["-p", "--output-format", "stream-json", "--verbose", "--model", "m", "--max-turns", "3", "hi"]
+        [
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--model",
+            "m",
+            "--max-turns",
+            "3",
+            "hi",
+        ]
     )
     assert options["--output-format"] == "stream-json"
     assert options["--model"] == "m"
     assert "--verbose" in options
     assert positional == ["hi"]
+
+
+def test_the_toml_example_in_the_docs_loads_and_its_replies_validate(tmp_path: Path) -> None:
+    """docs/scenarios.md's example is a working scenario whose replies fit their models."""
+    docs = Path(__file__).resolve().parents[3] / "docs" / "scenarios.md"
+    example = docs.read_text().split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.toml"
+    path.write_text(example)
+    entries = load(path)
+    models = {"triage": "triage", "spec": "spec", "implement": "implement"}
+    checked = 0
+    for entry in entries:
+        model = models[str(entry.match["kind"])]
+        replies = [a["reply"] for turn in entry.turns for a in turn.actions if "reply" in a]
+        if entry.handoff_reply is not None:
+            replies.append(entry.handoff_reply)
+        for reply in replies:
+            assert validate_reply(model, reply).findings == ()
+            checked += 1
+    assert checked == 3

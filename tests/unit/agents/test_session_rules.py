@@ -25,14 +25,26 @@ LIMITS = ContextLimits(soft=150_000, hard=175_000)
 
 def test_a_writer_past_soft_gets_one_steer() -> None:
     """Past soft, a steerable writer is steered once, then left alone until hard."""
-    assert watch(160_000, LIMITS, SessionRole.WRITER, steered=False, steerable=True) is WatchAction.STEER
-    assert watch(160_000, LIMITS, SessionRole.WRITER, steered=True, steerable=True) is WatchAction.CONTINUE
+    assert (
+        watch(160_000, LIMITS, SessionRole.WRITER, steered=False, steerable=True)
+        is WatchAction.STEER
+    )
+    assert (
+        watch(160_000, LIMITS, SessionRole.WRITER, steered=True, steerable=True)
+        is WatchAction.CONTINUE
+    )
 
 
 def test_readers_and_unsteerable_clis_are_not_steered() -> None:
     """Only writers are told to hand off, and only where the CLI can be steered."""
-    assert watch(160_000, LIMITS, SessionRole.READER, steered=False, steerable=True) is WatchAction.CONTINUE
-    assert watch(160_000, LIMITS, SessionRole.WRITER, steered=False, steerable=False) is WatchAction.CONTINUE
+    assert (
+        watch(160_000, LIMITS, SessionRole.READER, steered=False, steerable=True)
+        is WatchAction.CONTINUE
+    )
+    assert (
+        watch(160_000, LIMITS, SessionRole.WRITER, steered=False, steerable=False)
+        is WatchAction.CONTINUE
+    )
 
 
 @given(st.integers(min_value=175_001, max_value=10**9), st.sampled_from(SessionRole), st.booleans())
@@ -73,6 +85,8 @@ def test_only_infrastructure_failures_are_retried_within_the_allowance() -> None
 def test_total_cost_is_unknown_when_any_launch_reported_none() -> None:
     """Cost is never zero when unreported: one unknown makes the sum unknown."""
     first = SessionResult(SessionStatus.CONTEXT_STOPPED, "m", cost_usd=None, usage=Usage(input=5))
-    second = SessionResult(SessionStatus.REPLIED, "m", cost_usd=0.5, usage=Usage(input=7), earlier=(first,))
+    second = SessionResult(
+        SessionStatus.REPLIED, "m", cost_usd=0.5, usage=Usage(input=7), earlier=(first,)
+    )
     assert second.total_cost_usd is None
     assert second.total_usage == Usage(input=12)

@@ -22,6 +22,7 @@ MATCHING = {
     "a negated class": ("src/d.py", "src/[!abc].py"),
     "a leading ./ on the path": ("./docs/x.md", "docs/**"),
     "dots are literal": ("a.b", "a.b"),
+    "a trailing slash names a folder": ("docs/api/x.md", "docs/"),
 }
 
 NOT_MATCHING = {

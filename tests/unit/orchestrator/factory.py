@@ -31,7 +31,7 @@ def config(**limits: Any) -> Config:
 def issue(
     number: int, stage: Stage = Stage.TRIAGE, *, age_minutes: int = 0, **kw: Any
 ) -> IssueView:
-    """An open issue created `age_minutes` plus its number's minutes before NOW (older = smaller)."""
+    """An open issue; a smaller number, or more `age_minutes`, makes it older."""
     created = NOW - timedelta(minutes=age_minutes + 1000 - number)
     return IssueView(number=number, created_at=created, stage=stage, **kw)
 

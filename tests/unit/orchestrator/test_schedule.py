@@ -238,7 +238,7 @@ def test_an_issue_with_a_live_job_gets_no_second_job_and_no_hold() -> None:
 
 
 def test_a_dead_unfinished_job_leaves_its_issue_to_the_watchdog() -> None:
-    """A job gone without finishing at the issue's stage is resumed by the watchdog, not restarted."""
+    """A job gone unfinished at the issue's stage is the watchdog's to resume, not a new start."""
     snap = snapshot(issue(1, Stage.REVIEW), jobs=(job(1, Stage.REVIEW, alive=False),))
     decisions = schedule(snap, config(), NOW)
     assert (decisions.starts, decisions.holds) == ((), ())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +178,12 @@ def play(run: Run) -> int:
     return 0
 
 
+def entry_replies(entry: Entry) -> bool:
+    """Whether the entry uses the MCP server at all (sessions that never reply start none)."""
+    names = {name for turn in entry.turns for action in turn.actions for name in action}
+    return bool(names & {"reply", "commit_tool"}) or entry.handoff_reply is not None
+
+
 def main() -> None:
     """Entry point: stdout is stream-json, stderr says what went wrong."""
     options, positional = parse_argv(sys.argv[1:])
@@ -205,7 +210,9 @@ def main() -> None:
         sys.exit(f"conveyor-scripted-agent: no scenario entry matches {ident}")
     mcp = options.get("--mcp-config")
     ws = Workspace(Path.cwd(), env, session_dir, Path(mcp) if mcp else None)
-    session_id = str(uuid.uuid4())
+    if entry_replies(entry):
+        ws.mcp()  # start the server now, as claude does, so its start overlaps our turns
+    session_id = os.urandom(16).hex()
     model = options.get("--model", "scripted")
     emit({"type": "system", "subtype": "init", "session_id": session_id, "model": model})
     run = Run(entry, ws, inbox, session_id, model)

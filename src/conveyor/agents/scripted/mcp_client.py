@@ -31,6 +31,11 @@ class McpClient:
             msg = f"cannot start MCP server {command!r}: {exc}"
             raise McpError(msg) from exc
         self._next_id = 0
+        self._ready = False
+
+    def _initialize(self) -> None:
+        """The handshake, done on first use so the server's start overlaps the agent's work."""
+        self._ready = True
         self._request(
             "initialize",
             {
@@ -68,12 +73,16 @@ class McpClient:
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> tuple[bool, str]:
         """Call a tool; returns (is_error, text)."""
+        if not self._ready:
+            self._initialize()
         result = self._request("tools/call", {"name": name, "arguments": arguments})
         texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict)]
         return bool(result.get("isError")), "\n".join(texts)
 
     def list_tools(self) -> list[str]:
         """The names of the server's tools."""
+        if not self._ready:
+            self._initialize()
         result = self._request("tools/list", {})
         return [t.get("name", "") for t in result.get("tools", []) if isinstance(t, dict)]
 

@@ -48,6 +48,7 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.statuses",
     "conveyor.forge.emulator.graphql",
     "conveyor.forge.emulator.ci",
+    "conveyor.forge.emulator.pull_page",
     "conveyor.forge.emulator.page",
 ]
 
@@ -68,6 +69,11 @@ async def _http_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     message = "Not Found" if exc.status_code == 404 else str(exc.detail)
     return error(exc.status_code, message, headers=dict(exc.headers or {}))
+
+
+async def _too_big(_request: Request, _exc: Exception) -> Response:
+    """A number in the path beyond SQLite's 64-bit integers names nothing: 404."""
+    return error(404, "Not Found")
 
 
 async def _crash(_request: Request, _exc: Exception) -> Response:
@@ -108,7 +114,12 @@ def build_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
+        exception_handlers={
+            ApiError: _api_error,
+            HTTPException: _http_error,
+            OverflowError: _too_big,
+            Exception: _crash,
+        },
     )
     app.state.emulator = state
     app.state.modules = modules
@@ -118,7 +129,10 @@ def build_app(
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket (port 0 picks a free one)."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the
+    # protocol says TCP, and without it keep-alive answers stall 40 ms on delayed ACKs.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(128)

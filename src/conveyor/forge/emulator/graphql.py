@@ -63,10 +63,7 @@ def _pull_json(pull: Pull, store: Store, root: str) -> dict[str, Any]:
         (pull.repo_id,),
     )
     owner, name = (row["login"], row["name"]) if row else ("", "")
-    if pull.merged:
-        state = "MERGED"
-    else:
-        state = "OPEN" if pull.state == "open" else "CLOSED"
+    state = "MERGED" if pull.merged else ("OPEN" if pull.state == "open" else "CLOSED")
     return {
         "__typename": "PullRequest",
         "id": pull.node_id,

@@ -26,6 +26,7 @@ from conveyor.forge.emulator.state import EmulatorState
 
 DOC_URL = "https://docs.github.com/rest"
 MAX_BODY_CHARS = 65536
+MAX_PAGE = 1_000_000  # keeps OFFSET inside SQLite's integers
 USER_SCOPE_KEY = "conveyor.user"
 
 
@@ -62,11 +63,13 @@ def base_url(request: Request) -> str:
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """A JSON answer; 200s carry a weak ETag of their body."""
+    """A JSON answer; 200s carry a weak ETag of their body (and Link header)."""
     body = json.dumps(data, separators=(",", ":")).encode()
     all_headers = dict(headers or {})
     if status == 200:
-        all_headers["ETag"] = f'W/"{hashlib.sha256(body).hexdigest()[:40]}"'
+        # The Link header is part of what a poller relies on, so it is part of the tag.
+        digest = hashlib.sha256(body + all_headers.get("Link", "").encode())
+        all_headers["ETag"] = f'W/"{digest.hexdigest()[:40]}"'
     return Response(body, status, all_headers, media_type="application/json; charset=utf-8")
 
 
@@ -172,8 +175,8 @@ def field_int(
         if required:
             raise validation_failed(resource, name, "missing_field")
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise validation_failed(resource, name, "invalid", f"{name} must be an integer")
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**63:
+        raise validation_failed(resource, name, "invalid", f"{name} must be a 64-bit integer")
     return value
 
 
@@ -204,7 +207,7 @@ def page_params(request: Request, default_per_page: int = 30) -> Page:
     """`page` and `per_page` from the query; out-of-range or non-numeric values are clamped."""
     page = _int_query(request, "page", 1)
     per_page = _int_query(request, "per_page", default_per_page)
-    return Page(page=max(page, 1), per_page=min(max(per_page, 1), 100))
+    return Page(page=min(max(page, 1), MAX_PAGE), per_page=min(max(per_page, 1), 100))
 
 
 def _int_query(request: Request, name: str, default: int) -> int:

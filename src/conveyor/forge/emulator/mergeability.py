@@ -11,7 +11,7 @@ from conveyor.forge.emulator.protection import protection_of
 from conveyor.forge.emulator.pull_rows import Pull, get_pull, update_pull
 from conveyor.forge.emulator.pushes import repo_git
 from conveyor.forge.emulator.store import Store
-from conveyor.git import GitError, Repo, is_ancestor, merge_tree, try_rev_parse
+from conveyor.git import GitError, Repo, is_ancestor, merge_tree, read_ref
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class MergeCheck:
 def base_sha_of(bare: Repo, pull: Pull) -> str:
     """The commit the PR's base is at: live for an open PR, as recorded otherwise."""
     if pull.state == "open":
-        return try_rev_parse(bare, f"refs/heads/{pull.base_ref}") or pull.base_sha
+        return read_ref(bare, f"refs/heads/{pull.base_ref}") or pull.base_sha
     return pull.base_sha
 
 
@@ -54,22 +54,22 @@ def refresh(store: Store, data_dir: Path, pull: Pull) -> Pull:
     if pull.state != "open":
         return pull
     bare = repo_git(store, data_dir, pull.repo_id)
-    key = f"{pull.head_sha}:{base_sha_of(bare, pull)}"
+    base = base_sha_of(bare, pull)
+    key = f"{pull.head_sha}:{base}"
     if pull.computed_for == key:
         return pull
+    if pull.seen_for != key:
+        values: dict[str, object] = {"seen_for": key, "mergeable": None, "mergeable_state": None}
+    else:  # git runs outside the transaction; the key makes a late write harmless
+        check = check_merge(bare, base, pull.head_sha)
+        raw = "dirty" if check.conflicts else ("behind" if check.behind else "clean")
+        values = {
+            "computed_for": key,
+            "mergeable": int(not check.conflicts),
+            "mergeable_state": raw,
+        }
     with store.tx() as conn:
-        if pull.seen_for != key:
-            update_pull(conn, pull.issue_id, seen_for=key, mergeable=None, mergeable_state=None)
-        else:
-            check = check_merge(bare, key.split(":")[1], pull.head_sha)
-            raw = "dirty" if check.conflicts else ("behind" if check.behind else "clean")
-            update_pull(
-                conn,
-                pull.issue_id,
-                computed_for=key,
-                mergeable=int(not check.conflicts),
-                mergeable_state=raw,
-            )
+        update_pull(conn, pull.issue_id, **values)
     fresh = get_pull(store, pull.repo_id, pull.number)
     assert fresh is not None
     return fresh

@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from conveyor.forge.emulator.issue_rows import association_of, issue_labels
 from conveyor.forge.emulator.mergeability import base_sha_of, mergeability
 from conveyor.forge.emulator.pull_rows import Pull
 from conveyor.forge.emulator.pushes import repo_git
@@ -27,6 +28,7 @@ class RepoView:
     name: str
     repo: dict[str, Any]
     bare: Repo
+    row: sqlite3.Row
 
     @property
     def api(self) -> str:
@@ -45,7 +47,7 @@ def repo_view(state: EmulatorState, base: str, repo: sqlite3.Row) -> RepoView:
     url = clone_url(state.data_dir, owner["login"], repo["name"])
     data = repo_json(base, repo, owner, url, int(open_count["n"]) if open_count else 0)
     bare = repo_git(store, state.data_dir, int(repo["id"]))
-    return RepoView(base, owner["login"], repo["name"], data, bare)
+    return RepoView(base, owner["login"], repo["name"], data, bare, repo)
 
 
 def _user(state: EmulatorState, base: str, user_id: int | None) -> dict[str, Any] | None:
@@ -53,17 +55,6 @@ def _user(state: EmulatorState, base: str, user_id: int | None) -> dict[str, Any
         return None
     row = state.store.one("SELECT * FROM users WHERE id = ?", (user_id,))
     return simple_user_json(base, row) if row is not None else None
-
-
-def association(state: EmulatorState, repo_id: int, user_id: int) -> str:
-    """OWNER, COLLABORATOR or NONE."""
-    repo = state.store.one("SELECT owner_id FROM repos WHERE id = ?", (repo_id,))
-    if repo is not None and repo["owner_id"] == user_id:
-        return "OWNER"
-    row = state.store.one(
-        "SELECT 1 FROM collaborators WHERE repo_id = ? AND user_id = ?", (repo_id, user_id)
-    )
-    return "COLLABORATOR" if row is not None else "NONE"
 
 
 def _stats(view: RepoView, base_sha: str, head_sha: str) -> tuple[int, int, int, int]:
@@ -91,11 +82,7 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
     author = _user(state, view.base, pull.author_id)
     owner_user = view.repo["owner"]
     base_sha = base_sha_of(view.bare, pull)
-    labels = state.store.all(
-        "SELECT l.* FROM labels l JOIN issue_labels il ON il.label_id = l.id "
-        "WHERE il.issue_id = ? ORDER BY l.name",
-        (pull.issue_id,),
-    )
+    labels = issue_labels(state.store, pull.issue_id)
     links = {
         "self": api,
         "html": html,
@@ -140,7 +127,7 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
         "head": _end(view, pull.head_ref, pull.head_sha, owner_user),
         "base": _end(view, pull.base_ref, base_sha, owner_user),
         "_links": {key: {"href": href} for key, href in links.items()},
-        "author_association": association(state, pull.repo_id, pull.author_id),
+        "author_association": association_of(state.store, view.row, pull.author_id),
         "auto_merge": None,
         "draft": pull.draft,
     }

@@ -18,11 +18,14 @@ from conveyor.forge.emulator.pull_rows import list_pulls, update_pull
 from conveyor.forge.emulator.records import bare_repo_path, set_issue_state, touch_issue
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
-from conveyor.forge.emulator.store import Store
-from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, try_rev_parse
+from conveyor.forge.emulator.store import Store, register_schema
+from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, read_ref
 
 PUSH_LOG = "pushes.log"
-OFFSET_COUNTER = "git.push_log_offset"
+register_schema(
+    "CREATE TABLE IF NOT EXISTS push_log_offset (id INTEGER PRIMARY KEY CHECK (id = 1), "
+    "offset_bytes INTEGER NOT NULL);"
+)
 FORGE_GIT_ENV = GitEnv(identity=Identity("GitHub", "noreply@github.com"))
 _SYNC_LOCK = threading.Lock()
 
@@ -60,9 +63,11 @@ def sync_pushes(state: EmulatorState) -> None:
         return
     store = state.store
     with _SYNC_LOCK:
-        row = store.one("SELECT value FROM counters WHERE name = ?", (OFFSET_COUNTER,))
-        offset = int(row["value"]) if row else 0
-        if size <= offset:
+        row = store.one("SELECT offset_bytes FROM push_log_offset WHERE id = 1")
+        offset = int(row["offset_bytes"]) if row else 0
+        if size < offset:  # the log was removed and begun again
+            offset = 0
+        if size == offset:
             return
         with path.open("rb") as log:
             log.seek(offset)
@@ -76,8 +81,8 @@ def sync_pushes(state: EmulatorState) -> None:
                 if len(fields) == 4 and fields[0].isdigit():
                     apply_push(store, conn, int(fields[0]), fields[2], fields[3])
             conn.execute(
-                "INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)",
-                (OFFSET_COUNTER, offset + end),
+                "INSERT OR REPLACE INTO push_log_offset (id, offset_bytes) VALUES (1, ?)",
+                (offset + end,),
             )
 
 
@@ -111,7 +116,7 @@ def reconcile_heads(state: EmulatorState) -> None:
         repo_id = int(row["repo_id"])
         bare = repo_git(store, state.data_dir, repo_id)
         for pull in list_pulls(store, repo_id):
-            sha = try_rev_parse(bare, f"refs/heads/{pull.head_ref}")
+            sha = read_ref(bare, f"refs/heads/{pull.head_ref}")
             if sha is not None and sha != pull.head_sha:
                 with store.tx() as conn:
                     move_head(store, conn, repo_id, pull.issue_id, sha)

@@ -174,6 +174,9 @@ def label_json(base: str, owner: str, repo: str, label: Row) -> JSON:
         "description": label["description"],
         "color": label["color"],
         "default": False,
+        # githubkit's Label model requires both (GitHub sends them as null).
+        "archived_at": None,
+        "archived_by": None,
     }
 
 

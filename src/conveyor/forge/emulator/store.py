@@ -66,7 +66,6 @@ CREATE INDEX IF NOT EXISTS comments_by_issue ON comments (issue_id, id);
 CREATE TABLE IF NOT EXISTS sub_issues (
     parent_id INTEGER NOT NULL, child_id INTEGER NOT NULL PRIMARY KEY,
     position INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
 

@@ -14,6 +14,7 @@ from conveyor.forge.github.comments import CommentOps
 from conveyor.forge.github.issues import IssueOps
 from conveyor.forge.github.pulls import PullOps
 from conveyor.forge.github.repo import RepoOps
+from conveyor.forge.protocol import Forge
 from conveyor.forge.retry import RetryPolicy
 
 GITHUB_API = "https://api.github.com"
@@ -97,3 +98,8 @@ def app_forge(
     auth = AppAuthStrategy(app.app_id, private_key).as_installation(app.installation_id)
     kit = _kit(auth, base_url, shared, timeout, own_transport=transport is None)
     return GitHubForge(kit, repo, retry=retry or RetryPolicy(), transport=shared, app=app)
+
+
+def _is_a_forge(forge: GitHubForge) -> Forge:
+    """Never called: mypy checks here that `GitHubForge` implements the protocol in full."""
+    return forge

@@ -76,7 +76,7 @@ class Conversation:
 
 
 WAIT_MARK = "wait"
-MAX_WAITS = 40
+MAX_WAITS = 80
 
 Turn = ToolCall | Text
 
@@ -130,7 +130,7 @@ def decide_turn(script: Script, conversation: Conversation) -> Turn:
             mentioned = re.search(pattern, conversation.text)
             if mentioned:
                 return ToolCall(mentioned.group(0), arguments)
-            waiting = _shell_turn("sleep 0.25", names, wait=True)
+            waiting = _shell_turn("sleep 0.5", names, wait=True)
             if conversation.wait_results < MAX_WAITS and isinstance(waiting, ToolCall):
                 return waiting
             return Text(f"fake model: no tool ending in {suffix!r} among {sorted(names)}")

@@ -1,0 +1,192 @@
+"""Benchmark: the GitHub client against the embedded forge over loopback.
+
+1. An idle poll of a repository with 200 open issues unchanged since the last
+   poll: requests and rate-limit points, read from the forge's own counters.
+   Goal: 1 request, 0 points.
+2. 1,000 mixed calls of the kinds a poll and a busy pipeline make (issue list,
+   issue, comment list, comment create and edit, labels, PR read), one request
+   each, timed through the client: p50 <= 5 ms; p99 printed.
+3. Squash merges, timed apart (each makes a real commit in the bare repository).
+
+Run from the repository root: `.venv/bin/python bench/forge.py`. The last line
+is the JSON object `{"bench": "forge", "figures": ..., "goals": ..., "met": ...}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from conveyor.forge.github import GitHubForge, token_forge
+from conveyor.forge.types import LabelSpec
+from conveyor.testing.emulator import ForgeServer
+
+SLUG = "bench/sample"
+OPEN_ISSUES = 200
+MIXED_CALLS = 1_000
+MERGES = 5
+GOAL_POLL_REQUESTS = 1
+GOAL_POLL_POINTS = 0
+GOAL_P50_MS = 5.0
+LABEL = LabelSpec("agent:working", "1d76db", "Conveyor is working on it")
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git with a fixed identity and no user configuration; its stdout."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(cwd),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "Bench",
+        "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+        "GIT_COMMITTER_NAME": "Bench",
+        "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    }
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def push_branches(clone_url: str, work: Path, count: int) -> dict[str, str]:
+    """Push `count` branches, each adding its own file; branch -> head SHA."""
+    clone = work / "clone"
+    git(work, "clone", "--quiet", clone_url, clone.name)
+    heads: dict[str, str] = {}
+    for n in range(count):
+        branch = f"conveyor/issue-{n}"
+        git(clone, "checkout", "--quiet", "-B", branch, "origin/main")
+        (clone / f"feature_{n}.py").write_text(f"VALUE = {n}\n")
+        git(clone, "add", "-A")
+        git(clone, "commit", "--quiet", "-m", f"Add feature {n}")
+        git(clone, "push", "--quiet", "origin", f"HEAD:refs/heads/{branch}")
+        heads[branch] = git(clone, "rev-parse", "HEAD")
+    return heads
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The `share` percentile (0..1) of `values`, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def idle_poll(server: ForgeServer, forge: GitHubForge) -> tuple[int, int]:
+    """Requests and points one idle poll costs, from the forge's counters."""
+    etag = forge.list_open_issues().etag
+    before = server.stats()
+    page = forge.list_open_issues(etag)
+    after = server.stats()
+    assert page.not_modified, "the second poll of an unchanged repository was not a 304"
+    return after["requests"] - before["requests"], after["points"] - before["points"]
+
+
+def mixed_calls(forge: GitHubForge, issues: list[int], pr: int) -> dict[str, list[float]]:
+    """Time 1,000 calls of a poll's and a busy pipeline's kinds; milliseconds per kind."""
+    rng = random.Random(7)
+    etag = forge.list_open_issues().etag
+    posted = {n: forge.create_comment(n, "<!-- conveyor:state v=1 --> seed") for n in issues[:20]}
+    kinds: list[tuple[str, int, Callable[[int], object]]] = [
+        ("issue list (conditional)", 100, lambda _n: forge.list_open_issues(etag)),
+        ("issue", 200, forge.get_issue),
+        ("comment list", 200, forge.list_comments),
+        ("comment create", 100, lambda n: forge.create_comment(n, "progress")),
+        ("comment edit", 150, lambda n: forge.edit_comment(posted[n].id, f"state {n}", n)),
+        ("label add", 75, lambda n: forge.add_labels(n, [LABEL.name])),
+        ("label remove", 75, lambda n: forge.remove_label(n, LABEL.name)),
+        ("PR read", 100, lambda _n: forge.get_pr(pr)),
+    ]
+    plan = [(name, call) for name, count, call in kinds for _ in range(count)]
+    assert len(plan) == MIXED_CALLS
+    rng.shuffle(plan)
+    times: dict[str, list[float]] = {name: [] for name, _, _ in kinds}
+    for name, call in plan:
+        number = rng.choice(list(posted))
+        start = time.perf_counter()
+        call(number)
+        times[name].append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def timed_merges(forge: GitHubForge, heads: dict[str, str]) -> list[float]:
+    """Milliseconds per squash merge of ready PRs with their expected head."""
+    pulls = []
+    for branch, sha in heads.items():
+        pr = forge.create_draft_pr(branch, "main", f"Add {branch}", "")
+        forge.mark_pr_ready(pr.number)
+        pulls.append((pr.number, sha))
+    times = []
+    for number, sha in pulls:
+        start = time.perf_counter()
+        forge.merge_pr(number, sha, f"Merge #{number}", "")
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def main() -> None:
+    """Start a forge, seed it, run the three measurements, print the figures and the JSON."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="conveyor-bench-forge-") as tmp:
+        root = Path(tmp)
+        source = root / "src"
+        source.mkdir()
+        (source / "README.md").write_text("# Bench\n")
+        with ForgeServer(root / "forge") as server:
+            created = server.create_repo(SLUG, source)
+            server.add_collaborator(SLUG, "conveyor-bot", "write")
+            forge = token_forge(SLUG, server.add_user("conveyor-bot"), base_url=server.url)
+            with forge:
+                forge.ensure_labels([LABEL])
+                issues = [
+                    forge.create_issue(f"Issue {n}", "body").number for n in range(OPEN_ISSUES)
+                ]
+                requests, points = idle_poll(server, forge)
+                heads = push_branches(created.clone_url, root, MERGES + 1)
+                first = next(iter(heads))
+                pr = forge.create_draft_pr(first, "main", "Read me", "").number
+                del heads[first]
+                times = mixed_calls(forge, issues, pr)
+                merges = timed_merges(forge, heads)
+    every = [t for kind in times.values() for t in kind]
+    for name, kind in times.items():
+        p50, p99 = statistics.median(kind), percentile(kind, 0.99)
+        print(f"{name:>26}: p50 {p50:6.2f} ms  p99 {p99:6.2f} ms")
+    figures = {
+        "idle_poll_requests": requests,
+        "idle_poll_points": points,
+        "mixed_calls": len(every),
+        "mixed_p50_ms": round(statistics.median(every), 3),
+        "mixed_p99_ms": round(percentile(every, 0.99), 3),
+        "merge_p50_ms": round(statistics.median(merges), 1),
+        "merge_max_ms": round(max(merges), 1),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    print(f"idle poll of {OPEN_ISSUES} unchanged open issues: {requests} request(s), {points} pt")
+    print(
+        f"{len(every)} mixed calls: p50 {figures['mixed_p50_ms']} ms, p99 {figures['mixed_p99_ms']}"
+    )
+    print(
+        f"{len(merges)} merges: p50 {figures['merge_p50_ms']} ms, max {figures['merge_max_ms']} ms"
+    )
+    goals = {
+        "idle_poll_requests": GOAL_POLL_REQUESTS,
+        "idle_poll_points": GOAL_POLL_POINTS,
+        "mixed_p50_ms": GOAL_P50_MS,
+    }
+    met = (
+        requests <= GOAL_POLL_REQUESTS
+        and points <= GOAL_POLL_POINTS
+        and figures["mixed_p50_ms"] <= GOAL_P50_MS
+    )
+    print(json.dumps({"bench": "forge", "figures": figures, "goals": goals, "met": met}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Fault knobs (502/429 with Retry-After, listing lag) and the HTML page's escaping."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conveyor.testing.emulator import ForgeServer
+from tests.contract.emulator.conftest import World, make_world
+
+
+def test_fail_rate_answers_502s_and_429s_with_retry_after(tmp_path: Path) -> None:
+    """At fail rate 1 every API answer is a 502 or a 429 carrying Retry-After; stats still work."""
+    with ForgeServer(tmp_path / "forge", fail_rate=1.0, seed=7) as server:
+        with httpx.Client(base_url=server.url) as client:
+            statuses = [client.get("/repos/a/b/issues") for _ in range(20)]
+        assert {answer.status_code for answer in statuses} == {502, 429}
+        for answer in statuses:
+            if answer.status_code == 429:
+                assert int(answer.headers["Retry-After"]) >= 1
+            assert answer.json()["message"]
+        assert server.stats()["faults"] == 20
+
+
+def test_knobs_can_be_turned_on_a_running_server(tmp_path: Path) -> None:
+    """POST /_conveyor/knobs sets the fail rate; bad values are 422."""
+    with ForgeServer(tmp_path / "forge") as server, httpx.Client(base_url=server.url) as client:
+        assert client.get("/repos/a/b").status_code == 404
+        assert client.post("/_conveyor/knobs", json={"fail_rate": 1}).status_code == 200
+        assert client.get("/repos/a/b").status_code in {502, 429}
+        assert client.post("/_conveyor/knobs", json={"fail_rate": 2}).status_code == 422
+        assert client.post("/_conveyor/knobs", json={"list_lag_ms": -1}).status_code == 422
+
+
+def test_a_new_comment_is_listed_only_after_the_list_lag(tmp_path: Path) -> None:
+    """With a 300 ms lag a fresh comment is missing from the list, then appears."""
+    with ForgeServer(tmp_path / "forge", list_lag_ms=300) as server:
+        world = make_world(server, tmp_path)
+        with world.client(world.owner_token) as owner:
+            number = owner.post(f"{world.repo_path}/issues", json={"title": "x"}).json()["number"]
+            url = f"{world.repo_path}/issues/{number}/comments"
+            made = owner.post(url, json={"body": "late"}).json()
+            assert owner.get(url).json() == []
+            assert owner.get(f"{world.repo_path}/issues/comments/{made['id']}").status_code == 200
+            deadline = time.monotonic() + 5
+            while not owner.get(url).json():
+                assert time.monotonic() < deadline, "the comment never showed up"
+                time.sleep(0.05)
+
+
+def test_the_page_lists_issues_labels_and_comments_with_html_escaped(
+    world: World, owner: httpx.Client
+) -> None:
+    """A visitor's `<script>` comment and title show as text, never as markup."""
+    with world.client(world.visitor_token) as visitor:
+        number = visitor.post(
+            f"{world.repo_path}/issues", json={"title": "<b>bold</b> & co", "body": "x"}
+        ).json()["number"]
+        visitor.post(
+            f"{world.repo_path}/issues/{number}/comments",
+            json={"body": "<script>alert('pwned')</script>"},
+        )
+    owner.post(f"{world.repo_path}/issues/{number}/labels", json={"labels": ["<i>label</i>"]})
+    page = owner.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    html = page.text
+    assert world.slug in html
+    assert "&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;" in html
+    assert "<script>" not in html
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in html
+    assert "&lt;i&gt;label&lt;/i&gt;" in html
+
+
+def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
+    """Callables in `state.on_shutdown` (e.g. the CI runner's stop) run when the server stops."""
+    stopped: list[str] = []
+    server = ForgeServer(tmp_path / "forge").start()
+    assert server.state is not None
+    server.state.on_shutdown.append(lambda: stopped.append("ci"))
+    server.stop()
+    assert stopped == ["ci"]
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{server.url}/_conveyor/stats", timeout=5)

@@ -1,0 +1,91 @@
+"""The CI runner: a `ci` check run per PR head, with the log's tail as its summary."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from conveyor.testing.emulator import ForgeServer
+from tests.contract.emulator_git.conftest import GitWorld, make_git_world, open_pr, wait_for
+
+pytestmark = pytest.mark.contract
+
+CI = 'echo "checking $(cat verdict.txt)"; test "$(cat verdict.txt)" = pass'
+
+
+@pytest.fixture
+def ci_world(forge_server: ForgeServer, tmp_path: Path) -> GitWorld:
+    """A repository whose CI passes when `verdict.txt` says `pass`."""
+    return make_git_world(forge_server, tmp_path, ci=CI)
+
+
+def _ci_run(client: httpx.Client, gw: GitWorld, sha: str) -> dict[str, Any] | None:
+    runs = client.get(f"{gw.repo_path}/commits/{sha}/check-runs", params={"check_name": "ci"})
+    found = runs.json()["check_runs"]
+    return found[0] if found else None
+
+
+def _completed(client: httpx.Client, gw: GitWorld, sha: str) -> dict[str, Any]:
+    def probe() -> dict[str, Any] | None:
+        run = _ci_run(client, gw, sha)
+        return run if run is not None and run["status"] == "completed" else None
+
+    result: dict[str, Any] = wait_for(probe)
+    return result
+
+
+def test_opening_a_pr_runs_ci_on_its_head_and_reports_success_with_the_log(
+    ci_world: GitWorld,
+) -> None:
+    """A passing command gives a completed `ci` run with success and the output."""
+    with ci_world.client(ci_world.writer_token) as client:
+        sha = ci_world.push_branch("good", {"verdict.txt": "pass\n"}, "Pass")
+        assert _ci_run(client, ci_world, sha) is None  # a push alone runs nothing
+        open_pr(client, ci_world, "good")
+        run = _completed(client, ci_world, sha)
+        assert run["conclusion"] == "success"
+        assert "checking pass" in run["output"]["summary"]
+        assert run["started_at"] is not None
+
+
+def test_a_push_to_the_head_runs_ci_again_and_a_failure_is_reported(ci_world: GitWorld) -> None:
+    """The new head gets its own run; a failing command concludes failure."""
+    with ci_world.client(ci_world.writer_token) as client:
+        first = ci_world.push_branch("flip", {"verdict.txt": "pass\n"}, "Pass")
+        open_pr(client, ci_world, "flip")
+        assert _completed(client, ci_world, first)["conclusion"] == "success"
+        second = ci_world.push_branch("flip", {"verdict.txt": "fail\n"}, "Fail")
+        run = _completed(client, ci_world, second)
+        assert run["conclusion"] == "failure"
+        assert "checking fail" in run["output"]["summary"]
+
+
+def test_the_log_tail_is_capped_at_60_kb(forge_server: ForgeServer, tmp_path: Path) -> None:
+    """A chatty command's summary keeps its last 60,000 characters, the end included."""
+    chatty = "python3 -c \"print('x' * 100000)\"; echo THE-END"
+    gw = make_git_world(forge_server, tmp_path, ci=chatty)
+    with gw.client(gw.writer_token) as client:
+        sha = gw.push_branch("chatty", {"c.txt": "c\n"}, "Chatty")
+        open_pr(client, gw, "chatty")
+        summary = _completed(client, gw, sha)["output"]["summary"]
+        assert len(summary) <= 60_000
+        assert summary.rstrip().endswith("THE-END")
+
+
+def test_stopping_the_server_kills_the_running_command(tmp_path: Path) -> None:
+    """The command's process group is gone once the server has stopped."""
+    pid_file = tmp_path / "ci.pid"
+    command = f"echo $$ > {pid_file}; sleep 60"
+    with ForgeServer(tmp_path / "forge") as server:
+        gw = make_git_world(server, tmp_path, ci=command)
+        with gw.client(gw.writer_token) as client:
+            gw.push_branch("slow", {"s.txt": "s\n"}, "Slow")
+            open_pr(client, gw, "slow")
+            wait_for(lambda: pid_file.exists() and pid_file.read_text().strip())
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -1,0 +1,60 @@
+"""GraphQL: ready-for-review flips a draft; other documents are validated against GitHub's."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.contract.emulator_git.conftest import GitWorld, open_pr
+
+pytestmark = pytest.mark.contract
+
+READY = """
+mutation Ready($id: ID!) {
+  markPullRequestReadyForReview(input: {pullRequestId: $id}) {
+    pullRequest { id number isDraft state }
+  }
+}
+"""
+
+
+def test_mark_ready_for_review_flips_draft(gw: GitWorld, writer: httpx.Client) -> None:
+    """The mutation answers the requested fields and the REST PR is no longer a draft."""
+    gw.push_branch("feature", {"new.txt": "new\n"}, "Add new")
+    pr = open_pr(writer, gw, "feature", draft=True)
+    answer = writer.post("/graphql", json={"query": READY, "variables": {"id": pr["node_id"]}})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert "errors" not in data
+    assert data["data"]["markPullRequestReadyForReview"]["pullRequest"] == {
+        "id": pr["node_id"],
+        "number": pr["number"],
+        "isDraft": False,
+        "state": "OPEN",
+    }
+    assert writer.get(f"{gw.repo_path}/pulls/{pr['number']}").json()["draft"] is False
+
+
+def test_an_unknown_node_id_answers_not_found(writer: httpx.Client) -> None:
+    """GitHub's `NOT_FOUND` error type, with the mutation's data null."""
+    answer = writer.post("/graphql", json={"query": READY, "variables": {"id": "PR_nope"}})
+    body = answer.json()
+    assert body["data"] == {"markPullRequestReadyForReview": None}
+    assert body["errors"][0]["type"] == "NOT_FOUND"
+    assert body["errors"][0]["path"] == ["markPullRequestReadyForReview"]
+
+
+def test_an_invalid_document_gets_errors(writer: httpx.Client) -> None:
+    """Unknown fields and syntax errors are answered in the `errors` shape, without data."""
+    unknown = writer.post("/graphql", json={"query": "{ viewer { noSuchField } }"}).json()
+    assert "data" not in unknown
+    assert "noSuchField" in unknown["errors"][0]["message"]
+    assert unknown["errors"][0]["locations"]
+    broken = writer.post("/graphql", json={"query": "mutation {"}).json()
+    assert broken["errors"][0]["message"].startswith("Syntax Error")
+    assert writer.post("/graphql", json={"query": "{ viewer { login } }"}).json()["data"]
+
+
+def test_graphql_needs_a_token(gw: GitWorld) -> None:
+    """An anonymous request gets 401, as on GitHub."""
+    assert httpx.post(f"{gw.server.url}/graphql", json={"query": READY}).status_code == 401
