@@ -67,6 +67,7 @@ class AgentProcess:
             stderr=stderr,
             start_new_session=True,
         )
+        self._lock = threading.Lock()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -77,18 +78,44 @@ class AgentProcess:
         self._events.put(Event("eof"))
 
     def write(self, text: str) -> bool:
-        """Write to stdin; False when it is closed or the process is gone."""
+        """Write to stdin (after the task); False when it is closed or the process is gone."""
+        with self._lock:
+            return self._write(text)
+
+    def _write(self, text: str) -> bool:
         if self.proc.stdin is None or self.proc.stdin.closed:
             return False
         try:
             self.proc.stdin.write(text.encode())
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+        except OSError:
             return False
         return True
 
+    def send_task(self, text: str | None, *, keep_open: bool) -> None:
+        """Write the task on a thread, so a CLI that never reads cannot outlast the timeout.
+
+        The lock is taken here and released by that thread: steers queue behind the task.
+        """
+        self._lock.acquire()
+
+        def send() -> None:
+            try:
+                if text is not None:
+                    self._write(text)
+                if not keep_open:
+                    self._close()
+            finally:
+                self._lock.release()
+
+        threading.Thread(target=send, daemon=True).start()
+
     def close_stdin(self) -> None:
         """Close stdin, telling a stream-json CLI no more messages will come."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()

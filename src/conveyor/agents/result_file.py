@@ -9,13 +9,14 @@ from typing import Any
 
 from conveyor.agents.backends.base import StreamState
 from conveyor.agents.reply_gate import read_accepted
-from conveyor.core.replies import Reply, handoff_reply, validate_reply
+from conveyor.core.replies import Reply, validate_reply
 from conveyor.core.session import (
     FailureKind,
     SessionResult,
     SessionRole,
     SessionSpec,
     SessionStatus,
+    handoff_reply,
 )
 
 RESULT_FILE = "result.json"
@@ -43,14 +44,13 @@ def _outcome(
 ) -> tuple[SessionStatus, FailureKind | None, str | None, Reply | None]:
     """Status, failure kind, error text and reply; the order of the checks is the rule."""
     writer = spec.role is SessionRole.WRITER
+    if reply is not None:  # an accepted reply stands, even if a limit tripped afterwards
+        return _status_of(reply), None, None, reply
     if seen.context_stopped:
         if not writer:
             return SessionStatus.CONTEXT_STOPPED, None, "context passed the hard limit", None
-        if reply is None or _status_of(reply) is not SessionStatus.HANDOFF:
-            reply = handoff_reply(spec.reply_model, "stopped at the hard context limit")
+        reply = handoff_reply(spec.reply_model, "stopped at the hard context limit")
         return SessionStatus.HANDOFF, None, None, reply
-    if reply is not None:
-        return _status_of(reply), None, None, reply
     if seen.aborted:
         return SessionStatus.FAILED, None, "aborted by the job", None
     if seen.timed_out:
@@ -62,11 +62,22 @@ def _outcome(
         return SessionStatus.FAILED, FailureKind.INFRASTRUCTURE, state.error, None
     if not state.ended:
         text = f"the CLI exited ({seen.exit_code}) without a final event"
+        if tail := _stderr_tail(spec.session_dir):
+            text += f": {tail}"
         return SessionStatus.FAILED, FailureKind.INFRASTRUCTURE, text, None
     if writer and handoff is not None:
         return SessionStatus.HANDOFF, None, None, handoff_reply(spec.reply_model, "handoff.md")
     text = "the session ended without an accepted reply"
     return SessionStatus.FAILED, FailureKind.BEHAVIOURAL, text, None
+
+
+def _stderr_tail(session_dir: Path, limit: int = 600) -> str:
+    """The end of the CLI's stderr: where a CLI that never streamed says why."""
+    try:
+        text = (session_dir / "stderr.log").read_bytes()[-limit:]
+    except OSError:
+        return ""
+    return text.decode("utf-8", "replace").strip()
 
 
 def build_result(

@@ -123,13 +123,18 @@ def run_session(
     seen = Watch()
     transcript = spec.session_dir / TRANSCRIPT
     with transcript.open("w") as out, (spec.session_dir / "stderr.log").open("wb") as err:
-        proc = AgentProcess(
-            launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
-        )
-        if launch.stdin_text is not None:
-            proc.write(launch.stdin_text)
-        if not launch.keep_stdin_open:
-            proc.close_stdin()
+        try:
+            proc = AgentProcess(
+                launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
+            )
+        except OSError as exc:
+            error = f"cannot start {executable}: {exc}"
+            result = SessionResult(
+                SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
+            )
+            save_result(result)
+            return result
+        proc.send_task(launch.stdin_text, keep_open=launch.keep_stdin_open)
         _follow(
             spec,
             backend=backend,

@@ -13,12 +13,12 @@ import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conveyor.forge.github import token_forge
-from conveyor.testing.emulator import ForgeServer
+if TYPE_CHECKING:
+    from conveyor.testing.emulator import ForgeServer
 
 REPO = "demo/inventory"
 ACCOUNT = "conveyor-bot"
@@ -49,6 +49,8 @@ def sample_template() -> Path:
 
 def set_stage(server: ForgeServer) -> list[str]:
     """Create people, the repository and the issues; returns one line per issue."""
+    from conveyor.forge.github import token_forge
+
     server.add_user(ACCOUNT)
     tokens = {TRUSTED: server.add_user(TRUSTED), VISITOR: server.add_user(VISITOR)}
     server.create_repo(REPO, sample_template(), ci="python -m pytest")
@@ -78,6 +80,8 @@ def demo(
     ] = False,
 ) -> None:
     """Start the embedded forge with the sample repository and issues, and serve its page."""
+    from conveyor.testing.emulator import ForgeServer
+
     data_dir = data or Path(tempfile.mkdtemp(prefix="conveyor-demo-"))
     data_dir.mkdir(parents=True, exist_ok=True)
     with ForgeServer(data_dir) as server:

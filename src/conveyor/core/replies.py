@@ -6,7 +6,7 @@ Every field is required (optional ones are nullable), every object is closed: co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -281,32 +281,3 @@ def validate_reply(name: str, data: object) -> ReplyCheck:
             where = ".".join(str(part) for part in err["loc"]) or "(reply)"
             found.append(f"{where}: {err['msg']}")
         return ReplyCheck(None, tuple(found))
-
-
-def _empty(node: Mapping[str, Any], defs: Mapping[str, Any]) -> object:
-    if "$ref" in node:
-        return _empty(defs[str(node["$ref"]).rsplit("/", 1)[-1]], defs)
-    if "anyOf" in node:
-        return None
-    if "enum" in node:
-        return node["enum"][0]
-    kind = node.get("type")
-    empties: dict[str, object] = {"string": "", "array": [], "boolean": False, "integer": 0}
-    if kind == "object":
-        return {k: _empty(v, defs) for k, v in node.get("properties", {}).items()}
-    return empties.get(str(kind))
-
-
-def handoff_reply(name: str, summary: str) -> Reply | None:
-    """The reply built for a writer stopped on context: empty fields, status handoff.
-
-    None when the model has no `handoff` status (readers are retried, not handed off).
-    """
-    schema = reply_schema(name)
-    status = schema["properties"].get("status", {})
-    if "handoff" not in status.get("enum", []):
-        return None
-    data = _empty(schema, schema.get("$defs", {}))
-    assert isinstance(data, dict)
-    data |= {"status": "handoff", "summary": summary}
-    return reply_model(name).model_validate(data)

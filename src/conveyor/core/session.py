@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from conveyor.core.replies import Reply
+from conveyor.core.replies import Reply, reply_model, reply_schema
 
 BackendName = Literal["claude", "codex", "opencode"]
 
@@ -228,3 +228,32 @@ def retry_model(spec: SessionSpec, retries_done: int) -> str:
     if retries_done > 0 and spec.fallback_model:
         return spec.fallback_model
     return spec.model
+
+
+def _empty(node: Mapping[str, Any], defs: Mapping[str, Any]) -> object:
+    if "$ref" in node:
+        return _empty(defs[str(node["$ref"]).rsplit("/", 1)[-1]], defs)
+    if "anyOf" in node:
+        return None
+    if "enum" in node:
+        return node["enum"][0]
+    kind = node.get("type")
+    empties: dict[str, object] = {"string": "", "array": [], "boolean": False, "integer": 0}
+    if kind == "object":
+        return {k: _empty(v, defs) for k, v in node.get("properties", {}).items()}
+    return empties.get(str(kind))
+
+
+def handoff_reply(name: str, summary: str) -> Reply | None:
+    """The reply built for a writer stopped on context: empty fields, status handoff.
+
+    None when the model has no `handoff` status (readers are retried, not handed off).
+    """
+    schema = reply_schema(name)
+    status = schema["properties"].get("status", {})
+    if "handoff" not in status.get("enum", []):
+        return None
+    data = _empty(schema, schema.get("$defs", {}))
+    assert isinstance(data, dict)
+    data |= {"status": "handoff", "summary": summary}
+    return reply_model(name).model_validate(data)

@@ -98,6 +98,19 @@ class Stopped(Frozen):
     at: datetime
 
 
+class Rescue(Frozen):
+    """Local commits a claim saved as a rescue ref (STOP-10), and whether work went on from them.
+
+    `kept`: the branch had not moved, so the job continued from the rescued head
+    (unreviewed commits); otherwise it reset to the branch and the ref keeps them.
+    """
+
+    ref: str
+    sha: str
+    kept: bool
+    at: datetime
+
+
 class IssueState(Frozen):
     """Everything the stages keep about one issue between jobs (GH-7, GH-9)."""
 
@@ -132,6 +145,7 @@ class IssueState(Frozen):
     wiki_only: Literal[False] = False
     flows: Literal["code"] = "code"
     stacked_on: None = None
+    rescue: Rescue | None = None
 
     def open_blocking(self) -> tuple[Finding, ...]:
         """The blocking findings not yet resolved."""

@@ -16,6 +16,8 @@ def rev_parse(repo: Repo, rev: str) -> str:
 
 def try_rev_parse(repo: Repo, rev: str) -> str | None:
     """The full SHA of the commit `rev` names, or None when it names none."""
+    if "\0" in rev:  # no name holds a NUL, and argv cannot carry one
+        return None
     done = run_git(
         ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
         cwd=repo.path,

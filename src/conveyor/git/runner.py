@@ -55,6 +55,8 @@ class GitEnv:
         env.update(
             GIT_CONFIG_NOSYSTEM="1",
             GIT_CONFIG_GLOBAL=str(self.config_global or os.devnull),
+            # The user's global ignore and attributes files live here; point it nowhere.
+            XDG_CONFIG_HOME=os.devnull,
             GIT_TERMINAL_PROMPT="0",
             LC_ALL="C",
             GIT_AUTHOR_NAME=self.identity.name,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -168,3 +168,28 @@ def _take(
     save_state(ctx, issue.number, state, lookup)
     set_agent_label(ctx, issue.number, issue.labels, status_label(Status.WORKING))
     return Won(issue.number, state, restarted, target)
+
+
+def claim_first(
+    ctx: OpContext,
+    candidates: Sequence[int],
+    *,
+    lane: str,
+    now: datetime,
+    home: Path,
+    wait: Callable[[float], None],
+    units: Callable[[], float],
+) -> tuple[Won | None, tuple[int, ...]]:
+    """Claim the candidates in order until one wins; the others tried are `abandoned` (CLAIM-9).
+
+    `home` is the repository's folder under `$CONVEYOR_HOME`; each issue's
+    text goes to `home/runs/issue-N/issue.md`.
+    """
+    abandoned: list[int] = []
+    for number in candidates:
+        folder = home / "runs" / f"issue-{number}"
+        outcome = claim(ctx, number, lane=lane, now=now, folder=folder, wait=wait, unit=units())
+        if isinstance(outcome, Won):
+            return outcome, tuple(abandoned)
+        abandoned.append(number)
+    return None, tuple(abandoned)

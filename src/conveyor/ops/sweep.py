@@ -10,10 +10,15 @@ from conveyor.core.labels import has_stop_label
 from conveyor.core.pickup import Reason
 from conveyor.core.state_codec import Undecodable, find_state
 from conveyor.core.stops import StopCode
+from conveyor.core.trust import same_login
 from conveyor.forge.types import Comment, Issue
 from conveyor.ops.claim import decide
 from conveyor.ops.context import OpContext, fetch_comments
 from conveyor.ops.stop import stop
+
+
+class WrongAccount(RuntimeError):
+    """The token does not act as the configured account (GH-16): nothing is trusted then."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,10 @@ def sweep(ctx: OpContext, *, lane: str, now: datetime) -> SweepResult:
     (issues labelled `agent:stopped-error` are read again, so a stop that was
     cut short is finished).
     """
+    acting = ctx.forge.whoami()
+    if not same_login(acting, ctx.account):
+        msg = f"sweep: the forge token acts as {acting!r}, not the configured {ctx.account!r}"
+        raise WrongAccount(msg)
     hours = ctx.config.limits.lease_hours
     issues = sorted(ctx.forge.list_open_issues().issues, key=lambda i: (i.created_at, i.number))
     own: list[int] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -35,10 +36,10 @@ def launch_charge(issue: IssueView, stage: Stage, budgets: Budgets) -> int:
             return issue.rereview_lenses * budgets.rereview
         case Stage.REVIEW:
             return REVIEW_LENSES * budgets.review + budgets.aggregate
-        case Stage.TRIAGE | Stage.SPEC | Stage.IMPLEMENT | Stage.FIX | Stage.ACCEPT:
+        case (
+            Stage.TRIAGE | Stage.SPEC | Stage.IMPLEMENT | Stage.FIX | Stage.ACCEPT | Stage.SECURITY
+        ):
             return budgets.for_role(Role(stage.value))
-        case Stage.SECURITY:
-            return budgets.security
         case _:
             return 0
 
@@ -58,7 +59,7 @@ class Gate:
     lane: str
     now: datetime
     running: int
-    by_stage: dict[Stage, int]
+    by_stage: Mapping[Stage, int]
     writers: tuple[LiveWriter, ...]
     charges: int
     busy: frozenset[int]
@@ -118,7 +119,7 @@ def open_gate(snapshot: Snapshot, config: Config, now: datetime) -> Gate:
         by_stage=by_stage,
         writers=tuple(writers),
         charges=snapshot.ledger.charges_last_hour,
-        busy=busy_issues(snapshot),
+        busy=busy_issues(snapshot, issues),
         pause=found[0] if found else None,
     )
 
@@ -144,7 +145,7 @@ def admit(gate: Gate, config: Config, issue: IssueView, stage: Stage) -> Gate | 
                 return f"overlap:#{writer.issue}"
     charge = launch_charge(issue, stage, config.budgets)
     per_hour = limits.tokens_per_hour
-    if per_hour and gate.charges > per_hour:
+    if per_hour and gate.charges + charge > per_hour:
         return f"tokens-per-hour: {gate.charges} charged this hour + {charge} > {per_hour}"
     by_stage = dict(gate.by_stage)
     by_stage[stage] = in_stage + 1

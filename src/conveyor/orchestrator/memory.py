@@ -117,7 +117,7 @@ def memory_from_json(data: object) -> WatchMemory:
     )
     escalated = _field(data, "escalated", list, "watchdog")
     counts: list[tuple[int, int]] = []
-    for key, count in sorted(resumes.items()):
+    for key, count in resumes.items():
         if not key.isdigit() or not isinstance(count, int) or isinstance(count, bool):
             msg = f"watchdog.json: resumes.{key}: expected an issue number and a count"
             raise ValueError(msg)
@@ -147,7 +147,7 @@ def memory_from_json(data: object) -> WatchMemory:
             msg = f"watchdog.json: escalated[{i}]: expected [issue, control]"
             raise ValueError(msg)
         pairs.append((pair[0], _control(pair[1], f"escalated[{i}]")))
-    return WatchMemory(tuple(counts), read_stops, read_steered, tuple(pairs))
+    return WatchMemory(tuple(sorted(counts)), read_stops, read_steered, tuple(pairs))
 
 
 def _objects(items: list[Any], where: str) -> list[dict[str, Any]]:

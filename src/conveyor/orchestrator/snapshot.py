@@ -146,9 +146,12 @@ def job_needs_watch(job: JobView, issue: IssueView | None) -> bool:
     return issue.stopped is None and issue.stage == job.stage
 
 
-def busy_issues(snapshot: Snapshot) -> frozenset[int]:
-    """Issues no new job may start for: a live job, or a dead one the watchdog owns."""
-    issues = snapshot.job_issues()
+def busy_issues(snapshot: Snapshot, issues: dict[int, IssueView] | None = None) -> frozenset[int]:
+    """Issues no new job may start for: a live job, or a dead one the watchdog owns.
+
+    `issues` is `snapshot.job_issues()` when the caller already has it.
+    """
+    issues = snapshot.job_issues() if issues is None else issues
     return frozenset(
         job.issue
         for job in snapshot.jobs

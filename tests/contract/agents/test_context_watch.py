@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from conveyor.agents.launch import launch
+from conveyor.agents.process import SessionHandle
 from conveyor.core.replies import ImplementReply
 from conveyor.core.session import SessionRole, SessionStatus
 from tests.contract.agents.conftest import ACCEPT, Sessions
@@ -94,3 +95,22 @@ def test_a_reader_past_hard_twice_fails(sessions: Sessions) -> None:
     assert result.status is SessionStatus.FAILED
     assert result.error == "context passed the hard limit (175000) twice"
     assert len(result.earlier) == 1
+
+
+def test_a_steer_from_the_job_reaches_a_running_session(sessions: Sessions) -> None:
+    """A steer sent through the session's handle arrives as a user message."""
+    scenario = sessions.scenario(
+        {
+            "on_steer": "handoff",
+            "handoff": "Stopped on request.",
+            "handoff_reply": HANDOFF,
+            "turns": [{"usage": {"input": 10}, "await_steer": True}],
+        }
+    )
+    spec = sessions.spec(scenario, role=SessionRole.WRITER, reply_model="implement")
+    handle = SessionHandle()
+    handle.steer("The operator asks you to stop and hand off.")
+    result = launch(spec, dict(os.environ), handle)
+    assert result.status is SessionStatus.HANDOFF
+    assert result.handoff is not None
+    assert result.handoff.read_text() == "Stopped on request.\n"

@@ -85,3 +85,15 @@ def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
     assert stopped == ["ci"]
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"{server.url}/_conveyor/stats", timeout=5)
+
+
+def test_an_issue_html_url_leads_to_its_place_on_the_page(
+    world: World, owner: httpx.Client
+) -> None:
+    """Following an issue's `html_url` lands on the page at that issue's anchor."""
+    issue = owner.post(f"{world.repo_path}/issues", json={"title": "find me"}).json()
+    hop = owner.get(issue["html_url"])
+    assert hop.status_code == 302
+    location = hop.headers["Location"]
+    assert location == f"/#{world.slug}%23{issue['number']}"
+    assert f'id="{world.slug}#{issue["number"]}"' in owner.get("/").text

@@ -64,6 +64,24 @@ def test_a_push_to_the_head_runs_ci_again_and_a_failure_is_reported(ci_world: Gi
         assert "checking fail" in run["output"]["summary"]
 
 
+def test_reopening_a_pr_runs_ci_again(ci_world: GitWorld) -> None:
+    """Closed and reopened at the same head, the PR gets a second `ci` run."""
+    with ci_world.client(ci_world.writer_token) as client:
+        sha = ci_world.push_branch("again", {"verdict.txt": "pass\n"}, "Pass")
+        number = open_pr(client, ci_world, "again")["number"]
+        _completed(client, ci_world, sha)
+        client.patch(f"{ci_world.repo_path}/pulls/{number}", json={"state": "closed"})
+        client.patch(f"{ci_world.repo_path}/pulls/{number}", json={"state": "open"})
+
+        def two_runs() -> bool:
+            runs = client.get(
+                f"{ci_world.repo_path}/commits/{sha}/check-runs", params={"filter": "all"}
+            ).json()["check_runs"]
+            return len(runs) == 2 and all(r["status"] == "completed" for r in runs)
+
+        wait_for(two_runs)
+
+
 def test_the_log_tail_is_capped_at_60_kb(forge_server: ForgeServer, tmp_path: Path) -> None:
     """A chatty command's summary keeps its last 60,000 characters, the end included."""
     chatty = "python3 -c \"print('x' * 100000)\"; echo THE-END"
@@ -74,6 +92,21 @@ def test_the_log_tail_is_capped_at_60_kb(forge_server: ForgeServer, tmp_path: Pa
         summary = _completed(client, gw, sha)["output"]["summary"]
         assert len(summary) <= 60_000
         assert summary.rstrip().endswith("THE-END")
+
+
+def test_the_command_gets_a_minimal_environment_without_tokens(
+    forge_server: ForgeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Secrets in the server's environment never reach the CI command."""
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_server_secret")
+    gw = make_git_world(forge_server, tmp_path, ci="env")
+    with gw.client(gw.writer_token) as client:
+        sha = gw.push_branch("env", {"e.txt": "e\n"}, "Env")
+        open_pr(client, gw, "env")
+        summary = _completed(client, gw, sha)["output"]["summary"]
+    assert "CI=true" in summary
+    assert "ghp_server_secret" not in summary
+    assert "GITHUB_TOKEN" not in summary
 
 
 def test_stopping_the_server_kills_the_running_command(tmp_path: Path) -> None:

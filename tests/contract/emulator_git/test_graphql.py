@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.contract.emulator_git.conftest import GitWorld, open_pr
+from tests.contract.emulator_git.conftest import GitWorld, open_pr, settled
 
 pytestmark = pytest.mark.contract
 
@@ -22,6 +22,7 @@ def test_mark_ready_for_review_flips_draft(gw: GitWorld, writer: httpx.Client) -
     """The mutation answers the requested fields and the REST PR is no longer a draft."""
     gw.push_branch("feature", {"new.txt": "new\n"}, "Add new")
     pr = open_pr(writer, gw, "feature", draft=True)
+    assert settled(writer, gw, pr["number"])["mergeable_state"] == "draft"
     answer = writer.post("/graphql", json={"query": READY, "variables": {"id": pr["node_id"]}})
     assert answer.status_code == 200
     data = answer.json()
@@ -33,6 +34,19 @@ def test_mark_ready_for_review_flips_draft(gw: GitWorld, writer: httpx.Client) -
         "state": "OPEN",
     }
     assert writer.get(f"{gw.repo_path}/pulls/{pr['number']}").json()["draft"] is False
+
+
+def test_someone_without_push_access_cannot_mark_a_pr_ready(
+    gw: GitWorld, writer: httpx.Client
+) -> None:
+    """A visitor gets GitHub's `FORBIDDEN` error and the PR stays a draft."""
+    gw.push_branch("feature", {"new.txt": "new\n"}, "Add new")
+    pr = open_pr(writer, gw, "feature", draft=True)
+    visitor_token = gw.server.add_user(f"visitor-of-{gw.slug.replace('/', '-')}")
+    with gw.client(visitor_token) as visitor:
+        answer = visitor.post("/graphql", json={"query": READY, "variables": {"id": pr["node_id"]}})
+    assert answer.json()["errors"][0]["type"] == "FORBIDDEN"
+    assert writer.get(f"{gw.repo_path}/pulls/{pr['number']}").json()["draft"] is True
 
 
 def test_an_unknown_node_id_answers_not_found(writer: httpx.Client) -> None:

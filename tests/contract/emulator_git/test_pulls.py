@@ -161,3 +161,20 @@ def test_prs_list_by_state_head_and_base_and_share_numbers_with_issues(
     assert writer.get(f"{gw.repo_path}/pulls/{issue['number']}").status_code == 404
     assert writer.get(f"{gw.repo_path}/pulls/{second['number']}/reviews").json() == []
     assert writer.get(f"{gw.repo_path}/pulls/{second['number']}/comments").json() == []
+
+
+def test_comments_and_labels_on_a_pr_go_through_the_issue_routes(
+    gw: GitWorld, writer: httpx.Client
+) -> None:
+    """A PR's number works with the issue comment and label routes, and its JSON shows them."""
+    gw.push_branch("feature", {"new.txt": "new\n"}, "Add new")
+    number = open_pr(writer, gw, "feature")["number"]
+    made = writer.post(f"{gw.repo_path}/issues/{number}/comments", json={"body": "Looks good"})
+    assert made.status_code == 201
+    labelled = writer.post(
+        f"{gw.repo_path}/issues/{number}/labels", json={"labels": ["agent:working"]}
+    )
+    assert labelled.status_code == 200
+    pr = writer.get(f"{gw.repo_path}/pulls/{number}").json()
+    assert pr["comments"] == 1
+    assert [label["name"] for label in pr["labels"]] == ["agent:working"]

@@ -27,6 +27,9 @@ def test_refs_are_created_moved_and_deleted(gw: GitWorld, writer: httpx.Client) 
     made = writer.post(f"{gw.repo_path}/git/refs", json={"ref": "refs/heads/copy", "sha": base})
     assert made.status_code == 201
     assert made.json()["object"]["sha"] == base
+    for bad in ("refs/heads/bad name", "heads/x", "refs/heads/a..b", "refs/heads/x.lock"):
+        refused = writer.post(f"{gw.repo_path}/git/refs", json={"ref": bad, "sha": base})
+        assert check_error_shape(refused, 422)["message"] == "Reference name is invalid"
     dup = writer.post(f"{gw.repo_path}/git/refs", json={"ref": "refs/heads/copy", "sha": base})
     assert check_error_shape(dup, 422)["message"] == "Reference already exists"
     ahead = gw.push_branch("ahead", {"a.txt": "a\n"}, "Ahead")

@@ -155,8 +155,11 @@ def test_log_commits_lists_subjects_oldest_first(origin: tuple[Repo, WorkRepo]) 
     assert [c.subject for c in log_commits(work.repo, None, "main")] == ["first", "second"]
 
 
-def test_write_tree_from_dir_and_read_tree(tmp_path: Path) -> None:
-    """A plain folder becomes a tree in a bare repository, without touching the folder."""
+def test_write_tree_from_dir_and_read_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain folder becomes a tree in a bare repository, untouched, whatever the user ignores."""
+    (tmp_path / "home" / ".config" / "git").mkdir(parents=True)
+    (tmp_path / "home" / ".config" / "git" / "ignore").write_text("*.md\n")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     src = tmp_path / "src"
     (src / "pkg").mkdir(parents=True)
     (src / "pkg" / "m.py").write_text("x = 1\n")

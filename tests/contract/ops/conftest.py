@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.ops.world import World, make_world
+from tests.contract.ops.world import NOW, World, invariants_of, make_world
 
 
 @pytest.fixture
@@ -16,5 +16,6 @@ def world(forge_server: ForgeServer, tmp_path: Path) -> Iterator[World]:
     """A fresh repository on the session's embedded forge."""
     made = make_world(forge_server, tmp_path)
     yield made
+    assert invariants_of(made, NOW) == ()
     for forge in (made.bot, made.owner, made.visitor):
         forge.close()

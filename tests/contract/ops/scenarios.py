@@ -16,6 +16,7 @@ from conveyor.ops.split import Part, close_parent, split
 from conveyor.ops.state_store import save_state
 from conveyor.ops.stop import stop
 from conveyor.ops.sweep import sweep
+from tests.contract.ops.git_pr import open_pr
 from tests.contract.ops.world import NOW, World
 
 
@@ -55,6 +56,16 @@ def stopped_then_unlabelled(world: World) -> int:
     number = claimed_issue(world)
     stop(world.ctx(run_id="job1"), number, StopCode.TOO_LARGE, "handoffs", now=NOW)
     world.owner.remove_label(number, StopCode.TOO_LARGE.label)
+    return number
+
+
+def claimed_with_pr(world: World) -> int:
+    """A claimed issue with a pushed branch and its draft PR recorded in the state."""
+    number = claimed_issue(world)
+    scratch = world.home.parent / "git"
+    scratch.mkdir(parents=True, exist_ok=True)
+    pr = open_pr(world, number, scratch)
+    save_state(world.ctx(), number, IssueState(pr=pr, implemented=True))
     return number
 
 

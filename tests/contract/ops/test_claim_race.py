@@ -56,6 +56,5 @@ def test_three_racing_lanes_leave_exactly_one_live_claim_per_issue(
         issue = world.bot.get_issue(number)
         assert issue.labels == ("agent:working",)
         snapshots.append(IssueSnapshot(number, True, issue.labels, comments))
-    print("CONTESTED", contested)
     assert contested >= 5
     assert check_invariants(Snapshot(ACCOUNT, NOW, 3, tuple(snapshots))) == ()

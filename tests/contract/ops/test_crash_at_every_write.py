@@ -11,7 +11,7 @@ import pytest
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.faults import FaultyForge, InjectedFault, When
 from tests.contract.ops.scenarios import SCENARIOS, Scenario
-from tests.contract.ops.world import IssueView, World, make_world
+from tests.contract.ops.world import NOW, IssueView, World, invariants_of, make_world
 
 pytestmark = pytest.mark.contract
 
@@ -56,3 +56,4 @@ def test_an_op_interrupted_at_any_write_finishes_without_duplicates(
                     scenario.act(world, faulty, number)
                 scenario.act(world, world.bot, number)
                 assert world.seen() == expected, f"{scenario.name}: write {k} failed {when}"
+                assert invariants_of(world, NOW) == ()

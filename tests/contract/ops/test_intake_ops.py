@@ -8,7 +8,7 @@ from conveyor.core.state import IssueState, Rounds, Stage
 from conveyor.core.state_codec import encode_state
 from conveyor.core.stops import StopCode
 from conveyor.ops.ask import ask
-from conveyor.ops.claim import ClaimOutcome, Lost, Skipped, Won, claim
+from conveyor.ops.claim import ClaimOutcome, Lost, Skipped, Won, claim, claim_first
 from conveyor.ops.post import post_comment
 from conveyor.ops.release import release
 from conveyor.ops.state_store import StateRefused, fetch_state, save_state
@@ -206,3 +206,32 @@ def test_a_posted_comment_is_signed_and_never_duplicated(world: World) -> None:
     assert len(comments) == 1
     assert comments[0].body.startswith("**Conveyor · coordinator**")
     assert "run `job5`" in comments[0].body
+
+
+def test_claim_first_takes_the_first_free_candidate_and_lists_the_abandoned(world: World) -> None:
+    """Candidates already held by another lane are abandoned; the next free one is won (CLAIM-9)."""
+    held, free = (world.owner.create_issue(t, "b").number for t in ("Held", "Free"))
+    claim_now(world, held, lane="lane-b", run_id="other")
+    won, abandoned = claim_first(
+        world.ctx(),
+        [held, free],
+        lane="lane-a",
+        now=NOW,
+        home=world.folder(0).parent.parent,
+        wait=no_wait,
+        units=lambda: 0.5,
+    )
+    assert won is not None
+    assert (won.number, abandoned) == (free, (held,))
+    assert won.issue_md == world.folder(free) / "issue.md"
+
+
+def test_sweep_reports_duplicate_state_comments_and_reads_the_first(world: World) -> None:
+    """A second state comment by the account is ignored and reported."""
+    issue = world.owner.create_issue("Fix", "body")
+    first = world.bot.create_comment(issue.number, encode_state(IssueState(pr=1)))
+    second = world.bot.create_comment(issue.number, encode_state(IssueState(pr=2)))
+    result = sweep(world.ctx(), lane="lane-a", now=NOW)
+    assert result.duplicate_states == {issue.number: (second.id,)}
+    assert fetch_state(world.ctx(), issue.number).comment_id == first.id
+    world.bot.edit_comment(second.id, "removed duplicate", issue.number)

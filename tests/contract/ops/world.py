@@ -9,6 +9,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.core.config import AccountConfig, Commands, Config, Limits
+from conveyor.core.invariants import (
+    IssueSnapshot,
+    PrSnapshot,
+    Snapshot,
+    Violation,
+    check_invariants,
+)
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.protocol import Forge
@@ -81,6 +88,28 @@ class World:
                 subs,
             )
         return view
+
+
+def invariants_of(world: World, now: datetime) -> tuple[Violation, ...]:
+    """check_invariants over every issue of the world, with each issue's PR if it has one."""
+    issues = []
+    for number in itertools.count(1):
+        try:
+            issue = world.bot.get_issue(number)
+        except NotFound:
+            break
+        pr = world.bot.find_pr(f"agent/issue-{number}")
+        issues.append(
+            IssueSnapshot(
+                number,
+                issue.state == "open",
+                issue.labels,
+                world.bot.list_comments(number).comments,
+                None if pr is None else PrSnapshot(pr.number, pr.title, pr.body),
+            )
+        )
+    hours = world.limits.lease_hours
+    return check_invariants(Snapshot(ACCOUNT, now, hours, tuple(issues)))
 
 
 def make_world(server: ForgeServer, tmp_path: Path) -> World:

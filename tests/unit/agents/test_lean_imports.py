@@ -9,7 +9,6 @@ import sys
 import pytest
 
 
-
 def loaded(module: str) -> set[str]:
     """The modules a fresh interpreter holds after importing `module`."""
     code = f"import sys, json, {module}; print(json.dumps(sorted(sys.modules)))"

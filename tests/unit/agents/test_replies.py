@@ -6,13 +6,8 @@ from typing import Any
 
 import pytest
 
-from conveyor.core.replies import (
-    SpecReply,
-    handoff_reply,
-    reply_names,
-    reply_schema,
-    validate_reply,
-)
+from conveyor.core.replies import SpecReply, reply_names, reply_schema, validate_reply
+from conveyor.core.session import handoff_reply
 
 KINDS = (
     "triage", "spec", "implement", "review", "rereview", "aggregate", "fix", "check_fix",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from conveyor.forge.errors import (
@@ -13,7 +14,7 @@ from conveyor.forge.errors import (
     Unauthorized,
     Validation,
 )
-from tests.unit.forge.scripted import Script, status
+from tests.unit.forge.scripted import Script, example, status
 
 
 @pytest.mark.parametrize(
@@ -69,3 +70,41 @@ def test_removing_an_absent_label_and_reading_a_missing_branch_are_not_errors() 
     assert forge.get_branch("conveyor/issue-3") is None
     assert script.requests[0].url.raw_path == b"/repos/o/r/issues/3/labels/agent%3Aworking"
     assert script.requests[1].url.raw_path == b"/repos/o/r/branches/conveyor/issue-3"
+
+
+def test_a_refused_app_token_is_unauthorized_not_transient() -> None:
+    """When minting the installation token is refused (401), the call fails as Unauthorized."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from conveyor.forge.github import AppIdentity, app_forge
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    script = Script(status(401, body={"message": "A JSON web token could not be decoded"}))
+    forge = app_forge(
+        "o/r",
+        AppIdentity(1, "bot", 2),
+        pem,
+        base_url="http://forge.test",
+        transport=httpx.MockTransport(script.handle),
+    )
+    with pytest.raises(Unauthorized, match="JSON web token"):
+        forge.get_issue(1)
+    assert script.requests[0].url.path == "/app/installations/2/access_tokens"
+
+
+def test_a_graphql_rate_limit_inside_a_200_is_rate_limited() -> None:
+    """GitHub reports a spent GraphQL limit as an error of type RATE_LIMITED in a 200."""
+    pr = example("pull-request")
+    pr.update(labels=[], requested_teams=[])  # the example predates githubkit's current model
+    body = {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}
+    script = Script(httpx.Response(200, json=pr), status(200, {"Retry-After": "9"}, body))
+    with pytest.raises(RateLimited) as caught:
+        script.forge(attempts=1).mark_pr_ready(1347)
+    assert caught.value.retry_after == 9.0
+    assert caught.value.operation == "mark PR ready"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+from pydantic import ValidationError
+
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.orchestrator.decisions import Decisions
@@ -280,3 +283,9 @@ def test_each_start_carries_its_launch_charge() -> None:
     )
     decisions = schedule(snap, config(max_jobs=3), NOW)
     assert {s.issue: s.charge for s in decisions.starts} == {1: 200_000, 2: 80_000, 3: 0}
+
+
+def test_a_stage_cap_for_an_unknown_stage_is_a_config_error() -> None:
+    """`stage_caps` keys are stage names; a typo is refused at load, naming the key."""
+    with pytest.raises(ValidationError, match=r"stage_caps\.revew"):
+        config(stage_caps={"revew": 1})

@@ -22,13 +22,14 @@ def toml_value(value: object) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value)
+        # TOML basic strings: JSON escaping, minus \uD8xx pairs, plus DEL.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, Mapping):
         pairs = []
         for key, item in value.items():
-            name = key if BARE_KEY.match(str(key)) else json.dumps(str(key))
+            name = key if BARE_KEY.match(str(key)) else toml_value(str(key))
             pairs.append(f"{name} = {toml_value(item)}")
         return "{" + ", ".join(pairs) + "}"
     msg = f"cannot write {type(value).__name__} as TOML"

@@ -14,6 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.ci import wake
+from conveyor.forge.emulator.git_cache import details_of
 from conveyor.forge.emulator.http import (
     ApiError,
     field_str,
@@ -32,10 +33,10 @@ from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import (
     ZERO_SHA,
     GitError,
-    commit_details,
     delete_ref,
     is_ancestor,
     list_refs,
+    read_ref,
     try_rev_parse,
     update_ref,
 )
@@ -43,7 +44,7 @@ from conveyor.git import (
 
 def commit_json(view: RepoView, sha: str) -> dict[str, Any]:
     """GitHub's `commit` object for a SHA of this repository."""
-    details = commit_details(view.bare, sha)
+    details = details_of(view.bare, sha)
     html = f"{view.repo['html_url']}/commit/{sha}"
 
     def person(who: tuple[str, str, str]) -> dict[str, str]:
@@ -77,7 +78,7 @@ async def get_branch(request: Request) -> Response:
     """`GET /repos/{owner}/{repo}/branches/{branch}` with its protection."""
     state, repo, view = repo_context(request)
     branch = request.path_params["branch"]
-    sha = try_rev_parse(view.bare, f"refs/heads/{branch}")
+    sha = read_ref(view.bare, f"refs/heads/{branch}")
     if sha is None:
         raise ApiError(404, "Branch not found")
     protection = protection_of(state.store, int(repo["id"]), branch)
@@ -139,6 +140,21 @@ async def list_refs_route(request: Request) -> Response:
     return json_response(matching)
 
 
+def _valid_ref(ref: str) -> bool:
+    """Git's ref-name rules, enough to refuse what `git check-ref-format` would."""
+    parts = ref.split("/")
+    return (
+        parts[0] == "refs"
+        and len(parts) >= 3
+        and not any(c in ref for c in " ~^:?*[\\")
+        and all(ord(c) >= 32 and c != "\x7f" for c in ref)
+        and ".." not in ref
+        and "@{" not in ref
+        and not ref.endswith((".", ".lock", "/"))
+        and all(p and not p.startswith(".") for p in parts)
+    )
+
+
 async def create_ref(request: Request) -> Response:
     """`POST .../git/refs` ({ref, sha})."""
     user = require_user(request)
@@ -147,7 +163,7 @@ async def create_ref(request: Request) -> Response:
     body = await read_object(request)
     ref = field_str(body, "ref", "Reference", required=True) or ""
     sha = field_str(body, "sha", "Reference", required=True) or ""
-    if not ref.startswith("refs/") or ref.count("/") < 2:
+    if not _valid_ref(ref):
         raise ApiError(422, "Reference name is invalid")
     full = try_rev_parse(view.bare, sha) if len(sha) == 40 else None
     if full is None:

@@ -17,6 +17,7 @@ from conveyor.forge.emulator.check_rows import (
     latest_by_name,
     update_check_run,
 )
+from conveyor.forge.emulator.git_cache import resolve_commit_ref
 from conveyor.forge.emulator.http import (
     ApiError,
     field_str,
@@ -67,11 +68,10 @@ def check_run_json(view: RepoView, run: sqlite3.Row) -> dict[str, Any]:
 
 def resolve_commit(view: RepoView, ref: str) -> str:
     """The SHA a commit ref (SHA, branch or tag) names; GitHub's 422 when none."""
-    for candidate in (f"refs/heads/{ref}", f"refs/tags/{ref}", ref):
-        sha = try_rev_parse(view.bare, candidate)
-        if sha is not None:
-            return sha
-    raise ApiError(422, f"No commit found for SHA: {ref}")
+    sha = resolve_commit_ref(view.bare, ref)
+    if sha is None:
+        raise ApiError(422, f"No commit found for SHA: {ref}")
+    return sha
 
 
 def _run_fields(body: dict[str, Any], *, creating: bool) -> dict[str, Any]:

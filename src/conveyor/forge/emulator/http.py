@@ -118,13 +118,17 @@ def require_user(request: Request) -> sqlite3.Row:
     return user
 
 
-def bearer_token(request: Request) -> str | None:
-    """The token of `Authorization: token X` or `Bearer X`, if any."""
-    header = request.headers.get("authorization", "")
+def token_of(header: str) -> str | None:
+    """The token of an `Authorization` value, `token X` or `Bearer X`, if any."""
     scheme, _, value = header.partition(" ")
     if scheme.lower() in {"token", "bearer"} and value.strip():
         return value.strip()
     return None
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of the request's `Authorization: token X` or `Bearer X`, if any."""
+    return token_of(request.headers.get("authorization", ""))
 
 
 async def read_json(request: Request) -> Any:

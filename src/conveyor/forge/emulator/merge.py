@@ -25,6 +25,7 @@ from conveyor.forge.emulator.protection import protection_of
 from conveyor.forge.emulator.pull_rows import Pull, update_pull
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context, require_pull
+from conveyor.forge.emulator.pushes import apply_push
 from conveyor.forge.emulator.records import permission_of, set_issue_state
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
@@ -119,6 +120,8 @@ async def merge_route(request: Request) -> Response:
         raise ApiError(409, "Base branch was modified. Review and try the merge again.") from exc
     with state.store.tx() as conn:
         _record_merge(conn, pull, int(user["id"]), base_sha, commit)
+        # The base moved without a push: treat it as one (PRs headed there follow, CI runs).
+        apply_push(state.store, conn, int(repo["id"]), commit, f"refs/heads/{pull.base_ref}")
         if pull.base_ref == repo["default_branch"]:
             _close_issues(conn, int(repo["id"]), closing_numbers(pull.body), int(user["id"]))
     return json_response(

@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from conveyor.forge.emulator.http import DOC_URL, USER_SCOPE_KEY
+from conveyor.forge.emulator.http import DOC_URL, USER_SCOPE_KEY, token_of
 from conveyor.forge.emulator.state import EmulatorState
 
 UNCOUNTED_PREFIX = "/_conveyor"
@@ -39,7 +39,7 @@ class ForgeMiddleware:
         counted = not scope["path"].startswith(UNCOUNTED_PREFIX)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         method: str = scope["method"]
-        token = _token(headers.get("authorization", ""))
+        token = token_of(headers.get("authorization", ""))
         user = None
         if token is not None and not _looks_like_jwt(token):
             user = self.state.store.one(
@@ -135,11 +135,3 @@ class ForgeMiddleware:
         headers = [*headers, (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body, "more_body": False})
-
-
-def _token(header: str) -> str | None:
-    """The token of an `Authorization` header value (`token X` or `Bearer X`)."""
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() in {"token", "bearer"} and value.strip():
-        return value.strip()
-    return None

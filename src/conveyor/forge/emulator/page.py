@@ -9,9 +9,10 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from html import escape
+from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.http import base_url, emulator
@@ -61,11 +62,14 @@ def _label_html(label: sqlite3.Row) -> str:
     return f'<span class="label" style="background:#{color}">{escape(label["name"])}</span>'
 
 
-def _issue_html(issue: sqlite3.Row, labels: list[sqlite3.Row], comments: list[sqlite3.Row]) -> str:
+def _issue_html(
+    slug: str, issue: sqlite3.Row, labels: list[sqlite3.Row], comments: list[sqlite3.Row]
+) -> str:
     """One issue (or the conversation of a PR) with its labels and comments."""
     kind = "PR" if issue["is_pull"] else "issue"
+    anchor = escape(f"{slug}#{issue['number']}")
     parts = [
-        f'<li id="{kind}-{issue["number"]}"><b>#{issue["number"]}</b> {escape(issue["title"])}',
+        f'<li id="{anchor}"><b>#{issue["number"]}</b> {escape(issue["title"])}',
         f' <span class="meta">({kind}, {escape(issue["state"])}',
         f", {escape(issue['state_reason'])}" if issue["state_reason"] else "",
         f", by {escape(issue['login'])}, updated {escape(issue['updated_at'])})</span>",
@@ -97,7 +101,7 @@ def _repo_html(request: Request, repo: sqlite3.Row) -> str:
         f"<section><h2>{escape(slug)}</h2>",
         f'<p class="meta">default branch {escape(repo["default_branch"])}</p>',
         "<h3>Issues and pull requests</h3><ul>",
-        *(_issue_html(row, labels[row["id"]], comments[row["id"]]) for row in issues),
+        *(_issue_html(slug, row, labels[row["id"]], comments[row["id"]]) for row in issues),
         "</ul>",
     ]
     for module in request.app.state.modules:
@@ -123,4 +127,15 @@ async def index(request: Request) -> Response:
     return HTMLResponse(page)
 
 
-ROUTES = [Route("/", index, methods=["GET"])]
+async def to_anchor(request: Request) -> Response:
+    """An issue's or PR's `html_url` leads to its place on the page."""
+    params = request.path_params
+    anchor = quote(f"{params['owner']}/{params['repo']}#{params['number']}", safe="/")
+    return RedirectResponse(f"/#{anchor}", status_code=302)
+
+
+ROUTES = [
+    Route("/", index, methods=["GET"]),
+    Route("/{owner}/{repo}/issues/{number:int}", to_anchor, methods=["GET"]),
+    Route("/{owner}/{repo}/pull/{number:int}", to_anchor, methods=["GET"]),
+]

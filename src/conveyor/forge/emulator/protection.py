@@ -25,7 +25,7 @@ from conveyor.forge.emulator.pushes import repo_git
 from conveyor.forge.emulator.records import permission_of, require_repo
 from conveyor.forge.emulator.shapes import repo_api_url
 from conveyor.forge.emulator.store import Store, register_schema
-from conveyor.git import try_rev_parse
+from conveyor.git import read_ref
 
 register_schema(
     """
@@ -98,7 +98,7 @@ def _target(request: Request) -> tuple[sqlite3.Row, str, str]:
     repo = require_repo(store, params["owner"], params["repo"])
     branch = params["branch"]
     bare = repo_git(store, emulator(request).data_dir, int(repo["id"]))
-    if try_rev_parse(bare, f"refs/heads/{branch}") is None:
+    if read_ref(bare, f"refs/heads/{branch}") is None:
         raise ApiError(404, "Branch not found")
     api = repo_api_url(base_url(request), repo["owner_login"], repo["name"])
     return repo, branch, f"{api}/branches/{branch}/protection"

@@ -60,6 +60,8 @@ def _user(state: EmulatorState, base: str, user_id: int | None) -> dict[str, Any
 def _stats(view: RepoView, base_sha: str, head_sha: str) -> tuple[int, int, int, int]:
     """(commits, additions, deletions, changed files), cached per (repo, base, head)."""
     key = (str(view.bare.path), base_sha, head_sha)
+    if len(_STATS) > 4096:  # a bound, not an LRU: recomputing is cheap
+        _STATS.clear()
     if key not in _STATS:
         try:
             fork = merge_base(view.bare, base_sha, head_sha) or base_sha

@@ -3,7 +3,8 @@
 How a module plugs in: call `register_schema(DDL)` at import time with
 `CREATE TABLE IF NOT EXISTS ...` statements (and indexes); `Store.open(data_dir)`
 creates every registered table. Read with `store.one` / `store.all`; write inside
-`with store.tx() as conn:` (BEGIN IMMEDIATE, serialised in-process by a lock, nestable).
+`with store.tx() as conn:` (BEGIN IMMEDIATE, serialised in-process by a lock, nestable;
+never `await` or run slow work inside it: the lock is held until it ends).
 Ids come from one global sequence: `store.next_id(conn)` inside a transaction.
 """
 

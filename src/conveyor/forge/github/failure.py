@@ -11,6 +11,7 @@ from githubkit.exception import (
     AuthExpiredError,
     GitHubException,
     GraphQLFailed,
+    RateLimitExceeded,
     RequestError,
     RequestFailed,
     RequestTimeout,
@@ -30,6 +31,20 @@ from conveyor.forge.errors import (
 
 def to_forge_error(exc: GitHubException, operation: str, number: int | None) -> ForgeError:
     """The forge error for a githubkit failure of `operation` on issue/PR `number`."""
+    inner = getattr(exc, "exc", None)
+    if type(exc) is RequestError and isinstance(inner, GitHubException):
+        # A failure inside the auth flow (minting an App's installation token)
+        # reaches us wrapped; what counts is the inner answer (401, 404, 5xx).
+        return to_forge_error(inner, operation, number)
+    if isinstance(exc, RateLimitExceeded) and exc.response.status_code < 400:
+        # GraphQL reports a spent limit inside a 200 answer.
+        return RateLimited(
+            operation,
+            number,
+            "GraphQL rate limit exceeded",
+            reset_at=_reset_at(exc.response.raw_response),
+            retry_after=exc.retry_after.total_seconds(),
+        )
     if isinstance(exc, RequestFailed):
         return from_response(exc.response.raw_response, operation, number)
     if isinstance(exc, RequestTimeout):

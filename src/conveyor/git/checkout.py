@@ -1,0 +1,139 @@
+"""The bare cache per repository and a job's own checkout cloned from it (JB-8..10).
+
+The cache is `git clone --bare` with remote-tracking refs (`refs/remotes/origin/*`),
+fetched with prune under a file lock; the checkout's `origin` is the real remote,
+its refs copied from the cache, so a job never fetches from the forge itself.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from conveyor.git.hooks import install_hook
+from conveyor.git.push import PUSH_OP_VAR
+from conveyor.git.refs import try_rev_parse
+from conveyor.git.remote import TRACKING_REFSPEC, clone_bare, fetch
+from conveyor.git.runner import GitEnv, Identity, Repo, git_text, run_git
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive `fcntl` lock on `path` (created when missing) for the block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def lock_path(cache: Path) -> Path:
+    """The lock file guarding a cache: `<cache>.lock`."""
+    return cache.with_name(f"{cache.name}.lock")
+
+
+def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
+    """Create the bare cache of `url` at `cache`, or fetch it with prune; under its lock."""
+    with file_lock(lock_path(cache)):
+        if not (cache / "HEAD").is_file():
+            return clone_bare(url, cache, env)
+        repo = Repo(cache, env)
+        run_git(["config", "remote.origin.url", url], cwd=cache, env=env)
+        run_git(["config", "remote.origin.fetch", TRACKING_REFSPEC], cwd=cache, env=env)
+        fetch(repo)
+        return repo
+
+
+def write_git_config(path: Path, identity: Identity) -> Path:
+    """The job-owned global git config: identity, no signing, no credential helper."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "[user]\n"
+        f"\tname = {identity.name}\n"
+        f"\temail = {identity.email}\n"
+        "[commit]\n\tgpgsign = false\n"
+        "[tag]\n\tgpgsign = false\n"
+        "[init]\n\tdefaultBranch = main\n"
+        "[credential]\n\thelper =\n"
+        "[advice]\n\tdetachedHead = false\n"
+    )
+    return path
+
+
+def create_checkout(
+    cache: Repo, dest: Path, url: str, *, branch: str, base: str, env: GitEnv
+) -> Repo:
+    """Clone the cache into `dest` on `branch`: at `origin/<branch>` when the remote has it,
+    else at `origin/<base>`; `origin` is the real remote `url`."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(lock_path(cache.path)):
+        run_git(
+            ["clone", "--quiet", "--no-checkout", "--", str(cache.path), str(dest)],
+            cwd=dest.parent,
+            env=env,
+        )
+        repo = Repo(dest, env)
+        copy = "+refs/remotes/origin/*:refs/remotes/origin/*"
+        run_git(
+            ["fetch", "--quiet", "--no-tags", "--prune", str(cache.path), copy], cwd=dest, env=env
+        )
+    run_git(["remote", "set-url", "origin", url], cwd=dest, env=env)
+    start = try_rev_parse(repo, f"refs/remotes/origin/{branch}") or try_rev_parse(
+        repo, f"refs/remotes/origin/{base}"
+    )
+    if start is None:
+        msg = f"the remote has neither {branch!r} nor the base branch {base!r}"
+        raise ValueError(msg)
+    run_git(["checkout", "--quiet", "--no-track", "-B", branch, start], cwd=dest, env=env)
+    _drop_other_branches(repo, branch)
+    return repo
+
+
+def _drop_other_branches(repo: Repo, keep: str) -> None:
+    names = git_text(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/")
+    for name in names.splitlines():
+        if name and name != keep:
+            run_git(["branch", "--quiet", "-D", name], cwd=repo.path, env=repo.env)
+
+
+def pre_push_hook(nonce: str) -> str:
+    """A `pre-push` hook refusing every push but the job's push op (which sets the nonce)."""
+    expected = shlex.quote(nonce)
+    return (
+        "#!/bin/sh\n"
+        "# Installed by Conveyor: only the job's push op pushes from this checkout.\n"
+        f'if [ "${PUSH_OP_VAR}" != {expected} ]; then\n'
+        "  echo \"conveyor: pushes from this checkout go through the job's push op;"
+        ' commit and let the job push." >&2\n'
+        "  exit 1\n"
+        "fi\n"
+    )
+
+
+def install_checkout_hooks(repo: Repo, nonce: str, commit_msg: str) -> None:
+    """The checkout's `pre-push` (refusing other pushes) and `commit-msg` hooks."""
+    install_hook(repo, "pre-push", pre_push_hook(nonce))
+    install_hook(repo, "commit-msg", commit_msg)
+
+
+def dirty_paths(repo: Repo) -> list[str]:
+    """Paths with uncommitted changes (staged, unstaged or untracked), sorted."""
+    done = run_git(
+        ["status", "--porcelain=v1", "-z", "--untracked-files=all"], cwd=repo.path, env=repo.env
+    )
+    paths: list[str] = []
+    records = done.stdout.decode(errors="surrogateescape").split("\0")
+    skip = False
+    for record in records:
+        if skip:
+            skip = False
+            continue
+        if len(record) > 3:
+            paths.append(record[3:])
+            skip = record[0] in "RC"  # a rename's source path follows as its own record
+    return sorted(set(paths))

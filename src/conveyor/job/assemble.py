@@ -1,0 +1,123 @@
+"""Building a claimed job's `JobContext`: checkout, rescue, environment, push op, hub."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conveyor.core.config import Config
+from conveyor.core.state import Stage
+from conveyor.forge.connect import read_token
+from conveyor.git.runner import Identity
+from conveyor.job.boundary import command_env, token_env_names
+from conveyor.job.claiming import Claimed
+from conveyor.job.context import JobContext
+from conveyor.job.events import EventLog
+from conveyor.job.hub import JobHub
+from conveyor.job.jobfile import JobFile
+from conveyor.job.layout import JobPaths
+from conveyor.job.push_op import commit_paths
+from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
+from conveyor.job.workspace import prepare_workspace
+from conveyor.ops.context import OpContext
+from conveyor.ops.state_store import fetch_state, save_state, state_of
+
+
+def now_utc() -> datetime:
+    """The job's clock."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Started:
+    """A claimed job before its checkout exists."""
+
+    config: Config
+    config_dir: Path
+    issue: int
+    stage: Stage
+    resume: bool
+    environ: Mapping[str, str]
+    paths: JobPaths
+    claimed: Claimed
+    lane: str
+    role: JobRole
+    job_file: JobFile
+    events: EventLog
+    hub: JobHub
+    ops: OpContext
+
+
+def identity_of(config: Config) -> Identity:
+    """Who the job's and its sessions' commits are by: the pipeline's account."""
+    login = config.account.login
+    return Identity(name=login, email=f"{login.replace('[bot]', '')}@users.noreply.conveyor")
+
+
+def build_context(started: Started) -> JobContext:
+    """Prepare the checkout (rescuing leftovers into the state) and assemble the context."""
+    config, paths = started.config, started.paths
+    token = _token(started)
+    trailer_role = STAGE_AGENT_ROLES[started.stage].value
+    workspace = prepare_workspace(
+        paths,
+        url=started.ops.forge.repo_info().clone_url,
+        issue=started.issue,
+        base=config.base,
+        identity=identity_of(config),
+        token=token,
+        trailer_role=trailer_role,
+        now=now_utc(),
+    )
+    state = started.claimed.state
+    if workspace.lost_changes:
+        started.job_file.set_lost_changes(list(workspace.lost_changes))
+    if workspace.rescues:
+        lookup = fetch_state(started.ops, started.issue)
+        state = state_of(lookup).model_copy(update={"rescue": workspace.rescues[-1]})
+        save_state(started.ops, started.issue, state, lookup)
+    hub = started.hub
+    if started.role is JobRole.WRITER:
+        repo = workspace.repo
+        hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))
+    environ = started.environ
+    return JobContext(
+        config=config,
+        forge=started.ops.forge,
+        ops=started.ops,
+        issue=started.issue,
+        stage=started.stage,
+        role=started.role,
+        lane=started.lane,
+        job_id=paths.job_id,
+        run_id=started.ops.run_id,
+        home=paths.home,
+        job_dir=paths.job_dir,
+        run_dir=paths.run_dir,
+        checkout=paths.checkout,
+        sessions_dir=paths.sessions,
+        issue_file=started.claimed.issue_md,
+        environ=environ,
+        command_env=command_env(
+            config, environ, home=paths.job_dir / "home", git_config=workspace.git_config
+        ),
+        token_env=token_env_names(config),
+        token_secrets=(token,) if token else (),
+        events=started.events,
+        job_file=started.job_file,
+        hub=hub,
+        control_socket=paths.control_socket,
+        git_config=workspace.git_config,
+        git=workspace.repo,
+        now=now_utc,
+        push=workspace.pusher,
+        resume=started.resume,
+    )
+
+
+def _token(started: Started) -> str | None:
+    if started.config.account.app is not None:
+        return None  # an App's installation token is not handed to git yet
+    return read_token(started.config, started.environ, started.config_dir)

@@ -1,0 +1,86 @@
+"""The job's claim: take the issue for its lane unless the lane already holds it (CLAIM-*)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from conveyor.core.restart import restart
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.state_codec import find_state
+from conveyor.ops.claim import Lost, Skipped, Won, claim, decide
+from conveyor.ops.context import OpContext, fetch_comments
+from conveyor.ops.issue_md import write_issue_md
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """The lane holds the issue at the job's stage; `fresh` when this job claimed it."""
+
+    state: IssueState
+    issue_md: Path
+    fresh: bool
+
+
+@dataclass(frozen=True)
+class NotClaimable:
+    """Nothing was changed: why the job may not run (exit code 3)."""
+
+    reason: str
+
+
+def expected_stage(state: IssueState | None, *, restarting: bool) -> Stage:
+    """The stage the issue's next job runs: its saved stage, or where a restart begins."""
+    if state is None:
+        return Stage.TRIAGE
+    if restarting and state.stopped is not None:
+        return restart(state).stage
+    return state.stage
+
+
+def claim_for_job(
+    ctx: OpContext,
+    number: int,
+    *,
+    stage: Stage,
+    lane: str,
+    now: datetime,
+    run_dir: Path,
+    take_stopped: bool = False,
+    wait: Callable[[float], None],
+    unit: float,
+) -> Claimed | NotClaimable:
+    """Check the issue waits for this stage, then claim it (or keep the lane's own lease)."""
+    issue = ctx.forge.get_issue(number)
+    comments = fetch_comments(ctx, number)
+    decision = decide(ctx, issue, comments, now, by_number=True, take_stopped=take_stopped)
+    state = find_state(comments, ctx.account).state
+    lease = state.lease if state is not None else None
+    own = lease is not None and lease.lane == lane and not lease.released
+    if decision.action == "skip" and not (decision.reason == "leased" and own):
+        return NotClaimable(decision.reason)
+    expected = expected_stage(state, restarting=decision.action == "restart")
+    if expected is not stage:
+        return NotClaimable(f"wrong-stage: the issue waits for {expected.value}, not {stage.value}")
+    if own and state is not None and decision.action != "restart":
+        path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
+        return Claimed(state, path, fresh=False)
+    outcome = claim(
+        ctx,
+        number,
+        lane=lane,
+        now=now,
+        folder=run_dir,
+        wait=wait,
+        unit=unit,
+        by_number=True,
+        take_stopped=take_stopped,
+    )
+    if isinstance(outcome, Won):
+        return Claimed(outcome.state, outcome.issue_md, fresh=True)
+    if isinstance(outcome, Lost):
+        return NotClaimable(f"lost the claim to lane {outcome.holder}")
+    assert isinstance(outcome, Skipped)
+    return NotClaimable(outcome.reason)

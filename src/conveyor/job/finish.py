@@ -1,0 +1,109 @@
+"""What every job exit does (JB-12, JB-13, JOB-4): lost changes, exit push, lease, cleanup."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable
+
+from conveyor.git.checkout import dirty_paths
+from conveyor.git.refs import try_rev_parse
+from conveyor.git.rescue import rescue_ref
+from conveyor.git.runner import GitError
+from conveyor.job.assemble import Started
+from conveyor.job.context import JobContext
+from conveyor.job.jobfile import Outcome
+from conveyor.job.push_op import unpushed_head
+from conveyor.job.roles import JobRole
+from conveyor.ops.context import OpContext
+from conveyor.ops.state_store import fetch_state, save_state, state_of
+
+
+def _say(text: str) -> None:
+    print(f"conveyor job: {text}", file=sys.stderr)  # noqa: T201 - the job's stderr is its log
+
+
+def record_lost_changes(ctx: JobContext, earlier: tuple[str, ...] = ()) -> list[str]:
+    """Record the checkout's uncommitted paths (and leftovers' ones) as job.json lost_changes."""
+    try:
+        dirty = dirty_paths(ctx.git) if ctx.checkout.is_dir() else []
+    except GitError as exc:
+        _say(f"cannot list uncommitted paths: {exc}")
+        dirty = []
+    lost = [*earlier, *dirty]
+    if lost:
+        ctx.job_file.set_lost_changes(lost)
+    return dirty
+
+
+def push_local_commits(ctx: JobContext) -> str | None:
+    """Push a writer's commits the remote lacks; an error text when they stay only local.
+
+    Onto `agent/issue-N` fast-forward only when the remote has that branch,
+    else (or when that fails) as a rescue ref, so removing the checkout loses
+    nothing. The runner may call it before a stop, to say so in the stop comment.
+    """
+    if ctx.role is not JobRole.WRITER or not ctx.checkout.is_dir():
+        return None
+    head = unpushed_head(ctx.git, ctx.branch, ctx.base)
+    if head is None:
+        return None
+    error = ""
+    if try_rev_parse(ctx.git, f"refs/remotes/origin/{ctx.branch}") is not None:
+        result = ctx.push(head, ctx.branch_ref)
+        if result.ok:
+            ctx.events.emit("pushed", ref=ctx.branch_ref, sha=head, exit_push=True)
+            return None
+        error = result.error or "the push was refused"
+    ref = rescue_ref(ctx.issue, ctx.now())
+    saved = ctx.push(head, ref, force=True)
+    if saved.ok:
+        ctx.events.emit("pushed", ref=ref, sha=head, exit_push=True)
+        return error or None
+    _say(f"could not push {head} ({error or saved.error}); the commits are only local")
+    return error or saved.error or "the push was refused"
+
+
+def clear_lease(ops: OpContext, issue: int, lane: str) -> None:
+    """Save the issue at its stage with the lease cleared (JOB-4: not `release`)."""
+    lookup = fetch_state(ops, issue)
+    state = state_of(lookup)
+    if state.lease is not None and state.lease.lane == lane:
+        save_state(ops, issue, state.model_copy(update={"lease": None}), lookup)
+
+
+def remove_checkout(ctx: JobContext) -> None:
+    """Remove `repo/`; job.json and sessions/ stay."""
+    shutil.rmtree(ctx.checkout, ignore_errors=True)
+
+
+STAGE_ENDED = frozenset({"saved", "stopped", "asked", "split", "merged", "released"})
+
+
+def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> int:
+    """The exit path of every claimed job; returns the exit code (0 ended, 1 otherwise).
+
+    Uncommitted paths go to lost_changes, a writer's unpushed commits are pushed,
+    an interrupted or failed job saves the issue at its stage with the lease
+    cleared, job.json records the outcome, and `repo/` is removed.
+    """
+    interrupted = started.hub.interrupted.is_set() or outcome == "interrupted"
+    if ctx is not None:
+        _guarded("record lost changes", lambda: record_lost_changes(ctx))
+        _guarded("push local commits", lambda: push_local_commits(ctx))
+    if outcome not in STAGE_ENDED or interrupted:
+        _guarded("clear the lease", lambda: clear_lease(started.ops, started.issue, started.lane))
+        started.events.emit("released", lease="cleared", outcome=outcome)
+    started.job_file.finish(outcome)
+    if ctx is not None:
+        remove_checkout(ctx)
+    else:
+        shutil.rmtree(started.paths.checkout, ignore_errors=True)
+    return 0 if outcome in STAGE_ENDED else 1
+
+
+def _guarded(what: str, step: Callable[[], object]) -> None:
+    try:
+        step()
+    except Exception as exc:  # noqa: BLE001 - one failed exit step must not skip the others
+        _say(f"could not {what}: {exc}")

@@ -1,0 +1,116 @@
+"""Where a stage job keeps its files under `$CONVEYOR_HOME/<owner>__<repo>/` (DESIGN.md)."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import socket
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from conveyor.job.jobfile import JOB_FILE, load_job_file, process_start_ticks
+
+LANE_FILE = "lane"
+_LANE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def load_lane(home: Path) -> str:
+    """This machine's lane id, created once as `<hostname>-<8 random hex>`."""
+    path = home / LANE_FILE
+    if path.is_file() and (text := path.read_text().strip()):
+        return text
+    host = _LANE_CHARS.sub("-", socket.gethostname()).strip("-") or "host"
+    lane = f"{host}-{secrets.token_hex(4)}"
+    home.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{LANE_FILE}.{os.getpid()}.tmp")
+    tmp.write_text(lane + "\n")
+    try:
+        os.link(tmp, path)  # fails when another job created it first: theirs wins
+    except FileExistsError:
+        tmp.unlink()
+        return path.read_text().strip()
+    tmp.unlink()
+    return lane
+
+
+@dataclass(frozen=True)
+class JobPaths:
+    """One job's folders: its own, the issue's run folder, the checkout, the sessions."""
+
+    home: Path
+    job_id: str
+    job_dir: Path
+    run_dir: Path
+
+    @property
+    def checkout(self) -> Path:
+        """`repo/`, removed when the job exits."""
+        return self.job_dir / "repo"
+
+    @property
+    def sessions(self) -> Path:
+        """`sessions/`, kept after exit."""
+        return self.job_dir / "sessions"
+
+    @property
+    def control_socket(self) -> Path:
+        """`control.sock`."""
+        return self.job_dir / "control.sock"
+
+    @property
+    def job_file(self) -> Path:
+        """`job.json`."""
+        return self.job_dir / JOB_FILE
+
+
+def job_stamp(moment: datetime) -> str:
+    """A job folder's UTC start, `YYYYMMDDTHHMMSSZ`."""
+    return moment.strftime("%Y%m%dT%H%M%SZ")
+
+
+def make_job_paths(home: Path, issue: int, stage: str, start: datetime) -> JobPaths:
+    """Create `jobs/issue-N-<stage>-<UTC start>/` (a suffix when that second is taken)."""
+    jobs = home / "jobs"
+    jobs.mkdir(parents=True, exist_ok=True)
+    base = f"issue-{issue}-{stage}-{job_stamp(start)}"
+    for n in range(100):
+        job_id = base if n == 0 else f"{base}.{n}"
+        try:
+            (jobs / job_id).mkdir()
+        except FileExistsError:
+            continue
+        return JobPaths(home, job_id, jobs / job_id, home / "runs" / f"issue-{issue}")
+    msg = f"cannot create a job folder {base} under {jobs}"
+    raise RuntimeError(msg)
+
+
+def job_alive(job_dir: Path) -> bool:
+    """Whether the job of `job_dir` still runs (its pid with the same process start time)."""
+    try:
+        record = load_job_file(job_dir / JOB_FILE)
+    except (OSError, ValueError):
+        return False
+    if record.finished is not None:
+        return False
+    try:
+        os.kill(record.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return process_start_ticks(record.pid) == record.process_start
+
+
+def leftover_checkouts(home: Path, issue: int, own: Path) -> list[Path]:
+    """`repo/` folders of this issue's earlier jobs that no longer run, oldest first."""
+    jobs = home / "jobs"
+    if not jobs.is_dir():
+        return []
+    found = []
+    for job_dir in sorted(jobs.glob(f"issue-{issue}-*"), key=lambda d: d.name.rsplit("-", 1)[-1]):
+        repo = job_dir / "repo"
+        if job_dir != own and repo.is_dir() and not job_alive(job_dir):
+            found.append(repo)
+    return found

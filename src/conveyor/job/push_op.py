@@ -1,0 +1,71 @@
+"""The job's git effects: the push op bound to its checkout, the commit op, the exit push."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conveyor.agents.control import refused_paths
+from conveyor.core.signatures import trailer
+from conveyor.git.push import PushAuth, PushResult, push_ref
+from conveyor.git.refs import try_rev_parse
+from conveyor.git.runner import Repo, git_text, run_git
+
+
+@dataclass(frozen=True)
+class JobPusher:
+    """`JobContext.push`: pushes from the checkout to `origin` with the job's credentials."""
+
+    repo: Repo
+    auth: PushAuth
+    remote: str = "origin"
+
+    def __call__(
+        self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
+    ) -> PushResult:
+        """Push one ref (see `conveyor.job.context.Pusher`)."""
+        return push_ref(self.repo, self.remote, src, dst, self.auth, lease=lease, force=force)
+
+
+def commit_paths(repo: Repo, paths: list[str], message: str, role: str) -> str:
+    """Commit `paths` (additions, edits, deletions) with the role's trailer; the new SHA.
+
+    Refuses (ValueError) paths outside the checkout, in `.git`, or an empty commit.
+    """
+    if not paths:
+        msg = "commit needs at least one path"
+        raise ValueError(msg)
+    refused = refused_paths(repo.path, paths)
+    if refused:
+        raise ValueError("refused: " + "; ".join(refused))
+    run_git(["add", "--all", "--", *paths], cwd=repo.path, env=repo.env)
+    staged = run_git(["diff", "--cached", "--quiet"], cwd=repo.path, env=repo.env, ok_codes=(0, 1))
+    if staged.returncode == 0:
+        msg = f"nothing to commit in {', '.join(paths)}"
+        raise ValueError(msg)
+    text = f"{message.strip()}\n\n{trailer(role)}\n"
+    run_git(
+        ["commit", "--quiet", "--file=-"], cwd=repo.path, env=repo.env, input_bytes=text.encode()
+    )
+    return git_text(repo, "rev-parse", "HEAD")
+
+
+def unpushed_head(repo: Repo, branch: str, base: str) -> str | None:
+    """HEAD when it has commits on neither `origin/<branch>` nor `origin/<base>`, else None."""
+    head = try_rev_parse(repo, "HEAD")
+    if head is None:
+        return None
+    known = [
+        sha
+        for ref in (f"refs/remotes/origin/{branch}", f"refs/remotes/origin/{base}")
+        if (sha := try_rev_parse(repo, ref)) is not None
+    ]
+    count = git_text(repo, "rev-list", "--count", head, "--not", *known, "--")
+    return head if int(count) > 0 else None
+
+
+def only_local_note(head: str, branch: str, error: str) -> str:
+    """What a stop comment says when the exit push failed (STOP-9)."""
+    return (
+        f"The last commits are only local: pushing them to `{branch}` failed ({error.strip()}). "
+        f"The local head was `{head}`."
+    )

@@ -1,0 +1,184 @@
+"""The spec writer's commit check: what it may change, and that its tests fail for the right reason.
+
+Allowed since the spec's start (SPEC-78): test files, stub files of new interfaces and the
+added files they import, and type-only changes to the files of changed interfaces. Then
+lint and typecheck pass (SPEC-81), a test file changed unless `no_tests_reason` (SPEC-82),
+the tests fail at the head (SPEC-83) and pass with the spec writer's tests put back
+(SPEC-84). Every failure names its file or rule, one per line (SPEC-86).
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from conveyor.core.config import Paths
+from conveyor.core.paths import matches_any
+from conveyor.core.replies import Interface
+from conveyor.core.typeonly import type_only
+from conveyor.verify import gitwork
+from conveyor.verify.context import Context
+from conveyor.verify.fails_before_fix import run_tests_reverted
+from conveyor.verify.gitwork import Change
+
+_NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
+
+
+@dataclass(frozen=True)
+class SpecCheck:
+    """The verdict: `findings` is empty when the commits pass."""
+
+    findings: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every rule held."""
+        return not self.findings
+
+
+def _text(ctx: Context, sha: str, path: str) -> str:
+    data = gitwork.blob(ctx.checkout, sha, path)
+    return "" if data is None else data.decode("utf-8", errors="replace")
+
+
+def _module_paths(module: str) -> tuple[str, ...]:
+    stem = module.replace(".", "/")
+    return tuple(f"{root}{stem}{end}" for root in ("", "src/") for end in (".py", "/__init__.py"))
+
+
+def imported_paths(path: str, source: str) -> frozenset[str]:
+    """Repository paths a Python file may import (relative and absolute forms)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    found: set[str] = set()
+    folder = posixpath.dirname(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.update(_module_paths(alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                up = folder
+                for _ in range(node.level - 1):
+                    up = posixpath.dirname(up)
+                base = posixpath.join(up, *(node.module or "").split(".")) if node.module else up
+                names = [base, *(posixpath.join(base, a.name) for a in node.names)]
+                found.update(f"{n}{end}" for n in names for end in (".py", "/__init__.py"))
+            elif node.module:
+                found.update(_module_paths(node.module))
+                found.update(
+                    p for a in node.names for p in _module_paths(f"{node.module}.{a.name}")
+                )
+    return frozenset(posixpath.normpath(p) for p in found)
+
+
+def _stub_closure(ctx: Context, head: str, stubs: set[str], added: set[str]) -> set[str]:
+    """The stubs, the added files they import (transitively), and their packages' __init__."""
+    allowed = set(stubs)
+    todo = [s for s in stubs if s.endswith(".py")]
+    while todo:
+        current = todo.pop()
+        for target in imported_paths(current, _text(ctx, head, current)) & added:
+            if target not in allowed:
+                allowed.add(target)
+                todo.append(target)
+    for path in list(allowed):
+        folder = posixpath.dirname(path)
+        while folder:
+            allowed.add(posixpath.join(folder, "__init__.py"))
+            folder = posixpath.dirname(folder)
+    return allowed & (added | stubs)
+
+
+def scope_findings(
+    ctx: Context,
+    paths: Paths,
+    start: str,
+    head: str,
+    changes: Sequence[Change],
+    *,
+    interfaces: Sequence[Interface],
+) -> tuple[str, ...]:
+    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91)."""
+    added = {c.path for c in changes if c.status == "A"}
+    stubs = {i.where for i in interfaces if i.status == "new"} & added
+    helpers = _stub_closure(ctx, head, stubs, added)
+    changed_files = {i.where for i in interfaces if i.status == "changed"}
+    found: list[str] = []
+    for change in sorted(changes, key=lambda c: c.path):
+        path = change.path
+        if matches_any(path, paths.tests) or path in helpers:
+            continue
+        if path in changed_files and change.status == "M" and path.endswith((".py", ".pyi")):
+            verdict = type_only(_text(ctx, start, path), _text(ctx, head, path))
+            if verdict.ok:
+                continue
+            found.append(
+                f"{path}: a changed interface's file may change only in types ({verdict.reason})"
+            )
+            continue
+        found.append(f"{path}: not a test file, a new interface's stub or a helper it imports")
+    return tuple(found)
+
+
+def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> tuple[str, ...]:
+    """Each new interface's `where` exists and names each of its names (SPEC-80)."""
+    found: list[str] = []
+    for interface in interfaces:
+        if interface.status != "new":
+            continue
+        data = gitwork.blob(ctx.checkout, head, interface.where)
+        if data is None:
+            found.append(
+                f"{interface.where}: the stub of new interface {interface.name!r} is missing"
+            )
+            continue
+        text = data.decode("utf-8", errors="replace")
+        missing = [n for n in _NAMES.split(interface.name) if n and n.split(".")[-1] not in text]
+        if missing:
+            found.append(f"{interface.where}: does not contain {', '.join(missing)}")
+    return tuple(found)
+
+
+def check_spec_commits(
+    ctx: Context,
+    paths: Paths,
+    *,
+    start: str,
+    interfaces: Sequence[Interface],
+    no_tests_reason: str | None,
+) -> SpecCheck:
+    """Run the whole commit check on the checkout's HEAD against `start`."""
+    head = gitwork.head(ctx.checkout)
+    changes = gitwork.changes(ctx.checkout, start, head)
+    tests = [c for c in changes if matches_any(c.path, paths.tests)]
+    found = [*scope_findings(ctx, paths, start, head, changes, interfaces=interfaces)]
+    found += stub_findings(ctx, head, interfaces)
+    if no_tests_reason:
+        if changes:
+            found.append("no_tests_reason is set, so no test file and no stub may change")
+        return SpecCheck(tuple(found))
+    if not tests:
+        found.append("no test file changed: commit failing tests, or set no_tests_reason")
+    for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
+        run = ctx.run(f"spec {name}", command)
+        if not run.ok:
+            found.append(f"{name} fails at the spec's head:\n{run.tail[-1500:]}")
+    if found:
+        return SpecCheck(tuple(found))
+    setup = ctx.run("spec setup", ctx.commands.setup)
+    test = ctx.run("spec test", ctx.commands.test) if setup.ok else setup
+    if test.ok:
+        found.append("the test command passes at the spec's head: the new tests must fail")
+    reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
+    if not reverted[-1].ok:
+        found.append(
+            "the test command fails with the spec writer's tests put back as they were, so the "
+            f"stubs broke something:\n{reverted[-1].tail[-1500:]}"
+        )
+    return SpecCheck(tuple(found))

@@ -1,0 +1,44 @@
+"""One tick's rules in their order: watchdog, escalation, then the scheduler (ORC-12)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from conveyor.core.config import Config
+from conveyor.orchestrator.decisions import Decision, Decisions, Escalate, describe
+from conveyor.orchestrator.escalate import escalate
+from conveyor.orchestrator.memory import WatchMemory
+from conveyor.orchestrator.schedule import schedule
+from conveyor.orchestrator.snapshot import Snapshot
+from conveyor.orchestrator.watchdog import watch
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Everything one tick decided, and the memory the tick keeps for the next one.
+
+    The tick carries out `watchdog` first (a resume there is already counted by the
+    scheduler's gate), then `escalations`, then `schedule`'s starts; it saves
+    `memory` to watchdog.json and passes `schedule.money_paused` into the next snapshot.
+    """
+
+    watchdog: tuple[Decision, ...]
+    escalations: tuple[Escalate, ...]
+    schedule: Decisions
+    memory: WatchMemory
+
+    def log_lines(self) -> tuple[str, ...]:
+        """Every decision as one `orchestrator.log` line, holds included (ORC-7), in order."""
+        decisions = (*self.watchdog, *self.escalations, *self.schedule.starts)
+        lines = [describe(decision) for decision in (*decisions, *self.schedule.holds)]
+        lines.extend(f"pause {pause.kind}: {pause.reason}" for pause in self.schedule.pauses)
+        return tuple(lines)
+
+
+def plan(snapshot: Snapshot, config: Config, now: datetime, memory: WatchMemory) -> Plan:
+    """Run the watchdog, escalation and the scheduler over one snapshot, sharing one start gate."""
+    watched = watch(snapshot, config, now, memory)
+    escalations, remembered = escalate(snapshot, watched.memory)
+    decisions = schedule(snapshot, config, now, gate=watched.gate)
+    return Plan(watched.decisions, escalations, decisions, remembered)

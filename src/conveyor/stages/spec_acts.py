@@ -1,0 +1,176 @@
+"""What each spec phase asks for, or which end it is (SPEC-51, SPEC-99..114, SPEC-134)."""
+
+from __future__ import annotations
+
+import json
+
+from conveyor.core.config import Role
+from conveyor.core.replies import SpecReply
+from conveyor.core.session import SessionRole
+from conveyor.core.state import Stage
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import (
+    ChargeBudget,
+    CheckSpecCommits,
+    Effect,
+    LaunchSession,
+    OpenDraftPr,
+    PostComment,
+    ResetBranch,
+    RunTests,
+    SaveSpecFile,
+)
+from conveyor.stages.prompts import spec as prompt
+from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
+from conveyor.stages.spec_text import strip_end_marker
+from conveyor.stages.step import (
+    Asked,
+    End,
+    Released,
+    SavedAt,
+    Split,
+    SplitPart,
+    Stopped,
+    Table,
+)
+
+FAILED_TWICE = "the spec writer failed twice"
+SPEC_HEADING = "## Spec"
+
+
+def reply_of(run: Spec) -> SpecReply:
+    """The accepted reply a decision phase acts on."""
+    assert run.reply is not None, f"phase {run.phase.value!r} needs the spec writer's reply"
+    return run.reply
+
+
+def spec_text(run: Spec) -> str:
+    """The spec as saved and posted: without its end marker (SPEC-39)."""
+    return strip_end_marker(reply_of(run).spec)
+
+
+def interfaces_json(reply: SpecReply) -> str:
+    """The interfaces as the state keeps them (JSON text)."""
+    return json.dumps([i.model_dump() for i in reply.interfaces], ensure_ascii=False)
+
+
+def _launch(run: Spec) -> Effect:
+    limits = run.inputs.limits
+    split_reason = None
+    if run.state.split_suggested:
+        split_reason = (run.state.plan or "").rpartition("Split suggested:")[2].strip() or "yes"
+    text = prompt.render(
+        prompt.SpecData(
+            issue=run.inputs.issue,
+            issue_file=run.inputs.issue_file,
+            handoff_file=run.inputs.handoff_file,
+            base=run.inputs.base,
+            soft=limits.context_soft,
+            hard=limits.context_hard,
+            practices=run.inputs.paths.practices,
+            test_globs=run.inputs.paths.tests,
+            depth=run.state.depth,
+            plan=run.state.plan,
+            split_reason=split_reason,
+            continuation=run.continuation,
+            findings=run.findings,
+        )
+    )
+    return LaunchSession(
+        kind="spec",
+        role=SessionRole.WRITER,
+        budget_role=Role.SPEC,
+        reply_model="spec",
+        system_prompt=text.system,
+        task=text.task,
+        attempt=run.attempt,
+        continuation=run.continuation,
+    )
+
+
+def _check(run: Spec) -> Effect:
+    reply = reply_of(run)
+    return CheckSpecCommits(run.start_sha, tuple(reply.interfaces), reply.no_tests_reason)
+
+
+def _to_implement(run: Spec) -> End:
+    reply = reply_of(run)
+    text = spec_text(run)
+    long = len(text) > run.inputs.limits.spec_limit_chars
+    state = run.state.model_copy(
+        update={
+            "spec": None if long else text,
+            "spec_file": run.inputs.spec_file if long else None,
+            "interfaces": interfaces_json(reply),
+            "no_tests_reason": reply.no_tests_reason,
+            "pr": run.pr,
+            "head_sha": run.spec_sha,
+            "implemented": False,
+        }
+    )
+    return SavedAt(Stage.IMPLEMENT, state)
+
+
+def _asked(run: Spec) -> End:
+    state = run.state.model_copy(update={"stage": Stage.TRIAGE, "spec": spec_text(run)})
+    return Asked(tuple(reply_of(run).questions), state)
+
+
+def _split(run: Spec) -> End:
+    parts = tuple(
+        SplitPart(p.title.strip(), p.body, tuple(p.after)) for p in reply_of(run).sub_issues
+    )
+    return Split(parts, run.state)
+
+
+def _stopped(code: StopCode, reason: str, run: Spec, details: str = "") -> End:
+    return Stopped(code, reason, run.state, details)
+
+
+def _failed_twice(run: Spec) -> End:
+    details = "\n".join([run.note, *(f"- {f}" for f in run.findings)])
+    return _stopped(StopCode.ERROR, FAILED_TWICE, run, details)
+
+
+TABLE: Table[Phase, Event, Spec] = Table(
+    name="spec",
+    start=Phase.START,
+    exits=EXITS,
+    effects={
+        Phase.CHARGE: lambda run: ChargeBudget(Role.SPEC),
+        Phase.LAUNCH: _launch,
+        Phase.CHECK_COMMITS: _check,
+        Phase.SAVE_SPEC_FILE: lambda run: SaveSpecFile(spec_text(run)),
+        Phase.POST_SPEC: lambda run: PostComment(
+            "spec", "spec", f"{SPEC_HEADING}\n\n{spec_text(run)}", per_issue=True
+        ),
+        Phase.OPEN_PR: lambda run: OpenDraftPr(),
+        Phase.RESET_ASK: lambda run: ResetBranch(run.start_sha),
+        Phase.RESET_SPLIT: lambda run: ResetBranch(run.start_sha),
+        Phase.RESET_REFUSED: lambda run: ResetBranch(run.start_sha),
+        Phase.CONFIRM_NO_WORK: lambda run: RunTests(),
+        Phase.RESET_NO_WORK: lambda run: ResetBranch(run.start_sha),
+    },
+    ends={
+        Phase.TO_IMPLEMENT: _to_implement,
+        Phase.ASKED: _asked,
+        Phase.SPLIT: _split,
+        Phase.SPLIT_REFUSED: lambda run: _stopped(
+            StopCode.TOO_LARGE, "a sub-issue can't split again", run, reply_of(run).summary
+        ),
+        Phase.NO_WORK: lambda run: _stopped(
+            StopCode.NO_WORK,
+            "the spec writer found that the behaviour already holds on the base",
+            run,
+            spec_text(run),
+        ),
+        Phase.FAILED_TWICE: _failed_twice,
+        Phase.TOO_LARGE: lambda run: _stopped(
+            StopCode.TOO_LARGE,
+            "the spec writer handed off more than max_continuations times; split the issue",
+            run,
+        ),
+        Phase.OVER_BUDGET: lambda run: _stopped(StopCode.BUDGET, run.note, run),
+        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+    },
+)

@@ -1,0 +1,139 @@
+"""Steps of a stage machine: the ends a stage reaches, the step type and the table lookup."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from conveyor.core.config import Commands, Limits, Paths
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import Effect
+
+# -- ends ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SavedAt:
+    """The stage is done: the issue is saved at `stage` for the next job."""
+
+    stage: Stage
+    state: IssueState
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The issue stops with a control code (a visible, resumable stop)."""
+
+    code: StopCode
+    reason: str
+    state: IssueState
+    details: str = ""
+
+
+@dataclass(frozen=True)
+class Released:
+    """The job ends unfinished (e.g. rate limited): the lease is released, the stage kept."""
+
+    state: IssueState
+    reason: str
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Questions for the issue's author; the issue waits at triage for a trusted answer."""
+
+    questions: tuple[str, ...]
+    state: IssueState
+
+
+@dataclass(frozen=True)
+class SplitPart:
+    """One sub-issue: `after` holds 0-based indexes of earlier parts it waits for."""
+
+    title: str
+    body: str
+    after: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Split:
+    """The issue is cut into sub-issues; the parent is labelled split."""
+
+    parts: tuple[SplitPart, ...]
+    state: IssueState
+
+
+End = SavedAt | Stopped | Released | Asked | Split
+
+# -- what every machine gets ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The fixed facts a stage machine decides from (no I/O: the job gathers them).
+
+    `head_sha` is the checkout's head when the job started; `withheld` how many
+    comments `issue.md` left out; the file paths are what prompts point sessions at.
+    """
+
+    issue: int
+    title: str
+    base: str
+    limits: Limits
+    commands: Commands
+    paths: Paths
+    head_sha: str
+    issue_file: str
+    spec_file: str
+    handoff_file: str
+    withheld: int = 0
+
+
+M = TypeVar("M")
+P = TypeVar("P", bound=StrEnum)
+E = TypeVar("E", bound=StrEnum)
+
+
+@dataclass(frozen=True)
+class Step(Generic[M]):
+    """The machine's memory after a transition, and what to do next: an effect or an end."""
+
+    memory: M
+    action: Effect | End
+
+
+class IllegalMove(RuntimeError):
+    """A result arrived that the table has no exit for: a bug in the machine or the runner."""
+
+
+def advance(table: Mapping[P, Mapping[E, P]], phase: P, event: E) -> P:
+    """The phase the table names for `event` in `phase`; there is no default branch."""
+    exits = table[phase]
+    if event not in exits:
+        msg = f"no exit from {phase.value!r} on {event.value!r}"
+        raise IllegalMove(msg)
+    return exits[event]
+
+
+@dataclass(frozen=True)
+class Table(Generic[P, E, M]):
+    """A stage machine's table, its start, and how each phase turns into an effect or an end."""
+
+    name: str
+    start: P
+    exits: Mapping[P, Mapping[E, P]]
+    effects: Mapping[P, Callable[[M], Effect]]
+    ends: Mapping[P, Callable[[M], End]]
+
+    def terminal(self) -> frozenset[P]:
+        """The phases with no exits: each is an end."""
+        return frozenset(p for p, out in self.exits.items() if not out)
+
+    def act(self, phase: P, memory: M) -> Effect | End:
+        """The effect a phase asks for, or the end it is."""
+        if phase in self.ends:
+            return self.ends[phase](memory)
+        return self.effects[phase](memory)

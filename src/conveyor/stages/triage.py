@@ -1,0 +1,262 @@
+"""The triage machine: one reader decides ready, needs-info, split-suggested or reject (TRI-*)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from conveyor.core.config import Role
+from conveyor.core.replies import TriageReply
+from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import (
+    Began,
+    ChargeBudget,
+    Charged,
+    Done,
+    Effect,
+    LaunchSession,
+    PostComment,
+    Refused,
+    Result,
+    SessionEnded,
+)
+from conveyor.stages.prompts import triage as prompt
+from conveyor.stages.step import (
+    Asked,
+    End,
+    IllegalMove,
+    Inputs,
+    Released,
+    SavedAt,
+    Step,
+    Stopped,
+    Table,
+    advance,
+)
+
+
+class Phase(StrEnum):
+    """Where triage is; the last six are ends."""
+
+    START = "start"
+    CHARGE = "charge"
+    LAUNCH = "launch"
+    POST_READY = "post-ready"
+    POST_SPLIT = "post-split-suggested"
+    POST_QUESTIONS = "post-questions"
+    POST_REJECT = "post-reject"
+    TO_SPEC = "to-spec"
+    ASKED = "asked"
+    REJECTED = "rejected"
+    LIMIT = "triage-limit"
+    OVER_BUDGET = "over-budget"
+    DEFERRED = "deferred"
+
+
+class Event(StrEnum):
+    """What a result means to triage."""
+
+    BEGIN = "begin"
+    CHARGED = "charged"
+    REFUSED = "refused"
+    READY = "ready"
+    SPLIT_SUGGESTED = "split-suggested"
+    NEEDS_INFO = "needs-info"
+    REJECT = "reject"
+    FAILED = "failed"
+    EXHAUSTED = "exhausted"
+    DEFERRED = "deferred"
+    POSTED = "posted"
+
+
+EXITS: dict[Phase, dict[Event, Phase]] = {
+    Phase.START: {Event.BEGIN: Phase.CHARGE, Event.EXHAUSTED: Phase.LIMIT},
+    Phase.CHARGE: {Event.CHARGED: Phase.LAUNCH, Event.REFUSED: Phase.OVER_BUDGET},
+    Phase.LAUNCH: {
+        Event.READY: Phase.POST_READY,
+        Event.SPLIT_SUGGESTED: Phase.POST_SPLIT,
+        Event.NEEDS_INFO: Phase.POST_QUESTIONS,
+        Event.REJECT: Phase.POST_REJECT,
+        Event.FAILED: Phase.CHARGE,
+        Event.EXHAUSTED: Phase.LIMIT,
+        Event.DEFERRED: Phase.DEFERRED,
+    },
+    Phase.POST_READY: {Event.POSTED: Phase.TO_SPEC},
+    Phase.POST_SPLIT: {Event.POSTED: Phase.TO_SPEC},
+    Phase.POST_QUESTIONS: {Event.POSTED: Phase.ASKED},
+    Phase.POST_REJECT: {Event.POSTED: Phase.REJECTED},
+    Phase.TO_SPEC: {},
+    Phase.ASKED: {},
+    Phase.REJECTED: {},
+    Phase.LIMIT: {},
+    Phase.OVER_BUDGET: {},
+    Phase.DEFERRED: {},
+}
+
+
+@dataclass(frozen=True)
+class Triage:
+    """Triage's memory: the phase, the issue's state, the last reply and why it failed."""
+
+    inputs: Inputs
+    state: IssueState
+    phase: Phase = Phase.START
+    reply: TriageReply | None = None
+    findings: tuple[str, ...] = ()
+    attempt: int = 0
+    note: str = ""
+
+
+def reply_findings(reply: TriageReply, depth: int) -> tuple[str, ...]:
+    """Triage's quick checks: questions for needs-info, a reason for reject and split."""
+    found: list[str] = []
+    if reply.decision == "needs-info" and not reply.questions:
+        found.append("questions: needs-info needs 1 to 5 questions")
+    if reply.decision in ("reject", "split-suggested") and not (reply.reason or "").strip():
+        found.append(f"reason: {reply.decision} needs a reason")
+    if reply.decision == "split-suggested" and depth > 0:
+        found.append("decision: a sub-issue cannot be split again (TRI-7)")
+    return tuple(found)
+
+
+def _failed(run: Triage, why: str, findings: tuple[str, ...] = ()) -> tuple[Event, Triage]:
+    rounds = run.state.rounds.model_copy(
+        update={"triage_attempts": run.state.rounds.triage_attempts + 1}
+    )
+    state = run.state.model_copy(update={"rounds": rounds})
+    left = rounds.triage_attempts < run.inputs.limits.triage_attempts
+    event = Event.FAILED if left else Event.EXHAUSTED
+    return event, replace(run, state=state, findings=findings or (why,), note=why)
+
+
+def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
+    """The event a result is in the current phase, and the memory it leaves."""
+    match result:
+        case Began():
+            exhausted = run.state.rounds.triage_attempts >= run.inputs.limits.triage_attempts
+            return (Event.EXHAUSTED if exhausted else Event.BEGIN), run
+        case Charged(state=state):
+            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
+        case Refused(reason=reason):
+            return Event.REFUSED, replace(run, note=reason)
+        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
+            return Event.DEFERRED, replace(run, note=error or "rate limited")
+        case SessionEnded(status=SessionStatus.REPLIED, reply=TriageReply() as reply):
+            if findings := reply_findings(reply, run.state.depth):
+                return _failed(run, "the triage reply was refused", findings)
+            events = {
+                "ready": Event.READY,
+                "split-suggested": Event.SPLIT_SUGGESTED,
+                "needs-info": Event.NEEDS_INFO,
+                "reject": Event.REJECT,
+            }
+            return events[reply.decision], replace(run, reply=reply)
+        case SessionEnded(error=error):
+            return _failed(run, f"the triage session failed: {error or 'no valid reply'}")
+        case Done():
+            return Event.POSTED, run
+        case _:
+            msg = f"triage cannot take {type(result).__name__} in {run.phase.value!r}"
+            raise IllegalMove(msg)
+
+
+def transition(run: Triage, result: Result) -> Step[Triage]:
+    """Triage's one transition: look the event up in `EXITS`, then act on the new phase."""
+    event, run = classify(run, result)
+    phase = advance(EXITS, run.phase, event)
+    run = replace(run, phase=phase)
+    return Step(run, TABLE.act(phase, run))
+
+
+def _reply(run: Triage) -> TriageReply:
+    assert run.reply is not None, "a triage decision phase needs the reply"
+    return run.reply
+
+
+def _launch(run: Triage) -> Effect:
+    data = prompt.TriageData(
+        issue=run.inputs.issue,
+        issue_file=run.inputs.issue_file,
+        base=run.inputs.base,
+        soft=run.inputs.limits.context_soft,
+        hard=run.inputs.limits.context_hard,
+        questions=run.inputs.limits.triage_questions,
+        spec_so_far=run.state.spec,
+        findings=run.findings,
+    )
+    text = prompt.render(data)
+    return LaunchSession(
+        kind="triage",
+        role=SessionRole.READER,
+        budget_role=Role.TRIAGE,
+        reply_model="triage",
+        system_prompt=text.system,
+        task=text.task,
+        attempt=run.attempt,
+    )
+
+
+def comment(run: Triage) -> str:
+    """The signed triage comment: the decision, its notes or questions, what was withheld."""
+    reply = _reply(run)
+    lines = [f"### Triage: {reply.decision}", "", reply.summary.strip()]
+    if reply.reason:
+        lines += ["", f"Reason: {reply.reason.strip()}"]
+    if reply.notes.strip() and reply.decision in ("ready", "split-suggested"):
+        lines += ["", "Notes for the spec writer:", "", reply.notes.strip()]
+    withheld = run.inputs.withheld
+    noun = "comment" if withheld == 1 else "comments"
+    lines += ["", f"{withheld} {noun} from people the pipeline does not trust were withheld."]
+    return "\n".join(lines)
+
+
+def _post(run: Triage) -> Effect:
+    return PostComment(kind="triage", role="triage", text=comment(run))
+
+
+def _to_spec(run: Triage) -> End:
+    reply = _reply(run)
+    suggested = reply.decision == "split-suggested"
+    plan = reply.notes.strip()
+    if suggested:
+        plan = f"{plan}\n\nSplit suggested: {(reply.reason or '').strip()}".strip()
+    state = run.state.model_copy(update={"plan": plan or None, "split_suggested": suggested})
+    return SavedAt(Stage.SPEC, state)
+
+
+def _asked(run: Triage) -> End:
+    return Asked(tuple(_reply(run).questions), run.state)
+
+
+TABLE: Table[Phase, Event, Triage] = Table(
+    name="triage",
+    start=Phase.START,
+    exits=EXITS,
+    effects={
+        Phase.CHARGE: lambda run: ChargeBudget(Role.TRIAGE),
+        Phase.LAUNCH: _launch,
+        Phase.POST_READY: _post,
+        Phase.POST_SPLIT: _post,
+        Phase.POST_QUESTIONS: _post,
+        Phase.POST_REJECT: _post,
+    },
+    ends={
+        Phase.TO_SPEC: _to_spec,
+        Phase.ASKED: _asked,
+        Phase.REJECTED: lambda run: Stopped(
+            StopCode.TRIAGE_REJECTED, (_reply(run).reason or "").strip(), run.state
+        ),
+        Phase.LIMIT: lambda run: Stopped(
+            StopCode.TRIAGE_LIMIT, "triage failed on every attempt", run.state, run.note
+        ),
+        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
+        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+    },
+)
+
+
+def start(inputs: Inputs, state: IssueState) -> Step[Triage]:
+    """Triage's first step."""
+    return transition(Triage(inputs, state), Began())

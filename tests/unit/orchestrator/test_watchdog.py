@@ -1,0 +1,184 @@
+"""The watchdog's rules over recorded job.json files and a fixed clock (WD-*)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+from conveyor.core.state import Stage
+from conveyor.core.stops import StopCode
+from conveyor.orchestrator.decisions import Hold, StartJob, Steer, StopIssue, Terminate
+from conveyor.orchestrator.memory import WatchMemory
+from conveyor.orchestrator.schedule import schedule
+from conveyor.orchestrator.snapshot import JobView, Snapshot
+from conveyor.orchestrator.watchdog import Watch, fence, watch
+
+from .factory import NOW, config, issue, job, snapshot
+from .recorded import recorded_job
+
+
+def tick(snap: Snapshot, memory: WatchMemory | None = None, **limits: int) -> Watch:
+    """One watchdog pass at the fixed clock."""
+    return watch(snap, config(**limits), NOW, memory or WatchMemory())
+
+
+def with_job(record: JobView, stage: Stage | None = None, **kw: Any) -> Snapshot:
+    """A snapshot holding the job's issue (at the job's stage unless told) and the job."""
+    return snapshot(issue(record.issue, stage or record.stage, **kw), jobs=(record,))
+
+
+def test_a_healthy_job_gets_no_action() -> None:
+    """A live job with a fresh heartbeat, no failures and context under budget is left alone."""
+    result = tick(with_job(recorded_job("implement-healthy", alive=True)))
+    assert result.decisions == ()
+
+
+def test_a_finished_job_gets_no_action_even_when_its_process_is_gone() -> None:
+    """A job that recorded `finished` is done, whatever its pid says."""
+    assert tick(with_job(recorded_job("triage-finished", alive=False))).decisions == ()
+
+
+def test_a_job_gone_without_finishing_is_resumed_and_counted() -> None:
+    """The dead review job is resumed (`--resume`) and the issue's resume count becomes 1."""
+    result = tick(with_job(recorded_job("review-gone", alive=False)))
+    assert result.decisions == (
+        StartJob(12, Stage.REVIEW, "job gone without finishing; resume 1 of 2", resume=True),
+    )
+    assert result.memory.resumes == ((12, 1),)
+
+
+def test_a_resume_goes_through_the_start_gate_and_counts_against_the_caps() -> None:
+    """The resumed job takes the one slot, so the scheduler starts nothing else that tick."""
+    snap = snapshot(
+        issue(12, Stage.REVIEW), issue(30), jobs=(recorded_job("review-gone", alive=False),)
+    )
+    conf = config(max_jobs=1)
+    result = watch(snap, conf, NOW, WatchMemory())
+    assert [type(d) for d in result.decisions] == [StartJob]
+    decisions = schedule(snap, conf, NOW, gate=result.gate)
+    assert decisions.starts == ()
+    assert [(h.issue, h.reason) for h in decisions.holds] == [(30, "max-jobs 1/1")]
+
+
+def test_a_resume_the_gate_holds_is_not_counted() -> None:
+    """With every slot taken the resume is held with the gate's reason and costs no resume."""
+    busy = job(40, Stage.TRIAGE)
+    snap = snapshot(
+        issue(12, Stage.REVIEW),
+        issue(40),
+        jobs=(recorded_job("review-gone", alive=False), busy),
+    )
+    result = tick(snap, max_jobs=1)
+    assert result.decisions == (Hold(12, Stage.REVIEW, "resume held: max-jobs 1/1"),)
+    assert result.memory.resumes == ()
+
+
+def test_at_max_resumes_the_issue_stops_with_job_and_its_count_is_cleared() -> None:
+    """After two resumes a third death stops the issue `job` and forgets the count (WD-6)."""
+    memory = WatchMemory(resumes=((12, 2),))
+    result = tick(with_job(recorded_job("review-gone", alive=False)), memory)
+    assert [(type(d), getattr(d, "control", None)) for d in result.decisions] == [
+        (StopIssue, StopCode.JOB)
+    ]
+    assert result.memory.resumes == ()
+
+
+def test_a_dead_job_whose_issue_moved_on_is_not_resumed() -> None:
+    """The issue is already at fix, so the dead review job is stale, not needed."""
+    snap = with_job(recorded_job("review-gone", alive=False), Stage.FIX)
+    assert tick(snap).decisions == ()
+
+
+def test_a_silent_job_gets_sigterm_first_and_the_stop_once_it_has_exited() -> None:
+    """Heartbeat 25 minutes old: SIGTERM now; while alive, nothing more; once gone, stop `job`."""
+    record = recorded_job("implement-silent", alive=True)
+    first = tick(with_job(record))
+    assert [type(d) for d in first.decisions] == [Terminate]
+    assert first.decisions[0].issue == 13
+    still = tick(with_job(record), first.memory)
+    assert still.decisions == ()
+    gone = tick(with_job(replace(record, alive=False)), still.memory)
+    assert [(type(d), getattr(d, "control", None)) for d in gone.decisions] == [
+        (StopIssue, StopCode.JOB)
+    ]
+
+
+def test_a_watchdog_stop_is_asked_for_until_the_label_shows_then_released_when_removed() -> None:
+    """Repeated until the stop label appears; once a person removes it the issue starts afresh."""
+    alive = recorded_job("implement-silent", alive=True)
+    record = replace(alive, alive=False)
+    signalled = tick(with_job(alive))
+    asked = tick(with_job(record), signalled.memory)
+    again = tick(with_job(record), asked.memory)
+    assert [type(d) for d in asked.decisions] == [StopIssue]
+    assert again.decisions == asked.decisions
+    seen = tick(with_job(record, stopped=StopCode.JOB), again.memory)
+    assert seen.decisions == ()
+    removed = with_job(record)
+    after = tick(removed, seen.memory)
+    assert after.decisions == ()
+    assert 13 not in after.gate.busy
+    decisions = schedule(removed, config(), NOW, gate=after.gate)
+    assert [(s.issue, s.resume) for s in decisions.starts] == [(13, False)]
+
+
+def test_an_op_that_allows_a_longer_quiet_is_not_silent() -> None:
+    """A verify step allowing 60 minutes is not stopped at 40 minutes of quiet (WD-13)."""
+    record = recorded_job("checks-long-verify", alive=True)
+    assert tick(with_job(record)).decisions == ()
+    late = watch(with_job(record), config(), NOW + timedelta(minutes=25), WatchMemory())
+    assert [type(d) for d in late.decisions] == [Terminate]
+
+
+def test_the_same_tool_failing_three_times_gets_one_steer_quoting_the_error_as_data() -> None:
+    """One steer, the error inside a fence its own backticks cannot close, and no second steer."""
+    record = recorded_job("fix-tool-failing", alive=True)
+    first = tick(with_job(record))
+    assert len(first.decisions) == 1
+    steer = first.decisions[0]
+    assert isinstance(steer, Steer)
+    assert steer.issue == 15
+    error = record.tool_failure.error if record.tool_failure else ""
+    assert fence(error) in steer.text
+    assert "````text\n" in steer.text
+    assert tick(with_job(record), first.memory).decisions == ()
+
+
+def test_two_failures_in_a_row_get_no_steer() -> None:
+    """The streak must reach three."""
+    assert tick(with_job(recorded_job("fix-tool-failed-twice", alive=True))).decisions == ()
+
+
+def test_a_session_past_its_context_budget_gets_sigterm_then_a_budget_stop() -> None:
+    """310.5k context over a 300k budget: SIGTERM, then once exited the stop `budget` (WD-10)."""
+    record = recorded_job("spec-over-budget", alive=True)
+    first = tick(with_job(record))
+    assert [type(d) for d in first.decisions] == [Terminate]
+    gone = tick(with_job(replace(record, alive=False)), first.memory)
+    assert [(type(d), getattr(d, "control", None)) for d in gone.decisions] == [
+        (StopIssue, StopCode.BUDGET)
+    ]
+    assert [(s.issue, s.control) for s in gone.memory.stops] == [(17, StopCode.BUDGET)]
+
+
+def test_the_budget_rule_comes_before_the_dead_job_rule() -> None:
+    """A dead job past its budget is stopped `budget`, never revived."""
+    record = recorded_job("spec-over-budget", alive=False)
+    result = tick(with_job(record))
+    assert [(type(d), getattr(d, "control", None)) for d in result.decisions] == [
+        (StopIssue, StopCode.BUDGET)
+    ]
+
+
+def test_memory_forgets_issues_that_are_no_longer_open() -> None:
+    """Resume counts and stops of closed issues are dropped."""
+    memory = WatchMemory(resumes=((99, 1),))
+    assert tick(snapshot(), memory).memory == WatchMemory()
+
+
+def test_fence_outgrows_any_backtick_run_in_the_text() -> None:
+    """Five backticks inside need a fence of six."""
+    fenced = fence("a ````` b")
+    assert fenced.startswith("``````text\n")
+    assert fenced.endswith("\n``````")
