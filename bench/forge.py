@@ -6,7 +6,8 @@
 2. 1,000 mixed calls of the kinds a poll and a busy pipeline make (issue list,
    issue, comment list, comment create and edit, labels, PR read), one request
    each, timed through the client: p50 <= 5 ms; p99 printed.
-3. Squash merges, timed apart (each makes a real commit in the bare repository).
+3. What the client adds over a plain httpx GET of the same issue (p50).
+4. Squash merges, timed apart (each makes a real commit in the bare repository).
 
 Run from the repository root: `.venv/bin/python bench/forge.py`. The last line
 is the JSON object `{"bench": "forge", "figures": ..., "goals": ..., "met": ...}`.
@@ -23,6 +24,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import httpx
 
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import LabelSpec
@@ -115,6 +118,21 @@ def mixed_calls(forge: GitHubForge, issues: list[int], pr: int) -> dict[str, lis
     return times
 
 
+def client_overhead(server: ForgeServer, forge: GitHubForge, token: str, number: int) -> float:
+    """Milliseconds the client adds to one issue read (githubkit, parsing, our mapping), p50."""
+    raw, ours = [], []
+    path = f"/repos/{SLUG}/issues/{number}"
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"token {token}"}) as plain:
+        for _ in range(200):
+            start = time.perf_counter()
+            plain.get(path).raise_for_status()
+            raw.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            forge.get_issue(number)
+            ours.append((time.perf_counter() - start) * 1000)
+    return statistics.median(ours) - statistics.median(raw)
+
+
 def timed_merges(forge: GitHubForge, heads: dict[str, str]) -> list[float]:
     """Milliseconds per squash merge of ready PRs with their expected head."""
     pulls = []
@@ -141,7 +159,8 @@ def main() -> None:
         with ForgeServer(root / "forge") as server:
             created = server.create_repo(SLUG, source)
             server.add_collaborator(SLUG, "conveyor-bot", "write")
-            forge = token_forge(SLUG, server.add_user("conveyor-bot"), base_url=server.url)
+            token = server.add_user("conveyor-bot")
+            forge = token_forge(SLUG, token, base_url=server.url)
             with forge:
                 forge.ensure_labels([LABEL])
                 issues = [
@@ -153,6 +172,7 @@ def main() -> None:
                 pr = forge.create_draft_pr(first, "main", "Read me", "").number
                 del heads[first]
                 times = mixed_calls(forge, issues, pr)
+                overhead = client_overhead(server, forge, token, issues[0])
                 merges = timed_merges(forge, heads)
     every = [t for kind in times.values() for t in kind]
     for name, kind in times.items():
@@ -164,6 +184,7 @@ def main() -> None:
         "mixed_calls": len(every),
         "mixed_p50_ms": round(statistics.median(every), 3),
         "mixed_p99_ms": round(percentile(every, 0.99), 3),
+        "client_overhead_p50_ms": round(overhead, 3),
         "merge_p50_ms": round(statistics.median(merges), 1),
         "merge_max_ms": round(max(merges), 1),
         "wall_s": round(time.perf_counter() - started, 1),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import typer
 
 from conveyor.cli import config_cmd, demo_cmd, forge_cmd
+from conveyor.cli.drive_cmd import drive_cmd
+from conveyor.cli.job_cmd import job
 
 app = typer.Typer(
     name="conveyor",
@@ -16,3 +18,5 @@ app = typer.Typer(
 app.add_typer(config_cmd.app, name="config")
 app.add_typer(forge_cmd.app, name="forge")
 app.command("demo")(demo_cmd.demo)
+app.command("job")(job)
+app.command("drive")(drive_cmd)

@@ -1,4 +1,4 @@
-"""Which stage job an issue runs next, or why it runs none: one rule for drive and the orchestrator."""
+"""Which stage job an issue runs next, or why none runs: one rule for drive and the orchestrator."""
 
 from __future__ import annotations
 

@@ -99,8 +99,10 @@ Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate
 
 @dataclass(frozen=True, slots=True)
 class Decisions:
-    """One scheduling pass: starts and holds in a deterministic order, the pauses in force,
-    the merge queue to pass to ops (`--merge-queue`), and the money pause to remember.
+    """One scheduling pass's outcome.
+
+    Starts and holds in a deterministic order, the pauses in force, the merge
+    queue to pass to ops (`--merge-queue`), and the money pause to remember.
     """
 
     starts: tuple[StartJob, ...] = ()

@@ -34,7 +34,7 @@ def escalate(snapshot: Snapshot, memory: WatchMemory) -> tuple[tuple[Escalate, .
     own_budget = {
         (stop.issue, stop.job_started_at)
         for stop in memory.stops
-        if stop.control is StopCode.BUDGET
+        if stop.control is StopCode.BUDGET and not stop.released
     }
     before = set(memory.escalated)
     kept: list[tuple[int, StopCode]] = []

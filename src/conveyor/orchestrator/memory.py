@@ -13,7 +13,8 @@ CODES = frozenset(code.value for code in StopCode)
 
 @dataclass(frozen=True, slots=True)
 class WatchdogStop:
-    """A stop the watchdog decided for one job; `seen` once the issue carries a stop label.
+    """A stop the watchdog decided for one job; `seen` once the issue carries a stop label,
+    `released` once a person removed the label (the job's record is then never judged again).
 
     A silence or budget stop waits for the job to exit after SIGTERM (WD-7, WD-10),
     and is asked for again each tick until the label shows it was carried out.
@@ -24,6 +25,7 @@ class WatchdogStop:
     control: StopCode
     reason: str
     seen: bool = False
+    released: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,7 @@ def memory_to_json(memory: WatchMemory) -> dict[str, Any]:
                 "control": stop.control.value,
                 "reason": stop.reason,
                 "seen": stop.seen,
+                "released": stop.released,
             }
             for stop in memory.stops
         ],
@@ -129,6 +132,7 @@ def memory_from_json(data: object) -> WatchMemory:
             control=_control(item.get("control"), f"stops[{i}].control"),
             reason=_field(item, "reason", str, f"stops[{i}]"),
             seen=_field(item, "seen", bool, f"stops[{i}]"),
+            released=_field(item, "released", bool, f"stops[{i}]"),
         )
         for i, item in enumerate(_objects(stops, "stops"))
     )

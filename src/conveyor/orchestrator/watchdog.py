@@ -88,13 +88,14 @@ class _Pass:
     def pending(self, job: JobView, issue: IssueView, entry: WatchdogStop) -> None:
         """A job the watchdog stopped: wait for its exit, then ask for the stop until it shows."""
         key = (job.issue, job.started_at)
-        if issue.stopped is not None:
-            self.stops[key] = replace(entry, seen=True)
-        elif entry.seen:
-            # The stop label was removed: the issue restarts with fresh limits, from a new job.
-            del self.stops[key]
+        if entry.released or (entry.seen and issue.stopped is None):
+            # The stop label was removed: the issue restarts with fresh limits from a new
+            # job, and this job's record is never judged again.
+            self.stops[key] = replace(entry, released=True)
             self.gate = replace(self.gate, busy=self.gate.busy - {job.issue})
             return
+        if issue.stopped is not None:
+            self.stops[key] = replace(entry, seen=True)
         elif not job.alive:
             self.out.append(StopIssue(job.issue, entry.control, entry.reason))
         self.gate = reserve(self.gate, job.issue)
@@ -168,7 +169,7 @@ def _next_memory(state: _Pass, snapshot: Snapshot) -> WatchMemory:
     current = {(job.issue, job.started_at) for job in snapshot.jobs}
     return WatchMemory(
         resumes=tuple(sorted((n, c) for n, c in state.resumes.items() if n in open_numbers)),
-        stops=tuple(state.stops[key] for key in sorted(state.stops) if key[0] in open_numbers),
+        stops=tuple(state.stops[key] for key in sorted(state.stops) if key in current),
         steered=tuple(
             sorted(
                 (s for s in state.steered if (s.issue, s.job_started_at) in current),

@@ -20,6 +20,7 @@ from conveyor.stages.effects import (
     FinishPr,
     LaunchSession,
     PostComment,
+    PrOpened,
     PushBranch,
     Pushed,
     Refused,
@@ -94,6 +95,8 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
         case Pushed(head_sha=sha, changed_paths=changed, new_paths=new):
             state = run.state.model_copy(update={"head_sha": sha, "changed_paths": changed})
             return (Event.CHANGED if new else Event.NOTHING), replace(run, state=state)
+        case PrOpened(number=number):
+            return Event.DONE, replace(run, state=run.state.model_copy(update={"pr": number}))
         case Done():
             return Event.DONE, run
     msg = f"the implement stage cannot take {type(result).__name__} in {run.phase.value!r}"

@@ -1,5 +1,4 @@
-"""Fixtures for the forge's git half: a repository imported from a git work tree, its
-accounts, and a work clone of its `file://` URL to push from."""
+"""Fixtures for the forge's git half: an imported repository, its accounts and a clone."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import httpx
@@ -97,4 +98,20 @@ def test_pushes_made_while_the_server_was_down_are_picked_up_at_start(tmp_path: 
     moved = gw.clone.git("rev-parse", "HEAD")
     with ForgeServer(data) as server, gw.client(gw.writer_token) as client:
         client.base_url = httpx.URL(server.url)
+        assert client.get(f"{gw.repo_path}/pulls/{number}").json()["head"]["sha"] == moved
+
+
+def test_a_moved_data_folder_still_hears_pushes(tmp_path: Path) -> None:
+    """Start-up rewrites the hooks, so pushes into a moved data folder reach its server."""
+    with ForgeServer(tmp_path / "before") as server:
+        gw = make_git_world(server, tmp_path)
+        gw.push_branch("feature", {"n.txt": "n\n"}, "First")
+        with gw.client(gw.writer_token) as client:
+            number = open_pr(client, gw, "feature")["number"]
+    shutil.move(tmp_path / "before", tmp_path / "after")
+    bare = tmp_path / "after" / "git" / gw.slug.split("/")[0] / f"{gw.slug.split('/')[1]}.git"
+    gw.clone.git("remote", "set-url", "origin", bare.as_uri())
+    with ForgeServer(tmp_path / "after") as server, gw.client(gw.writer_token) as client:
+        client.base_url = httpx.URL(server.url)
+        moved = gw.push_branch("feature", {"n.txt": "nn\n"}, "Second")
         assert client.get(f"{gw.repo_path}/pulls/{number}").json()["head"]["sha"] == moved

@@ -98,3 +98,10 @@ def test_the_hook_rejects_a_graphql_document_github_s_schema_refuses() -> None:
     assert hook.take() == []
     client.post("/graphql", json={"query": good.replace("isDraft", "isDrafty")})
     assert any("Cannot query field 'isDrafty'" in v for v in hook.take())
+
+
+def test_the_hook_rejects_a_graphql_answer_without_data_or_errors() -> None:
+    """An answer that is neither `data` nor `errors` is not GitHub's GraphQL shape."""
+    client, hook = _client({("POST", "/graphql"): (200, {"result": "ok"})})
+    client.post("/graphql", json={"query": "query { viewer { login } }"})
+    assert any("not GitHub's GraphQL answer shape" in v for v in hook.take())

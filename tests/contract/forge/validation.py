@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 import httpx
+from githubkit.graphql import GraphQLResponse
 from graphql import GraphQLSchema, parse, validate
 from graphql.error import GraphQLError
 from pydantic import ValidationError as ModelError
@@ -68,7 +69,10 @@ class ValidatingTransport(httpx.BaseTransport):
         operation = self.check_request(request)
         response = self.inner.handle_request(request)
         response.read()
-        self.check_response(request, response, operation)
+        if operation is None and self._api_path(request) == "/graphql":
+            self._check_graphql_answer(response, f"POST /graphql -> {response.status_code}")
+        else:
+            self.check_response(request, response, operation)
         return response
 
     def close(self) -> None:
@@ -149,6 +153,15 @@ class ValidatingTransport(httpx.BaseTransport):
         except GraphQLError as exc:
             errors = [exc]
         self.violations.extend(f"{where}: {error.message}" for error in errors)
+
+    def _check_graphql_answer(self, response: httpx.Response, where: str) -> None:
+        body = self._json(response.content, where)
+        if body is None:
+            return
+        try:
+            GraphQLResponse.model_validate(body)
+        except ModelError as exc:
+            self.violations.append(f"{where}: not GitHub's GraphQL answer shape: {exc}")
 
     # -- answers ----------------------------------------------------------------
     def check_response(

@@ -39,6 +39,10 @@ def test_three_racing_lanes_leave_exactly_one_live_claim_per_issue(
         process.start()
     for process in lanes:
         process.join(timeout=240)
+    for process in lanes:
+        if process.is_alive():
+            process.terminate()
+            process.join()
     assert [p.exitcode for p in lanes] == [0, 0, 0]
 
     contested = 0

@@ -25,7 +25,10 @@ from conveyor.testing.emulator import ForgeServer
 ACCOUNT = "conveyor-bot"
 OWNER = "owner"
 VISITOR = "visitor"
-NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+# One `now` for the whole test session: states written in different runs of a
+# crash test must be identical, and the forge's own timestamps (which decide
+# whether a claim is live) must be close to it.
+NOW = datetime.now(UTC).replace(microsecond=0)
 _repos = itertools.count(1)
 
 IssueView = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...], tuple[int, ...]]

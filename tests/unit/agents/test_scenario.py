@@ -39,6 +39,13 @@ def test_an_unknown_action_is_an_error_naming_its_place(tmp_path: Path) -> None:
         load(write(tmp_path, data))
 
 
+def test_an_action_with_the_wrong_shape_is_an_error_naming_it(tmp_path: Path) -> None:
+    """`write` needs a table with a path; a bare string is refused at load."""
+    data: dict[str, Any] = {"sessions": [{"turns": [{"actions": [{"write": "a.txt"}]}]}]}
+    with pytest.raises(ScenarioError, match=r"actions\[0\]\.write"):
+        load(write(tmp_path, data))
+
+
 def test_an_unknown_entry_key_is_an_error(tmp_path: Path) -> None:
     """A misspelt match key is refused rather than silently matching everything."""
     with pytest.raises(ScenarioError, match="stgae"):

@@ -182,3 +182,18 @@ def test_fence_outgrows_any_backtick_run_in_the_text() -> None:
     fenced = fence("a ````` b")
     assert fenced.startswith("``````text\n")
     assert fenced.endswith("\n``````")
+
+
+def test_a_budget_stop_released_by_a_person_is_never_made_again_for_that_job() -> None:
+    """After the label is removed the old over-budget record is ignored, even while starts wait."""
+    record = recorded_job("spec-over-budget", alive=False)
+    stopped = tick(with_job(record))
+    seen = tick(with_job(record, stopped=StopCode.BUDGET), stopped.memory)
+    busy = job(40, Stage.TRIAGE)
+    full = snapshot(issue(17, Stage.SPEC), issue(40), jobs=(record, busy))
+    first = watch(full, config(max_jobs=1), NOW, seen.memory)
+    second = watch(full, config(max_jobs=1), NOW, first.memory)
+    assert first.decisions == second.decisions == ()
+    assert 17 not in second.gate.busy
+    held = schedule(full, config(max_jobs=1), NOW, gate=second.gate)
+    assert [(h.issue, h.reason) for h in held.holds] == [(17, "max-jobs 1/1")]

@@ -17,6 +17,7 @@ from conveyor.agents.scripted.actions import (
     tool_input,
     tool_name,
 )
+from conveyor.agents.scripted.mcp_client import McpError
 from conveyor.agents.scripted.scenario import (
     Entry,
     ScenarioError,
@@ -211,7 +212,10 @@ def main() -> None:
     mcp = options.get("--mcp-config")
     ws = Workspace(Path.cwd(), env, session_dir, Path(mcp) if mcp else None)
     if entry_replies(entry):
-        ws.mcp()  # start the server now, as claude does, so its start overlaps our turns
+        try:
+            ws.mcp()  # start the server now, as claude does, so its start overlaps our turns
+        except McpError as exc:
+            sys.stderr.write(f"conveyor-scripted-agent: {exc}\n")
     session_id = os.urandom(16).hex()
     model = options.get("--model", "scripted")
     emit({"type": "system", "subtype": "init", "session_id": session_id, "model": model})

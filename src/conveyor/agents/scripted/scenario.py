@@ -105,9 +105,7 @@ def _turn(raw: object, where: str) -> Turn:
         msg = f"{where}.actions: expected a list"
         raise ScenarioError(msg)
     for i, action in enumerate(actions):
-        if not isinstance(action, dict) or len(action) != 1 or next(iter(action)) not in ACTIONS:
-            msg = f"{where}.actions[{i}]: expected one of {sorted(ACTIONS)}, got {action!r}"
-            raise ScenarioError(msg)
+        _check_action(action, f"{where}.actions[{i}]")
     cost = raw.get("cost")
     return Turn(
         text=str(raw.get("text", "")),
@@ -116,6 +114,24 @@ def _turn(raw: object, where: str) -> Turn:
         actions=tuple(actions),
         await_steer=bool(raw.get("await_steer", False)),
     )
+
+
+def _check_action(action: object, where: str) -> None:
+    if not isinstance(action, dict) or len(action) != 1 or next(iter(action)) not in ACTIONS:
+        msg = f"{where}: expected one of {sorted(ACTIONS)}, got {action!r}"
+        raise ScenarioError(msg)
+    name, arg = next(iter(action.items()))
+    tables = {"write": ("path",), "commit_tool": ("paths", "message"), "reply": ()}
+    if name in tables:
+        if not isinstance(arg, dict) or not set(tables[name]) <= set(arg):
+            msg = f"{where}.{name}: expected a table with {list(tables[name]) or 'the reply'}"
+            raise ScenarioError(msg)
+    elif name == "commit" and not isinstance(arg, str | dict):
+        msg = f"{where}.commit: expected a message or {{message, paths}}"
+        raise ScenarioError(msg)
+    elif name in ("apply", "run", "handoff", "pause_until") and not isinstance(arg, str):
+        msg = f"{where}.{name}: expected a string"
+        raise ScenarioError(msg)
 
 
 def issue_tag(issue_text: str, *, has_title: bool = True) -> str | None:

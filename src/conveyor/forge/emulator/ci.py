@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute
 
 from conveyor.forge.emulator.check_rows import update_check_run
 from conveyor.forge.emulator.ci_run import run_ci
-from conveyor.forge.emulator.pushes import reconcile_heads, repo_git, sync_pushes
+from conveyor.forge.emulator.pushes import install_hooks, reconcile_heads, repo_git, sync_pushes
 from conveyor.forge.emulator.state import EmulatorState
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,7 @@ def wake(state: EmulatorState) -> None:
 
 def on_startup(state: EmulatorState) -> None:
     """Re-queue runs a stopped server left in progress, reconcile pushes, start the worker."""
+    install_hooks(state)
     with state.store.tx() as conn:
         conn.execute(
             "UPDATE check_runs SET status = 'queued', started_at = NULL "

@@ -1,5 +1,8 @@
-"""`POST /graphql`: `markPullRequestReadyForReview` (and back to draft), validated against
-GitHub's schema; any other document is validated and answered in GitHub's `errors` shape."""
+"""`POST /graphql`: documents validated against GitHub's schema; ready-for-review runs.
+
+`markPullRequestReadyForReview` (and `convertPullRequestToDraft`, `viewer`) are answered;
+anything else that fails validation gets GitHub's `errors` shape.
+"""
 
 from __future__ import annotations
 

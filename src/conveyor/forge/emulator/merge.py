@@ -1,5 +1,7 @@
-"""`PUT .../pulls/{n}/merge`: a real squash commit on the base branch, GitHub's refusals,
-and the issues named by `Closes #N` closed when the base is the default branch."""
+"""Merging a PR: a real squash commit on its base, GitHub's refusals, and `Closes #N`.
+
+Merging into the default branch closes the issues the PR body names.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +38,6 @@ from conveyor.git import (
     Repo,
     commit_tree,
     log_commits,
-    merge_base,
     try_rev_parse,
     update_ref,
 )
@@ -57,8 +58,8 @@ def squash_message(view: RepoView, pull: Pull, base_sha: str, title: str, extra:
     """`TITLE (#N)`, a blank line, the squashed commits' subjects, then `extra` if any."""
     suffix = f"(#{pull.number})"
     head_line = title if title.rstrip().endswith(suffix) else f"{title} {suffix}"
-    fork = merge_base(view.bare, base_sha, pull.head_sha)
-    subjects = [f"* {c.subject}" for c in log_commits(view.bare, fork, pull.head_sha)]
+    # The PR's commits, as GitHub lists them: reachable from the head, not from the base.
+    subjects = [f"* {c.subject}" for c in log_commits(view.bare, base_sha, pull.head_sha)]
     parts = [head_line, "\n\n".join(subjects), extra.strip()]
     return "\n\n".join(part for part in parts if part) + "\n"
 
@@ -80,13 +81,13 @@ def _refuse_unmet_protection(state: EmulatorState, pull: Pull, behind: bool) -> 
 async def merge_route(request: Request) -> Response:
     """`PUT .../pulls/{number}/merge` (squash only, as this repository allows)."""
     user = require_user(request)
+    body = await read_json(request) or {}  # read first: nothing below awaits, so no interleaving
+    if not isinstance(body, dict):
+        raise ApiError(400, "Problems parsing JSON")
     state, repo, view = repo_context(request)
     pull = require_pull(state, repo, request)
     if permission_of(state.store, repo, int(user["id"])) not in {"write", "maintain", "admin"}:
         raise ApiError(403, "Must have push access to repository")
-    body = await read_json(request) or {}
-    if not isinstance(body, dict):
-        raise ApiError(400, "Problems parsing JSON")
     method = field_str(body, "merge_method", "PullRequest") or "squash"
     if method in _REFUSED:
         raise ApiError(405, _REFUSED[method])

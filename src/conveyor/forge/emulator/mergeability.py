@@ -1,5 +1,8 @@
-"""Whether a PR can merge, computed GitHub's way: `unknown` on the first read after its head
-or base moved, then from `git merge-tree` (clean or dirty) and the base's protection."""
+"""Whether a PR can merge, computed GitHub's way (unknown first, then from merge-tree).
+
+`unknown` on the first read after its head or base moved, then `git merge-tree`
+(clean or dirty) and the base's protection (behind, blocked) decide.
+"""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def _stats(view: RepoView, base_sha: str, head_sha: str) -> tuple[int, int, int,
         try:
             fork = merge_base(view.bare, base_sha, head_sha) or base_sha
             size = diff_stat(view.bare, fork, head_sha)
-            commits = count_commits(view.bare, fork, head_sha)
+            commits = count_commits(view.bare, base_sha, head_sha)
             _STATS[key] = (commits, size.additions, size.deletions, size.files)
         except GitError:
             _STATS[key] = (0, 0, 0, 0)

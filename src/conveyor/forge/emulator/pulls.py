@@ -154,11 +154,11 @@ async def get_route(request: Request) -> Response:
 async def update_route(request: Request) -> Response:
     """`PATCH /repos/{owner}/{repo}/pulls/{number}`: title, body, state, base."""
     user = require_user(request)
+    body = await read_object(request)  # read first: nothing below awaits, so no interleaving
     state, repo, view = repo_context(request)
     pull = require_pull(state, repo, request)
     if not can_write_pull(state.store, pull, int(user["id"])):
         raise ApiError(403, "Must have push access to repository")
-    body = await read_object(request)
     title = field_str(body, "title", "PullRequest")
     text = field_str(body, "body", "PullRequest")
     base = field_str(body, "base", "PullRequest")

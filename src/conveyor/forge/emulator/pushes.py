@@ -19,7 +19,7 @@ from conveyor.forge.emulator.records import bare_repo_path, set_issue_state, tou
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.forge.emulator.store import Store, register_schema
-from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, read_ref
+from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, install_hook, read_ref
 
 PUSH_LOG = "pushes.log"
 register_schema(
@@ -106,6 +106,14 @@ def move_head(
     update_pull(conn, issue_id, head_sha=sha)
     touch_issue(conn, issue_id)
     queue_ci_run(store, conn, repo_id, sha)
+
+
+def install_hooks(state: EmulatorState) -> None:
+    """(Re)write every repository's `post-receive` hook for this data folder (it may have moved)."""
+    for row in state.store.all("SELECT id FROM repos"):
+        bare = repo_git(state.store, state.data_dir, int(row["id"]))
+        if bare.path.is_dir():
+            install_hook(bare, "post-receive", hook_script(state.data_dir, int(row["id"])))
 
 
 def reconcile_heads(state: EmulatorState) -> None:

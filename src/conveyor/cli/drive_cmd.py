@@ -1,0 +1,46 @@
+"""`conveyor drive`: run one issue's stage jobs one after another in the foreground."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.job_cmd import EXIT_USAGE, parse_stage
+from conveyor.forge.connect import CredentialsError
+from conveyor.job.drive import DriveOptions, drive
+
+
+def drive_cmd(
+    issue: Annotated[int, typer.Option("--issue", help="The issue number.", min=1)],
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
+    ] = None,
+    through: Annotated[
+        str | None, typer.Option("--through", help="Stop after this stage's job.")
+    ] = None,
+    take_stopped: Annotated[
+        bool, typer.Option("--take-stopped", help="Restart the issue if it is stopped.")
+    ] = False,
+    lane: Annotated[str | None, typer.Option("--lane", help="Claim for this lane.")] = None,
+) -> None:
+    """Run the issue's stage jobs until it merges, stops, asks, splits, waits or --through."""
+    stage = parse_stage(through) if through is not None else None
+    try:
+        loaded = load_config(config)
+    except ConfigError as exc:
+        for line in exc.lines:
+            typer.echo(line, err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    opts = DriveOptions(loaded, path, issue, stage, take_stopped, lane)
+    try:
+        code = drive(opts, os.environ)
+    except CredentialsError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    raise typer.Exit(code)

@@ -1,0 +1,69 @@
+"""`conveyor job`: run one stage of one issue as its own process (see `conveyor.job.main`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.core.state import Stage
+from conveyor.forge.connect import CredentialsError
+from conveyor.job.main import JobOptions, print_boundary, run_job
+
+EXIT_USAGE = 2
+STAGES = [s.value for s in Stage if s is not Stage.DONE]
+
+
+def parse_stage(value: str) -> Stage:
+    """A stage name from the command line, or a usage error naming the choices."""
+    if value not in STAGES:
+        typer.echo(f"--stage: expected one of {', '.join(STAGES)}, got {value!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    return Stage(value)
+
+
+def job(  # noqa: PLR0917 - typer passes options as parameters
+    issue: Annotated[int, typer.Option("--issue", help="The issue number.", min=1)],
+    stage: Annotated[str, typer.Option("--stage", help=f"One of: {', '.join(STAGES)}.")],
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
+    ] = None,
+    lane: Annotated[str | None, typer.Option("--lane", help="Claim for this lane.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Resume the stage.")] = False,
+    boundary: Annotated[
+        bool, typer.Option("--print-boundary", help="Print the job's boundary and exit.")
+    ] = False,
+    take_stopped: Annotated[
+        bool, typer.Option("--take-stopped", help="Restart a stopped issue.")
+    ] = False,
+) -> None:
+    """Run one stage of one issue: 0 ended, 1 error (issue saved), 2 usage, 3 not claimable."""
+    chosen = parse_stage(stage)
+    try:
+        loaded = load_config(config)
+    except ConfigError as exc:
+        for line in exc.lines:
+            typer.echo(line, err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    config_path = Path(config or os.environ["CONVEYOR_CONFIG"])
+    opts = JobOptions(
+        config=loaded,
+        config_dir=config_path.resolve().parent,
+        issue=issue,
+        stage=chosen,
+        lane=lane,
+        resume=resume,
+        take_stopped=take_stopped,
+    )
+    if boundary:
+        raise typer.Exit(print_boundary(opts, os.environ))
+    try:
+        code = run_job(opts, os.environ)
+    except CredentialsError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    raise typer.Exit(code)

@@ -1,0 +1,101 @@
+"""`conveyor drive`: one issue's stage jobs in turn, in the foreground ("run by number")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conveyor.core.config import Config
+from conveyor.core.next_stage import Halt, next_stage
+from conveyor.core.state import Stage
+from conveyor.forge.connect import connect
+from conveyor.job.layout import load_lane
+from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
+from conveyor.ops.claim import issue_facts
+from conveyor.ops.context import OpContext, fetch_comments
+
+MAX_JOBS = 40
+
+
+@dataclass(frozen=True)
+class DriveOptions:
+    """The command line of one drive."""
+
+    config: Config
+    config_path: Path
+    issue: int
+    through: Stage | None = None
+    take_stopped: bool = False
+    lane: str | None = None
+
+
+def conveyor_argv() -> list[str]:
+    """How to start `conveyor` with this interpreter (the script beside it, else `-c`)."""
+    script = Path(sys.executable).parent / "conveyor"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from conveyor.cli.main import main; main()"]
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)  # noqa: T201 - drive reports progress on stdout
+
+
+def drive(
+    opts: DriveOptions,
+    environ: Mapping[str, str],
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> int:
+    """Run the issue's next stage job until it halts or `through` ran; the last exit code."""
+    config = opts.config
+    lane = opts.lane or load_lane(repo_home(config, environ))
+    forge = connect(config, environ, base_dir=opts.config_path.parent)
+    ops = OpContext(forge, config, run_id="drive")
+    for count in range(MAX_JOBS):
+        issue = forge.get_issue(opts.issue)
+        facts = issue_facts(issue, fetch_comments(ops, opts.issue), ops)
+        after = facts.state.after if facts.state is not None else ()
+        open_after = [n for n in after if forge.get_issue(n).state == "open"]
+        step = next_stage(
+            facts,
+            ops.trust(),
+            now(),
+            config.limits.lease_hours,
+            lane=lane,
+            open_after=open_after,
+            take_stopped=opts.take_stopped and count == 0,
+        )
+        if isinstance(step, Halt):
+            _say(f"#{opts.issue}: {step.reason}")
+            return 0
+        argv = [
+            *conveyor_argv(),
+            "job",
+            "--config",
+            str(opts.config_path),
+            "--issue",
+            str(opts.issue),
+            "--stage",
+            step.value,
+            "--lane",
+            lane,
+        ]
+        if opts.take_stopped and count == 0:
+            argv.append("--take-stopped")
+        _say(f"#{opts.issue}: {step.value} job")
+        code = subprocess.run(argv, env=dict(environ), check=False).returncode
+        if code == EXIT_NOT_CLAIMABLE:
+            _say(f"#{opts.issue}: not claimable at {step.value}")
+            return code
+        if code != 0:
+            _say(f"#{opts.issue}: the {step.value} job failed (exit {code})")
+            return code
+        if opts.through is not None and step is opts.through:
+            _say(f"#{opts.issue}: ran through {step.value}")
+            return 0
+    _say(f"#{opts.issue}: stopped driving after {MAX_JOBS} jobs")
+    return 1

@@ -1,0 +1,142 @@
+"""The runner's session effect: launch one agent session for a stage and report how it ended."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from typing import Any
+
+from conveyor.agents.launch import launch, resolve_choice
+from conveyor.agents.process import SessionHandle
+from conveyor.core.replies import SpecReply, TriageReply, validate_reply
+from conveyor.core.session import (
+    ContextLimits,
+    SessionIdentity,
+    SessionResult,
+    SessionSpec,
+    SessionStatus,
+)
+from conveyor.core.state import IssueState, Stage
+from conveyor.job.context import JobContext
+from conveyor.job.hub import CheckReply
+from conveyor.job.jobfile import SessionRecord, UsageRecord
+from conveyor.stages.effects import LaunchSession, SessionEnded
+from conveyor.stages.spec_text import spec_findings
+from conveyor.stages.triage import reply_findings
+
+HANDOFF_MD = "handoff.md"
+
+
+def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
+    """The runner's session spec for one launch, from the config's choice for the role."""
+    choice = ctx.config.agents.for_role(effect.budget_role)
+    backend, executable, scenario = resolve_choice(choice)
+    limits = ctx.config.limits
+    key = f"{effect.kind}-{effect.attempt}"
+    return SessionSpec(
+        role=effect.role,
+        backend=backend,
+        model=choice.model,
+        fallback_model=choice.fallback_model,
+        system_prompt=effect.system_prompt,
+        task=effect.task,
+        reply_model=effect.reply_model,
+        cwd=ctx.checkout,
+        session_dir=ctx.sessions_dir / key,
+        session_key=key,
+        identity=SessionIdentity(ctx.issue, ctx.stage.value, effect.kind, effect.attempt),
+        context=ContextLimits(limits.context_soft, limits.context_hard),
+        timeout_seconds=limits.session_timeout_minutes * 60,
+        executable=executable,
+        scenario=scenario,
+        issue_file=ctx.issue_file,
+        control_socket=ctx.control_socket,
+        git_config=ctx.git_config,
+        passthrough_env=ctx.config.passthrough_env,
+        token_env=ctx.token_env,
+        infra_retries=limits.infra_retries,
+        reply_check_rounds=limits.reply_check_rounds,
+    )
+
+
+def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, budget: int) -> None:
+    usage = result.total_usage
+    ctx.job_file.record_session(
+        SessionRecord(
+            key=spec.session_key,
+            backend=spec.backend,
+            model=result.model,
+            status=result.status.value,
+            usage=UsageRecord(
+                input=usage.input,
+                output=usage.output,
+                cache_read=usage.cache_read,
+                cache_write=usage.cache_write,
+            ),
+            cost_usd=result.total_cost_usd,
+            peak_context=result.peak_context,
+            last_context=result.last_context,
+            budget=budget,
+            last_tool_failure=result.last_tool_failure,
+        )
+    )
+
+
+def keep_handoff(ctx: JobContext, result: SessionResult) -> bool:
+    """Copy a writer's handoff.md into the run folder, so a continuation finds it."""
+    source = result.handoff
+    if source is None and result.session_dir is not None:
+        source = result.session_dir / HANDOFF_MD
+    if source is None or not source.is_file():
+        return False
+    ctx.run_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, ctx.run_dir / HANDOFF_MD)
+    return True
+
+
+def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bool]:
+    """Launch the session (reachable by steer and SIGTERM) and return how it ended.
+
+    The second value says whether a handoff.md was kept for a continuation.
+    """
+    spec = session_spec(ctx, effect)
+    budget = ctx.config.budgets.for_role(effect.budget_role)
+    ctx.events.emit(
+        "session-started", key=spec.session_key, session_kind=effect.kind, attempt=effect.attempt
+    )
+    handle = SessionHandle()
+    with ctx.hub.track(spec.session_key, handle):
+        result = launch(spec, ctx.environ, handle)
+    _record(ctx, spec, result, budget)
+    kept = keep_handoff(ctx, result)
+    ctx.events.emit(
+        "session-ended",
+        key=spec.session_key,
+        status=result.status.value,
+        tokens=result.total_usage.total,
+        error=result.error,
+    )
+    status = result.status
+    if status is SessionStatus.REPLIED and result.reply is None:
+        status = SessionStatus.FAILED
+    return SessionEnded(status, result.reply, result.error), kept
+
+
+def quick_checks(stage: Stage, state: IssueState) -> CheckReply:
+    """The stage's check-reply handler: schema findings, then the stage's own rules."""
+    names = {Stage.TRIAGE: "triage", Stage.SPEC: "spec", Stage.IMPLEMENT: "implement"}
+    name = names.get(stage)
+
+    def check(_key: str, reply: Mapping[str, Any]) -> list[str]:
+        if name is None:
+            return []
+        checked = validate_reply(name, dict(reply))
+        if checked.reply is None:
+            return list(checked.findings)
+        if isinstance(checked.reply, TriageReply):
+            return list(reply_findings(checked.reply, state.depth))
+        if isinstance(checked.reply, SpecReply):
+            return list(spec_findings(checked.reply, state.depth))
+        return []
+
+    return check

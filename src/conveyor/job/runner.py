@@ -1,0 +1,144 @@
+"""The stage runner: drive a stage machine, carrying out each effect it asks for, to its end.
+
+`run_stage(ctx, state)` is what `conveyor job` calls once the issue is claimed and the
+checkout is ready. Effects are interpreted by one exhaustive `match`; each result is fed
+back to the machine's pure `transition`, and the end it reaches is carried out with the
+intake ops (save-state, release, stop, ask, split).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar, assert_never
+
+from conveyor.core.state import IssueState, Stage
+from conveyor.git import rev_parse
+from conveyor.job import effects_forge, effects_git
+from conveyor.job.context import JobContext, StageEnd
+from conveyor.job.effects_session import quick_checks, run_launch
+from conveyor.job.runner_ends import carry_out, restore_spec_md
+from conveyor.stages import implement, spec, triage
+from conveyor.stages.effects import (
+    ChargeBudget,
+    CheckSpecCommits,
+    CheckSpecTests,
+    Done,
+    Effect,
+    FinishPr,
+    LaunchSession,
+    OpenDraftPr,
+    PostComment,
+    PushBranch,
+    ResetBranch,
+    Result,
+    RunTests,
+    SaveSpecFile,
+)
+from conveyor.stages.step import Inputs, Step
+
+M = TypeVar("M")
+_WITHHELD = re.compile(r"(\d+) comments? from users who are not trusted withheld")
+
+
+@dataclass(frozen=True)
+class Machine(Generic[M]):
+    """A stage machine as the runner drives it."""
+
+    start: Callable[[Inputs, IssueState], Step[M]]
+    transition: Callable[[M, Result], Step[M]]
+    state: Callable[[M], IssueState]
+
+
+TRIAGE = Machine(triage.start, triage.transition, lambda m: m.state)
+SPEC = Machine(spec.start, spec.transition, lambda m: m.state)
+IMPLEMENT = Machine(implement.start, implement.transition, lambda m: m.state)
+
+
+def build_inputs(ctx: JobContext) -> Inputs:
+    """The machine's inputs, gathered from the forge, the checkout and the run folder."""
+    text = ctx.issue_file.read_text(encoding="utf-8") if ctx.issue_file.is_file() else ""
+    withheld = _WITHHELD.search(text)
+    return Inputs(
+        issue=ctx.issue,
+        title=ctx.forge.get_issue(ctx.issue).title,
+        base=ctx.base,
+        limits=ctx.config.limits,
+        commands=ctx.config.commands,
+        paths=ctx.config.paths,
+        head_sha=rev_parse(ctx.git, "HEAD"),
+        issue_file=str(ctx.issue_file),
+        spec_file=str(ctx.run_dir / effects_forge.SPEC_MD),
+        handoff_file=str(ctx.run_dir / "handoff.md"),
+        withheld=int(withheld[1]) if withheld else 0,
+    )
+
+
+def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
+    """Carry out one effect and return its result (adapter failures raise)."""
+    match effect:
+        case ChargeBudget():
+            return effects_forge.run_charge(ctx, state, effect)
+        case LaunchSession():
+            ended, kept = run_launch(ctx, effect)
+            if kept:
+                handoff = (ctx.run_dir / "handoff.md").read_text(encoding="utf-8")
+                note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
+                effects_forge.run_post(ctx, PostComment("handoff", effect.kind, note, True))
+            return ended
+        case PostComment():
+            effects_forge.run_post(ctx, effect)
+            return Done()
+        case SaveSpecFile():
+            effects_forge.save_spec_file(ctx, effect)
+            return Done()
+        case CheckSpecCommits():
+            return effects_git.run_spec_check(ctx, effect)
+        case RunTests():
+            return effects_git.run_tests(ctx)
+        case ResetBranch():
+            return effects_git.reset_branch(ctx, effect)
+        case OpenDraftPr():
+            return effects_git.open_draft(ctx, state)
+        case CheckSpecTests():
+            return effects_git.check_spec_tests(ctx, effect)
+        case PushBranch():
+            return effects_git.push_branch(ctx, effect)
+        case FinishPr():
+            return effects_git.finish(ctx, state, effect)
+        case _:
+            assert_never(effect)
+
+
+def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
+    """Run `machine` from its start to its end."""
+    step = machine.start(build_inputs(ctx), state)
+    while True:
+        action = step.action
+        current = machine.state(step.memory)
+        if not isinstance(action, Effect):
+            return carry_out(ctx, action)
+        result = perform(ctx, current, action)
+        if ctx.interrupted():
+            return StageEnd("interrupted", current, "interrupted during the stage")
+        step = machine.transition(step.memory, result)
+
+
+def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
+    """Run the job's stage on the claimed `state` and return how it ended."""
+    ctx.hub.set_check_reply(quick_checks(ctx.stage, state))
+    try:
+        match ctx.stage:
+            case Stage.TRIAGE:
+                return drive(ctx, TRIAGE, state)
+            case Stage.SPEC:
+                return drive(ctx, SPEC, state)
+            case Stage.IMPLEMENT:
+                restore_spec_md(ctx, state)
+                return drive(ctx, IMPLEMENT, state)
+            case _:
+                msg = f"stage {ctx.stage.value!r} has no machine in this version"
+                raise ValueError(msg)
+    finally:
+        ctx.hub.set_check_reply(None)

@@ -1,0 +1,69 @@
+"""Carrying out a stage's end: save the state, then release, stop, ask or split."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from conveyor.core.state import IssueState
+from conveyor.job.context import JobContext, StageEnd
+from conveyor.job.effects_forge import SPEC_MD, signature
+from conveyor.ops.ask import ask
+from conveyor.ops.context import fetch_comments
+from conveyor.ops.release import release
+from conveyor.ops.split import Part, split
+from conveyor.ops.state_store import save_state
+from conveyor.ops.stop import stop
+from conveyor.stages.spec_acts import SPEC_HEADING
+from conveyor.stages.step import Asked, End, Released, SavedAt, Split, Stopped
+
+SPEC_MARK = "<!-- conveyor:comment role=spec kind=spec run="
+
+
+def _save(ctx: JobContext, state: IssueState) -> None:
+    save_state(ctx.ops, ctx.issue, state)
+
+
+def carry_out(ctx: JobContext, end: End) -> StageEnd:
+    """Save the end's state and run its op; the result is what the job reports."""
+    match end:
+        case SavedAt(stage=stage, state=state):
+            _save(ctx, state.model_copy(update={"stage": stage}))
+            saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now())
+            return StageEnd("saved", saved, f"saved at {stage.value}")
+        case Stopped(code=code, reason=reason, state=state, details=details):
+            _save(ctx, state)
+            stop(ctx.ops, ctx.issue, code, reason, now=ctx.now(), stage=ctx.stage, details=details)
+            ctx.events.emit("stopped", code=code.value, reason=reason)
+            return StageEnd("stopped", state, f"{code.value}: {reason}")
+        case Released(state=state, reason=reason):
+            _save(ctx, state)
+            released = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now())
+            return StageEnd("released", released, reason)
+        case Asked(questions=questions, state=state):
+            _save(ctx, state)
+            sig = signature(ctx, ctx.stage.value)
+            ask(ctx.ops, ctx.issue, questions, now=ctx.now(), signature=sig)
+            ctx.events.emit("asked", questions=len(questions))
+            return StageEnd("asked", state.model_copy(update={"lease": None}))
+        case Split(parts=parts, state=state):
+            _save(ctx, state)
+            made = split(
+                ctx.ops, ctx.issue, [Part(p.title, p.body, p.after) for p in parts], now=ctx.now()
+            )
+            ctx.events.emit("split", sub_issues=list(made))
+            return StageEnd("split", state.model_copy(update={"lease": None}), str(list(made)))
+        case _:
+            assert_never(end)
+
+
+def restore_spec_md(ctx: JobContext, state: IssueState) -> None:
+    """Rebuild `spec.md` from the signed `## Spec` comment when the state points at it."""
+    target = ctx.run_dir / SPEC_MD
+    if state.spec_file is None or target.is_file():
+        return
+    for comment in fetch_comments(ctx.ops, ctx.issue):
+        if SPEC_MARK in comment.body and ctx.ops.trust().pipeline(comment):
+            text = comment.body.split(f"{SPEC_HEADING}\n", 1)[-1].strip() + "\n"
+            ctx.run_dir.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            return
