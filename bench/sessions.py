@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,12 @@ REPLY: dict[str, object] = {
     "no_tests_reason_holds": None,
     "summary": "s",
 }
+
+
+def children_cpu_s() -> float:
+    """CPU seconds used by waited-for child processes so far (less noisy than wall time)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def baseline_s() -> float:
@@ -77,10 +84,15 @@ def main() -> None:
         baselines: list[float] = []
         sessions: list[float] = []
         began = time.perf_counter()
+        cpu: dict[str, list[float]] = {"baseline": [], "session": []}
         for index in range(RUNS):
             pair_began = time.perf_counter()
+            cpu_began = children_cpu_s()
             baselines.append(baseline_s())
+            cpu_mid = children_cpu_s()
             sessions.append(session_s(root, index, scenario))
+            cpu["baseline"].append(cpu_mid - cpu_began)
+            cpu["session"].append(children_cpu_s() - cpu_mid)
             pair = time.perf_counter() - pair_began
             if time.perf_counter() - began + pair > TIME_BUDGET_S:
                 break  # a loaded machine: fewer runs rather than a blown time limit
@@ -92,10 +104,15 @@ def main() -> None:
     )
     print(f"scripted session p50: {session_ms:.0f} ms over {len(sessions)} runs")
     print(f"overhead p50: {overhead_ms:.0f} ms (goal <= {GOAL_OVERHEAD_MS:.0f} ms)")
+    cpu_ms = {k: statistics.median(v) * 1000 for k, v in cpu.items()}
+    cpu_overhead_ms = cpu_ms["session"] - cpu_ms["baseline"]
+    print(f"CPU (all processes) p50: baseline {cpu_ms['baseline']:.0f} ms, ", end="")
+    print(f"session {cpu_ms['session']:.0f} ms, overhead {cpu_overhead_ms:.0f} ms")
     figures = {
         "baseline_p50_ms": round(base_ms, 1),
         "session_p50_ms": round(session_ms, 1),
         "overhead_p50_ms": round(overhead_ms, 1),
+        "cpu_overhead_p50_ms": round(cpu_overhead_ms, 1),
         "runs": len(sessions),
     }
     goals = {"overhead_p50_ms": GOAL_OVERHEAD_MS}

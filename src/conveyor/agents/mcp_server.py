@@ -145,6 +145,10 @@ def main(argv: list[str]) -> None:
         anyio.run(serve, gate)
     except KeyboardInterrupt:
         sys.exit(130)
+    # The client closed the stream and every reply is on disk: skip the interpreter's slow
+    # teardown (hundreds of modules), which the session would otherwise wait for.
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

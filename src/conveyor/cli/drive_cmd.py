@@ -10,8 +10,6 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
 from conveyor.cli.job_cmd import EXIT_USAGE, parse_stage
-from conveyor.forge.connect import CredentialsError
-from conveyor.job.drive import DriveOptions, drive
 
 
 def drive_cmd(
@@ -29,6 +27,9 @@ def drive_cmd(
     lane: Annotated[str | None, typer.Option("--lane", help="Claim for this lane.")] = None,
 ) -> None:
     """Run the issue's stage jobs until it merges, stops, asks, splits, waits or --through."""
+    from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
+    from conveyor.job.drive import DriveOptions, drive
+
     stage = parse_stage(through) if through is not None else None
     try:
         loaded = load_config(config)

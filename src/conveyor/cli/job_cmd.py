@@ -10,8 +10,6 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
 from conveyor.core.state import Stage
-from conveyor.forge.connect import CredentialsError
-from conveyor.job.main import JobOptions, print_boundary, run_job
 
 EXIT_USAGE = 2
 STAGES = [s.value for s in Stage if s is not Stage.DONE]
@@ -42,6 +40,9 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     ] = False,
 ) -> None:
     """Run one stage of one issue: 0 ended, 1 error (issue saved), 2 usage, 3 not claimable."""
+    from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
+    from conveyor.job.main import JobOptions, print_boundary, run_job
+
     chosen = parse_stage(stage)
     try:
         loaded = load_config(config)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from conveyor.core.config import Budgets, Limits, Role
 from conveyor.core.state import Charge, IssueState, Pool
+from conveyor.core.stops import StopCode
 
 # Sessions the rebase pool pays for after a rebase the merge stage asked for (BUD-5).
 RECHECK_ROLES = frozenset({Role.CHECK_FIX, Role.ACCEPT, Role.SECURITY})
@@ -39,6 +40,7 @@ class OverBudget:
     """The launch would pass a pool's limit: the issue stops with `budget`."""
 
     reason: str
+    code: StopCode = StopCode.BUDGET
 
 
 def charge(state: IssueState, role: Role, budgets: Budgets, limits: Limits) -> Charged | OverBudget:

@@ -20,7 +20,7 @@ Severity = Literal["blocking", "nit"]
 class Reply(BaseModel):
     """A session's reply: closed, immutable, every field required."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 R = TypeVar("R", bound=type[Reply])

@@ -131,9 +131,9 @@ def write_tree_from_dir(repo: Repo, src: Path, index_file: Path) -> str:
     Uses a private index file, so neither `repo` nor `src` is changed.
     """
     extra = {
-        "GIT_DIR": str(repo.path),
-        "GIT_INDEX_FILE": str(index_file),
-        "GIT_WORK_TREE": str(src),
+        "GIT_DIR": str(repo.path.absolute()),
+        "GIT_INDEX_FILE": str(index_file.absolute()),
+        "GIT_WORK_TREE": str(src.absolute()),
     }
     run_git(["add", "--all", "."], cwd=src, env=repo.env, extra_env=extra)
     done = run_git(["write-tree"], cwd=src, env=repo.env, extra_env=extra)

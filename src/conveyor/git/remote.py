@@ -13,6 +13,7 @@ TRACKING_REFSPEC = "+refs/heads/*:refs/remotes/origin/*"
 
 def init_bare(path: Path, env: GitEnv, default_branch: str = "main") -> Repo:
     """Create an empty bare repository at `path` whose HEAD names `default_branch`."""
+    path = path.absolute()
     path.parent.mkdir(parents=True, exist_ok=True)
     run_git(
         ["init", "--quiet", "--bare", f"--initial-branch={default_branch}", str(path)],
@@ -28,6 +29,7 @@ def clone_bare(url: str, dest: Path, env: GitEnv) -> Repo:
     A plain `clone --bare` maps the remote's branches onto local ones; this
     clone also fetches them as `origin/*`, which later fetches keep current.
     """
+    dest = dest.absolute()
     dest.parent.mkdir(parents=True, exist_ok=True)
     run_git(["clone", "--quiet", "--bare", "--", url, str(dest)], cwd=dest.parent, env=env)
     repo = Repo(dest, env)
@@ -56,9 +58,10 @@ def push(repo: Repo, remote: str, refspecs: Sequence[str], *, force: bool = Fals
 
 def checkout_detached(repo: Repo, rev: str, dest: Path) -> Repo:
     """A fresh work tree of `rev` at `dest` (a local clone of `repo`, HEAD detached)."""
+    dest = dest.absolute()
     dest.parent.mkdir(parents=True, exist_ok=True)
     run_git(
-        ["clone", "--quiet", "--no-checkout", "--", str(repo.path), str(dest)],
+        ["clone", "--quiet", "--no-checkout", "--", str(repo.path.absolute()), str(dest)],
         cwd=dest.parent,
         env=repo.env,
     )

@@ -78,6 +78,7 @@ def build_context(started: Started) -> JobContext:
         lookup = fetch_state(started.ops, started.issue)
         state = state_of(lookup).model_copy(update={"rescue": workspace.rescues[-1]})
         save_state(started.ops, started.issue, state, lookup)
+    _link_socket(paths)
     hub = started.hub
     if started.role is JobRole.WRITER:
         repo = workspace.repo
@@ -121,3 +122,10 @@ def _token(started: Started) -> str | None:
     if started.config.account.app is not None:
         return None  # an App's installation token is not handed to git yet
     return read_token(started.config, started.environ, started.config_dir)
+
+
+def _link_socket(paths: JobPaths) -> None:
+    """When the socket lives elsewhere (a long path), `control.sock` points to it."""
+    natural = paths.job_dir / "control.sock"
+    if paths.control_socket != natural and not natural.is_symlink():
+        natural.symlink_to(paths.control_socket)

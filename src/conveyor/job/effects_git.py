@@ -18,7 +18,7 @@ from conveyor.stages.effects import (
     PushBranch,
     Pushed,
     ResetBranch,
-    TestsRan,
+    SuiteRan,
 )
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
@@ -62,12 +62,12 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
     return Checked(verdict.ok, verdict.findings)
 
 
-def run_tests(ctx: JobContext) -> TestsRan:
+def run_tests(ctx: JobContext) -> SuiteRan:
     """Setup and test at the checkout's head."""
     check = verify_context(ctx)
     setup = check.run("setup", ctx.config.commands.setup)
     test = check.run("test", ctx.config.commands.test) if setup.ok else setup
-    return TestsRan(test.ok, "" if test.ok else test.tail[-1500:])
+    return SuiteRan(test.ok, "" if test.ok else test.tail[-1500:])
 
 
 def _push(ctx: JobContext, src: str | None, *, lease: str | None = None) -> str | None:

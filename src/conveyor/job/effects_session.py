@@ -104,6 +104,8 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     ctx.events.emit(
         "session-started", key=spec.session_key, session_kind=effect.kind, attempt=effect.attempt
     )
+    spec.session_dir.mkdir(parents=True, exist_ok=True)
+    (spec.session_dir / "task.md").write_text(spec.task, encoding="utf-8")
     handle = SessionHandle()
     with ctx.hub.track(spec.session_key, handle):
         result = launch(spec, ctx.environ, handle)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
 import socket
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -13,6 +15,7 @@ from pathlib import Path
 from conveyor.job.jobfile import JOB_FILE, load_job_file, process_start_ticks
 
 LANE_FILE = "lane"
+MAX_SOCKET_PATH = 100
 _LANE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -56,8 +59,17 @@ class JobPaths:
 
     @property
     def control_socket(self) -> Path:
-        """`control.sock`."""
-        return self.job_dir / "control.sock"
+        """`control.sock`, or a short path in the temp folder when that one is too long.
+
+        A Unix socket's path must fit in about 100 bytes; deep homes pass that, so
+        the socket then lives under the temp folder (named by a hash of the job
+        folder) and `control.sock` in the job folder is a symlink to it.
+        """
+        natural = self.job_dir / "control.sock"
+        if len(os.fsencode(natural)) <= MAX_SOCKET_PATH:
+            return natural
+        digest = hashlib.sha256(os.fsencode(self.job_dir)).hexdigest()[:20]
+        return Path(tempfile.gettempdir()) / f"conveyor-{digest}.sock"
 
     @property
     def job_file(self) -> Path:

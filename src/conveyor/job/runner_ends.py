@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import assert_never
 
 from conveyor.core.state import IssueState
+from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_forge import SPEC_MD, signature
+from conveyor.job.finish import push_local_commits
+from conveyor.job.push_op import only_local_note
 from conveyor.ops.ask import ask
 from conveyor.ops.context import fetch_comments
 from conveyor.ops.release import release
@@ -32,6 +35,10 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             return StageEnd("saved", saved, f"saved at {stage.value}")
         case Stopped(code=code, reason=reason, state=state, details=details):
             _save(ctx, state)
+            error = push_local_commits(ctx)
+            if error is not None:
+                note = only_local_note(rev_parse(ctx.git, "HEAD"), ctx.branch, error)
+                details = f"{details}\n\n{note}".strip()
             stop(ctx.ops, ctx.issue, code, reason, now=ctx.now(), stage=ctx.stage, details=details)
             ctx.events.emit("stopped", code=code.value, reason=reason)
             return StageEnd("stopped", state, f"{code.value}: {reason}")

@@ -117,9 +117,7 @@ def claim(
         close_claims(ctx, number, before.close, f"lane `{before.holder}` claimed the issue first.")
         return Lost(number, before.holder)
     fresh = not isinstance(before, Keep)
-    if isinstance(before, Keep):
-        own = before.claim
-    else:
+    if fresh:
         posted = ctx.forge.create_comment(number, claim_body(ctx.signature(), lane, ctx.run_id))
         own = Claim(posted.id, lane, ctx.run_id, closed=False, updated_at=posted.updated_at)
         wait(claim_wait(limits.claim_wait_seconds, unit))

@@ -158,7 +158,7 @@ class Checked:
 
 
 @dataclass(frozen=True)
-class TestsRan:
+class SuiteRan:
     """The test command's outcome at the head."""
 
     passed: bool
@@ -182,4 +182,4 @@ class Pushed:
     new_paths: tuple[str, ...]
 
 
-Result = Began | Charged | Refused | SessionEnded | Done | Checked | TestsRan | PrOpened | Pushed
+Result = Began | Charged | Refused | SessionEnded | Done | Checked | SuiteRan | PrOpened | Pushed

@@ -50,17 +50,15 @@ class Event(StrEnum):
     NOTHING = "nothing"
 
 
-ENDS = frozenset(
-    {
-        Phase.TO_REVIEW,
-        Phase.BACK_TO_SPEC,
-        Phase.NOT_DOABLE,
-        Phase.TOO_LARGE,
-        Phase.FAILED,
-        Phase.TESTS_CHANGED,
-        Phase.OVER_BUDGET,
-        Phase.DEFERRED,
-    }
+ENDS = (
+    Phase.TO_REVIEW,
+    Phase.BACK_TO_SPEC,
+    Phase.NOT_DOABLE,
+    Phase.TOO_LARGE,
+    Phase.FAILED,
+    Phase.TESTS_CHANGED,
+    Phase.OVER_BUDGET,
+    Phase.DEFERRED,
 )
 EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.START: {Event.BEGIN: Phase.CHARGE},

@@ -16,7 +16,7 @@ from conveyor.stages.effects import (
     Refused,
     Result,
     SessionEnded,
-    TestsRan,
+    SuiteRan,
 )
 from conveyor.stages.spec_acts import TABLE, spec_text
 from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
@@ -90,9 +90,9 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return (Event.PASSED_LONG if long else Event.PASSED), run
         case Checked(findings=findings):
             return _failed(run, "the spec writer's commits failed the commit check", findings)
-        case TestsRan(passed=True):
+        case SuiteRan(passed=True):
             return Event.PASSED, run
-        case TestsRan(detail=detail):
+        case SuiteRan(detail=detail):
             why = "no-work, but the spec writer's tests fail on the base"
             return _failed(run, why, (f"{why}: {detail}".strip(": "),))
         case PrOpened(number=number, head_sha=sha):

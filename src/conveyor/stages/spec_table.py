@@ -58,18 +58,16 @@ class Event(StrEnum):
 
 
 _RETRY = {Event.FAILED: Phase.CHARGE, Event.EXHAUSTED: Phase.FAILED_TWICE}
-ENDS = frozenset(
-    {
-        Phase.TO_IMPLEMENT,
-        Phase.ASKED,
-        Phase.SPLIT,
-        Phase.SPLIT_REFUSED,
-        Phase.NO_WORK,
-        Phase.FAILED_TWICE,
-        Phase.TOO_LARGE,
-        Phase.OVER_BUDGET,
-        Phase.DEFERRED,
-    }
+ENDS = (
+    Phase.TO_IMPLEMENT,
+    Phase.ASKED,
+    Phase.SPLIT,
+    Phase.SPLIT_REFUSED,
+    Phase.NO_WORK,
+    Phase.FAILED_TWICE,
+    Phase.TOO_LARGE,
+    Phase.OVER_BUDGET,
+    Phase.DEFERRED,
 )
 EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.START: {Event.BEGIN: Phase.CHARGE},

@@ -206,3 +206,38 @@ def test_the_commit_tool_goes_through_the_jobs_control_socket(sessions: Sessions
     assert git(sessions.checkout, "log", "-1", "--format=%s") == "Add a\n"
     assert subprocess.run(["git", "status", "--porcelain"], cwd=sessions.checkout,
                           capture_output=True, text=True, check=True).stdout == ""  # fmt: skip
+
+
+def fake_cli(root: Path, script: str) -> str:
+    """A stand-in CLI: a shell script in tmp_path, launched by absolute path."""
+    path = root / "fake-cli"
+    path.write_text("#!/bin/sh\ncat > /dev/null\n" + script)
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_an_unparseable_stream_line_is_kept_counted_and_not_fatal(sessions: Sessions) -> None:
+    """Garbage between events stays in the transcript; the session still ends normally."""
+    result_event = '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'
+    script = f"echo 'this is not json'\necho '{result_event}'\n"
+    scenario = sessions.scenario({"turns": []})
+    spec = sessions.spec(scenario, executable=fake_cli(sessions.root, script))
+    result = run_session(spec, environ())
+    assert result.unparsed_lines == 1
+    assert result.transcript is not None
+    assert "this is not json" in result.transcript.read_text()
+    assert result.status is SessionStatus.FAILED
+    assert result.failure is FailureKind.BEHAVIOURAL
+
+
+def test_a_model_the_cli_rejects_is_an_infrastructure_failure_with_its_message(
+    sessions: Sessions,
+) -> None:
+    """A CLI that exits on a bad model with no stream: infra failure carrying its stderr."""
+    script = "echo \"error: model 'claude-nope' is not available\" >&2\nexit 1\n"
+    scenario = sessions.scenario({"turns": []})
+    spec = sessions.spec(scenario, executable=fake_cli(sessions.root, script), infra_retries=0)
+    result = launch(spec, environ())
+    assert result.status is SessionStatus.FAILED
+    assert result.failure is FailureKind.INFRASTRUCTURE
+    assert "model 'claude-nope' is not available" in (result.error or "")

@@ -64,6 +64,30 @@ def test_a_push_to_the_head_runs_ci_again_and_a_failure_is_reported(ci_world: Gi
         assert "checking fail" in run["output"]["summary"]
 
 
+def test_one_run_at_a_time_later_runs_wait_queued(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """While one run waits on a gate, the next PR's run stays queued; both finish after."""
+    gate = tmp_path / "gate"
+    gw = make_git_world(
+        forge_server, tmp_path, ci=f"while [ ! -e {gate} ]; do sleep 0.05; done; echo through"
+    )
+    with gw.client(gw.writer_token) as client:
+        first = gw.push_branch("first", {"1.txt": "1\n"}, "One")
+        second = gw.push_branch("second", {"2.txt": "2\n"}, "Two")
+        try:
+            open_pr(client, gw, "first")
+            wait_for(lambda: (_ci_run(client, gw, first) or {}).get("status") == "in_progress")
+            open_pr(client, gw, "second")
+            waiting = _ci_run(client, gw, second)
+            assert waiting is not None
+            assert (waiting["status"], waiting["started_at"]) == ("queued", None)
+        finally:
+            gate.touch()  # never leave the shared server's worker blocked
+        assert _completed(client, gw, first)["conclusion"] == "success"
+        assert "through" in _completed(client, gw, second)["output"]["summary"]
+
+
 def test_reopening_a_pr_runs_ci_again(ci_world: GitWorld) -> None:
     """Closed and reopened at the same head, the PR gets a second `ci` run."""
     with ci_world.client(ci_world.writer_token) as client:

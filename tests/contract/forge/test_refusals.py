@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from conveyor.forge.errors import ForgeError, NotFound, Unauthorized
+from conveyor.forge.errors import NotFound, Unauthorized
 from conveyor.forge.github import GitHubForge, token_forge
-from tests.contract.forge.conftest import ONCE, World, write_sample
+from tests.contract.forge.conftest import ONCE, World, push_change, write_sample
 
 MISSING = 44_444
 
@@ -45,10 +45,14 @@ def test_a_visitor_cannot_close_someone_else_s_issue(world: World) -> None:
 
 
 def test_a_visitor_cannot_merge(world: World) -> None:
-    """Merging needs write access: a visitor is refused before anything happens."""
-    with pytest.raises(ForgeError) as caught:
-        world.visitor.merge_pr(MISSING, "0" * 40, "x", "y")
-    assert isinstance(caught.value, Unauthorized | NotFound)
+    """Merging needs write access: a visitor's merge of a ready PR is refused, nothing merged."""
+    sha = push_change(world, "conveyor/issue-11", "src/eleven.py", "ELEVEN = 11\n")
+    pr = world.pipeline.create_draft_pr("conveyor/issue-11", "main", "Eleven", "")
+    world.pipeline.mark_pr_ready(pr.number)
+    with pytest.raises(Unauthorized) as caught:
+        world.visitor.merge_pr(pr.number, sha, "Eleven", "")
+    assert caught.value.number == pr.number
+    assert not world.pipeline.get_pr(pr.number).merged
 
 
 def test_a_wiki_repository_reports_its_wiki_clone_url(

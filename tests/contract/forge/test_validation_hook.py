@@ -12,6 +12,13 @@ import pytest
 from tests.contract.forge.openapi import description
 from tests.contract.forge.validation import ValidatingTransport
 
+RATE = {
+    "X-RateLimit-Limit": "5000",
+    "X-RateLimit-Remaining": "4999",
+    "X-RateLimit-Used": "1",
+    "X-RateLimit-Reset": "1767225600",
+}
+
 
 def _example_issue(number: int, issue_id: int) -> dict[str, Any]:
     issue = copy.deepcopy(description().document["components"]["examples"]["issue"]["value"])
@@ -25,7 +32,7 @@ def _client(
 ) -> tuple[httpx.Client, ValidatingTransport]:
     def handler(request: httpx.Request) -> httpx.Response:
         status, body = answers[(request.method, request.url.path)]
-        return httpx.Response(status, json=body)
+        return httpx.Response(status, json=body, headers=RATE)
 
     hook = ValidatingTransport(httpx.MockTransport(handler))
     return httpx.Client(transport=hook, base_url="http://forge.test"), hook
@@ -80,7 +87,7 @@ def test_the_hook_rejects_requests_github_does_not_describe(
 ) -> None:
     """Unknown operations, unknown query parameters and mistyped parameters are violations."""
     client, hook = _client({})
-    hook.inner = httpx.MockTransport(lambda _request: httpx.Response(200, json=[]))
+    hook.inner = httpx.MockTransport(lambda _request: httpx.Response(200, json=[], headers=RATE))
     client.request(method, path)
     found = hook.take()
     assert any(expected in v for v in found), found
@@ -105,3 +112,11 @@ def test_the_hook_rejects_a_graphql_answer_without_data_or_errors() -> None:
     client, hook = _client({("POST", "/graphql"): (200, {"result": "ok"})})
     client.post("/graphql", json={"query": "query { viewer { login } }"})
     assert any("not GitHub's GraphQL answer shape" in v for v in hook.take())
+
+
+def test_the_hook_rejects_an_answer_without_rate_limit_headers() -> None:
+    """Every REST answer must say what is left of the rate limit."""
+    client, hook = _client({})
+    hook.inner = httpx.MockTransport(lambda _request: httpx.Response(200, json=[]))
+    client.get("/repos/o/r/issues")
+    assert any("no x-ratelimit-limit" in v for v in hook.take())

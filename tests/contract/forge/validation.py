@@ -30,6 +30,13 @@ from tests.contract.forge.openapi import Operation, adapter, description
 # their bodies must still be GitHub's basic error.
 ANY_OPERATION = {401, 403, 404, 429, 500, 502, 503, 504}
 BASIC_ERROR = "/components/schemas/basic-error"
+# GitHub sends these on every REST answer; the poll's cost accounting relies on them.
+RATE_HEADERS = (
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-used",
+    "x-ratelimit-reset",
+)
 IGNORED = re.compile(r"^/(_conveyor/|$)")  # the forge's own admin paths and page
 
 
@@ -172,6 +179,9 @@ class ValidatingTransport(httpx.BaseTransport):
             return
         status = response.status_code
         where = f"{request.method} {self._api_path(request)} -> {status}"
+        missing = [h for h in RATE_HEADERS if h not in response.headers]
+        if missing:
+            self.violations.append(f"{where}: no {', '.join(missing)} header")
         if status == 304:
             if request.method != "GET" or "if-none-match" not in request.headers:
                 self.violations.append(f"{where}: 304 without a conditional GET")

@@ -13,6 +13,7 @@ from conveyor.git import (
     GitError,
     Identity,
     Repo,
+    checkout_detached,
     clone_bare,
     commit_message,
     commit_tree,
@@ -221,3 +222,18 @@ def test_read_ref_reads_loose_and_packed_refs_without_git(origin: tuple[Repo, Wo
     assert read_ref(bare, "refs/heads/packed") == main
     assert read_ref(bare, "refs/heads/missing") is None
     assert read_ref(bare, "refs/heads/../../HEAD") is None
+
+
+def test_relative_paths_work_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """init, write-tree and a checkout take paths relative to the caller's folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "f.txt").write_text("f\n")
+    bare = init_bare(Path("data/r.git"), TEST_ENV)
+    tree = write_tree_from_dir(bare, Path("plain"), Path("index"))
+    sha = commit_tree(bare, tree, [], "first\n")
+    update_ref(bare, "refs/heads/main", sha)
+    work = checkout_detached(bare, sha, Path("co"))
+    assert (work.path / "f.txt").read_text() == "f\n"

@@ -235,3 +235,12 @@ def test_sweep_reports_duplicate_state_comments_and_reads_the_first(world: World
     assert result.duplicate_states == {issue.number: (second.id,)}
     assert fetch_state(world.ctx(), issue.number).comment_id == first.id
     world.bot.edit_comment(second.id, "removed duplicate", issue.number)
+
+
+def test_a_lanes_own_released_issue_is_listed_before_older_new_ones(world: World) -> None:
+    """The issue this lane already leases comes first in its sweep (CLAIM-8)."""
+    older = world.owner.create_issue("Older", "b").number
+    mine = world.owner.create_issue("Mine", "b").number
+    claim_now(world, mine)
+    release(world.ctx(), mine, lane="lane-a", now=NOW)
+    assert sweep(world.ctx(run_id="r2"), lane="lane-a", now=NOW).candidates == (mine, older)

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conveyor.agents.environment import BASE, FORGE_TOKENS, build_env
+from conveyor.agents.environment import BASE, FORGE_TOKENS, build_env, prepare_home
 
 HOME = Path("/sessions/k/home")
 GITCONFIG = Path("/jobs/j/gitconfig")
@@ -87,3 +87,33 @@ def test_any_environment_yields_only_allowed_names_and_no_token(
         assert allowed, name
     for name in set(environ) & set(BASE):
         assert env[name] == environ[name]
+
+
+def test_the_session_home_holds_only_the_clis_own_login_file(tmp_path: Path) -> None:
+    """No ssh keys, gh config or git credentials are copied; claude's credentials are."""
+    owner = tmp_path / "owner"
+    for relative in (
+        ".ssh/id_ed25519",
+        ".config/gh/hosts.yml",
+        ".git-credentials",
+        ".claude/.credentials.json",
+    ):
+        (owner / relative).parent.mkdir(parents=True, exist_ok=True)
+        (owner / relative).write_text("secret")
+    home = tmp_path / "session-home"
+    prepare_home({"HOME": str(owner)}, "claude", home, tmp_path / "codex-home")
+    copied = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file())
+    assert copied == [".claude/.credentials.json"]
+    assert (home / ".claude/.credentials.json").stat().st_mode & 0o077 == 0
+
+
+def test_codex_gets_its_auth_file_in_its_own_codex_home(tmp_path: Path) -> None:
+    """codex's auth.json goes to the session's CODEX_HOME, nothing into HOME."""
+    owner = tmp_path / "owner"
+    (owner / ".codex").mkdir(parents=True)
+    (owner / ".codex" / "auth.json").write_text("{}")
+    (owner / ".codex" / "config.toml").write_text("model = 'x'")
+    home, codex_home = tmp_path / "home", tmp_path / "codex-home"
+    prepare_home({"HOME": str(owner)}, "codex", home, codex_home)
+    assert [p.name for p in codex_home.iterdir()] == ["auth.json"]
+    assert list(home.iterdir()) == []

@@ -6,6 +6,8 @@ from datetime import timedelta
 from typing import Literal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conveyor.core.pickup import IssueFacts, pickup
 from conveyor.core.restart import restart, restart_stage
@@ -15,6 +17,15 @@ from conveyor.core.trust import build_trust
 from tests.unit.core.factory import ACCOUNT, T0
 
 TRUST = build_trust(ACCOUNT, ["owner"], {"owner": True})
+LABELS = (
+    "bug",
+    "agent:working",
+    "agent:needs-info",
+    "agent:split",
+    "agent:merged",
+    "agent:stopped-error",
+    "agent:stopped-too-large",
+)
 STOPPED = Stopped(control=StopCode.ERROR, reason="boom", stage=Stage.REVIEW, at=T0)
 
 
@@ -124,3 +135,26 @@ def test_an_unchanged_reviewed_branch_with_no_blocking_finding_skips_review() ->
     blocking = Finding(id="1", lens="c", severity="blocking", evidence="e")
     assert restart_stage(ok.model_copy(update={"findings": (blocking,)})) is Stage.REVIEW
     assert restart_stage(ok.model_copy(update={"head_sha": "b"})) is Stage.REVIEW
+
+
+@given(
+    labels=st.lists(st.sampled_from(LABELS), max_size=3).map(tuple),
+    author=st.sampled_from(["owner", "visitor", ACCOUNT]),
+    stopped=st.booleans(),
+    answered=st.booleans(),
+    hours=st.floats(0, 10),
+)
+def test_a_sweep_never_takes_an_untrusted_or_stop_labelled_issue(
+    labels: tuple[str, ...], author: str, stopped: bool, answered: bool, hours: float
+) -> None:
+    """Whatever the labels and state, untrusted authors and stop labels are never picked."""
+    state = IssueState(
+        stopped=STOPPED if stopped else None,
+        lease=Lease(lane="a", job_id="j", at=T0 - timedelta(hours=hours)),
+    )
+    issue = facts(labels, state, author=author, answered=answered)
+    decision = pickup(issue, TRUST, T0, lease_hours=3)
+    if author == "visitor" or any(label.startswith("agent:stopped-") for label in labels):
+        assert decision.action == "skip"
+    if decision.action == "restart":
+        assert stopped

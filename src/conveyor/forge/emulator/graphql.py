@@ -37,7 +37,9 @@ def github_schema() -> GraphQLSchema:
     with _SCHEMA_LOCK:
         if _SCHEMA is None:
             sdl = resources.files("conveyor.forge.emulator").joinpath("data/github-schema.graphql")
-            _SCHEMA = build_schema(sdl.read_text(), assume_valid_sdl=True, assume_valid=True)
+            _SCHEMA = build_schema(
+                sdl.read_text(), assume_valid_sdl=True, assume_valid=True, no_location=True
+            )
         return _SCHEMA
 
 

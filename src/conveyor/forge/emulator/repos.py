@@ -113,6 +113,7 @@ def create_repo(
     _check_name(owner, "owner")
     _check_name(name, "repository name")
     src = src.expanduser().resolve()
+    data_dir = data_dir.resolve()
     if not src.is_dir():
         msg = f"source {src} is not a folder"
         raise AdminError(msg)

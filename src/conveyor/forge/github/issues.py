@@ -64,7 +64,7 @@ class IssueOps(ClientBase):
         return IssuePage(issues=tuple(found), etag=first.headers.get("etag"), not_modified=False)
 
     def get_issue(self, number: int) -> Issue:
-        """One issue by number (NotFound for a PR's number is not promised: GitHub serves it)."""
+        """One issue by number (GitHub answers for a PR's number too)."""
         response = self._run(
             "get issue",
             number,
