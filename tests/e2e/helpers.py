@@ -13,7 +13,12 @@ from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_
 from conveyor.core.replies import SPEC_END
 from conveyor.testing.world import ACCOUNT, World
 
-STUB = '"""Totals of the stock."""\n\nfrom inventory.stock import Stock\n\n\ndef total(stock: Stock) -> int:\n    """Every item\'s quantity, summed."""\n    raise NotImplementedError\n'
+STUB = (
+    '"""Totals of the stock."""\n\nfrom inventory.stock import Stock\n\n\n'
+    "def total(stock: Stock) -> int:\n"
+    '    """Every item\'s quantity, summed."""\n'
+    "    raise NotImplementedError\n"
+)
 IMPL = STUB.replace(
     "raise NotImplementedError", "return sum(stock.quantity(n) for n in stock.names())"
 )
@@ -66,7 +71,8 @@ def reply(entry: dict[str, Any]) -> dict[str, Any]:
 
 def triage(tag: str, decision: str = "ready", **more: Any) -> dict[str, Any]:
     """A triage session's entry."""
-    answer = {"decision": decision, "notes": "New module.", "questions": [], "reason": None}
+    answer: dict[str, Any] = {"decision": decision, "notes": "New module.", "questions": []}
+    answer |= {"reason": None}
     answer |= {"summary": f"triage: {decision}"} | more
     return {"tag": tag, "kind": "triage", "turns": [reply(answer)]}
 
@@ -109,7 +115,8 @@ def implement_done(tag: str, **match: Any) -> dict[str, Any]:
         {"write": {"path": "inventory/total.py", "content": IMPL}},
         {"commit": "Sum every item in total()"},
     ]
-    answer = {"status": "done", "summary": "total() sums the stock.", "blocked_reason": None}
+    answer: dict[str, Any] = {"status": "done", "summary": "total() sums the stock."}
+    answer |= {"blocked_reason": None}
     answer |= {"deviations": []}
     return {"tag": tag, "kind": "implement", **match, "turns": [{"actions": files}, reply(answer)]}
 

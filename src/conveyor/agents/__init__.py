@@ -1,1 +1,1 @@
-"""agents."""
+"""Agent sessions: the runner, one backend per CLI, the MCP tool server, the scripted agent."""

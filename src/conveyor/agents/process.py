@@ -158,4 +158,18 @@ class AgentProcess:
         self._reader.join(timeout=GRACE_SECONDS)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
+        self._drain()
         return code
+
+    def _drain(self) -> None:
+        """Drop this process's leftover lines; keep steers and aborts for a next launch."""
+        kept: list[Event] = []
+        while True:
+            try:
+                event = self._events.get_nowait()
+            except queue.Empty:
+                break
+            if event.kind in ("steer", "abort"):
+                kept.append(event)
+        for event in kept:
+            self._events.put(event)

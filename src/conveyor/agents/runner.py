@@ -177,6 +177,7 @@ def _follow(
         if event.kind == "eof":
             return
         out.write(event.text if event.text.endswith("\n") else event.text + "\n")
+        out.flush()  # the transcript is readable live
         context = feed(event.text)
         if state.ended and backend.steerable:
             proc.close_stdin()

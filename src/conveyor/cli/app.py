@@ -5,8 +5,10 @@ from __future__ import annotations
 import typer
 
 from conveyor.cli import config_cmd, demo_cmd, forge_cmd
+from conveyor.cli.cost_cmd import cost
 from conveyor.cli.drive_cmd import drive_cmd
 from conveyor.cli.job_cmd import job
+from conveyor.cli.status_cmd import status
 
 app = typer.Typer(
     name="conveyor",
@@ -20,3 +22,5 @@ app.add_typer(forge_cmd.app, name="forge")
 app.command("demo")(demo_cmd.demo)
 app.command("job")(job)
 app.command("drive")(drive_cmd)
+app.command("status")(status)
+app.command("cost")(cost)

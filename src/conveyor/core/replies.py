@@ -120,7 +120,7 @@ class ReviewReply(Reply):
 
 
 class Ruling(Reply):
-    """A lens's ruling on a dispute (FIX-4)."""
+    """A lens's ruling on a dispute (FIX-4): `upheld` means the fixer is right, the finding goes."""
 
     finding: int
     upheld: bool
@@ -205,7 +205,7 @@ class AcceptReply(Reply):
 class SecurityFinding(Reply):
     """A change that harms users, their rights or money, or adds an abuse risk (SEC-2)."""
 
-    category: Literal["user-harm", "rights", "financial", "abuse"]
+    category: Literal["user-harm", "users-rights", "financial-harm", "abuse-risk"]
     file: str
     line: int | None
     evidence: str

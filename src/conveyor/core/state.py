@@ -65,6 +65,8 @@ class Finding(Frozen):
     suggestion: str = ""
     status: Literal["open", "resolved", "disputed", "reopened"] = "open"
     disputes: NonNegative = 0
+    # The harm category of a security finding (SEC-2), which names its stop label.
+    category: Literal["user-harm", "users-rights", "financial-harm", "abuse-risk"] | None = None
 
 
 class Rounds(Frozen):
@@ -98,6 +100,13 @@ class Stopped(Frozen):
     at: datetime
 
 
+class Rereview(Frozen):
+    """A pushed fix waiting for its re-review: the fix diff's base and the lenses to run (FIX-2)."""
+
+    base_sha: str
+    lenses: tuple[str, ...]
+
+
 class Rescue(Frozen):
     """Local commits a claim saved as a rescue ref (STOP-10), and whether work went on from them.
 
@@ -109,6 +118,20 @@ class Rescue(Frozen):
     sha: str
     kept: bool
     at: datetime
+
+
+class CiWait(Frozen):
+    """A checks job that saved the issue while CI was pending on `sha` (CHK-15).
+
+    `since` is when the wait on this head began (for `ci_timeout_minutes`),
+    `empty_reads` how many reads in a row found no check at all, `last_read`
+    when the checks were last read (the next job is due `ci_poll_seconds` later).
+    """
+
+    sha: str
+    since: datetime
+    empty_reads: NonNegative = 0
+    last_read: datetime | None = None
 
 
 class IssueState(Frozen):
@@ -146,6 +169,8 @@ class IssueState(Frozen):
     flows: Literal["code"] = "code"
     stacked_on: None = None
     rescue: Rescue | None = None
+    ci_wait: CiWait | None = None
+    rereview: Rereview | None = None
 
     def open_blocking(self) -> tuple[Finding, ...]:
         """The blocking findings not yet resolved."""

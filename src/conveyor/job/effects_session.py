@@ -121,7 +121,7 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     status = result.status
     if status is SessionStatus.REPLIED and result.reply is None:
         status = SessionStatus.FAILED
-    return SessionEnded(status, result.reply, result.error), kept
+    return SessionEnded(status, result.reply, result.error, result.total_usage.total), kept
 
 
 def quick_checks(stage: Stage, state: IssueState) -> CheckReply:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
@@ -39,6 +40,8 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             if error is not None:
                 note = only_local_note(rev_parse(ctx.git, "HEAD"), ctx.branch, error)
                 details = f"{details}\n\n{note}".strip()
+            reason = redact(reason, ctx.token_secrets)
+            details = redact(details, ctx.token_secrets)
             stop(ctx.ops, ctx.issue, code, reason, now=ctx.now(), stage=ctx.stage, details=details)
             ctx.events.emit("stopped", code=code.value, reason=reason)
             return StageEnd("stopped", state, f"{code.value}: {reason}")

@@ -8,6 +8,7 @@ from conveyor.core.config import Role
 from conveyor.core.replies import Interface, Reply
 from conveyor.core.session import SessionRole, SessionStatus
 from conveyor.core.state import IssueState
+from conveyor.stages.effects_merge import MergeEffect, MergeStageResult
 
 # -- effects: imperative names, frozen, interpreted by `conveyor.job.runner` ----------
 
@@ -111,6 +112,7 @@ Effect = (
     | CheckSpecTests
     | PushBranch
     | FinishPr
+    | MergeEffect
 )
 
 # -- results: past tense, fed back to `transition` ----------------------------------
@@ -142,6 +144,7 @@ class SessionEnded:
     status: SessionStatus
     reply: Reply | None = None
     error: str | None = None
+    used: int | None = None
 
 
 @dataclass(frozen=True)
@@ -182,4 +185,15 @@ class Pushed:
     new_paths: tuple[str, ...]
 
 
-Result = Began | Charged | Refused | SessionEnded | Done | Checked | SuiteRan | PrOpened | Pushed
+Result = (
+    Began
+    | Charged
+    | Refused
+    | SessionEnded
+    | Done
+    | Checked
+    | SuiteRan
+    | PrOpened
+    | Pushed
+    | MergeStageResult
+)

@@ -39,6 +39,7 @@ from conveyor.stages.step import (
     Stopped,
     Table,
     advance,
+    with_usage,
 )
 
 WRITER_ATTEMPTS = 2
@@ -84,8 +85,8 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
             return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
         case Refused(reason=reason):
             return Event.REFUSED, replace(run, note=reason)
-        case SessionEnded():
-            return _session(run, result)
+        case SessionEnded(used=used):
+            return _session(replace(run, state=with_usage(run.state, used)), result)
         case Checked(ok=True):
             return Event.PASSED, run
         case Checked(findings=findings):

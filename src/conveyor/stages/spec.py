@@ -21,7 +21,7 @@ from conveyor.stages.effects import (
 from conveyor.stages.spec_acts import TABLE, spec_text
 from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
 from conveyor.stages.spec_text import spec_findings
-from conveyor.stages.step import IllegalMove, Inputs, Step, advance
+from conveyor.stages.step import IllegalMove, Inputs, Step, advance, with_usage
 
 
 def _failed(run: Spec, why: str, findings: tuple[str, ...] = ()) -> tuple[Event, Spec]:
@@ -83,8 +83,8 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
         case Refused(reason=reason):
             return Event.REFUSED, replace(run, note=reason)
-        case SessionEnded():
-            return _session(run, result)
+        case SessionEnded(used=used):
+            return _session(replace(run, state=with_usage(run.state, used)), result)
         case Checked(ok=True) if run.phase is Phase.CHECK_COMMITS:
             long = len(spec_text(run)) > run.inputs.limits.spec_limit_chars
             return (Event.PASSED_LONG if long else Event.PASSED), run

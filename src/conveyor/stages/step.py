@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from conveyor.core.budget import record_usage
 from conveyor.core.config import Commands, Limits, Paths
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
@@ -103,6 +104,13 @@ class Step(Generic[M]):
 
     memory: M
     action: Effect | End
+
+
+def with_usage(state: IssueState, used: int | None) -> IssueState:
+    """The state with a session's reported tokens beside its launch charge (BUD-9)."""
+    if used is None or not state.charges:
+        return state
+    return record_usage(state, len(state.charges) - 1, used)
 
 
 class IllegalMove(RuntimeError):

@@ -34,6 +34,7 @@ from conveyor.stages.step import (
     Stopped,
     Table,
     advance,
+    with_usage,
 )
 
 
@@ -133,6 +134,8 @@ def _failed(run: Triage, why: str, findings: tuple[str, ...] = ()) -> tuple[Even
 
 def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
     """The event a result is in the current phase, and the memory it leaves."""
+    if isinstance(result, SessionEnded):
+        run = replace(run, state=with_usage(run.state, result.used))
     match result:
         case Began():
             exhausted = run.state.rounds.triage_attempts >= run.inputs.limits.triage_attempts

@@ -176,6 +176,18 @@ class World:
             argv, env=self.env(), capture_output=True, text=True, timeout=timeout, check=False
         )
 
+    def start(self, *args: str) -> subprocess.Popen[str]:
+        """Start `conveyor ARGS --config <world config>` in its own process group."""
+        argv = [*conveyor_argv(), *args, "--config", str(self.config_path)]
+        return subprocess.Popen(
+            argv,
+            env=self.env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+
     def job(self, issue: int, stage: str, *more: str) -> subprocess.CompletedProcess[str]:
         """Run one stage job."""
         return self.run("job", "--issue", str(issue), "--stage", stage, *more)

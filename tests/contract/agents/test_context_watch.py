@@ -77,7 +77,7 @@ def test_a_reader_past_hard_is_retried_once_fresh(sessions: Sessions) -> None:
         {"retry": 0, "turns": [{"usage": OVER_HARD, "actions": [{"pause_until": NEVER}]}]},
         {"retry": 1, "turns": [{"usage": {"input": 50_000}, "actions": [{"reply": ACCEPT}]}]},
     )
-    result = launch(sessions.spec(scenario), dict(os.environ))
+    result = launch(sessions.spec(scenario), dict(os.environ), SessionHandle())
     assert result.status is SessionStatus.REPLIED
     [stopped] = result.earlier
     assert stopped.status is SessionStatus.CONTEXT_STOPPED

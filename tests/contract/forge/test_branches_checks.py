@@ -7,6 +7,8 @@ import pytest
 from conveyor.forge.errors import NotFound
 from tests.contract.forge.conftest import OWNER, World, push_change
 
+pytestmark = pytest.mark.contract
+
 
 def test_a_branch_reads_with_its_head_and_a_missing_one_is_none(world: World) -> None:
     """Branch names with slashes work; a branch that does not exist is None."""

@@ -10,6 +10,8 @@ from conveyor.forge.github.base import items_of
 from conveyor.forge.types import LabelSpec
 from tests.contract.forge.conftest import PIPELINE, VISITOR, World
 
+pytestmark = pytest.mark.contract
+
 LABELS = [
     LabelSpec("agent:working", "1d76db", "Conveyor is working on it"),
     LabelSpec("agent:stopped-budget", "#b60205", "Stopped: a budget ran out"),

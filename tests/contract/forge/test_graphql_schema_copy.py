@@ -5,6 +5,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.contract
+
 
 def test_the_forge_s_graphql_schema_is_the_copy_in_tests_data() -> None:
     """The hook shares the forge's built schema, so both SDL files must be the same bytes."""

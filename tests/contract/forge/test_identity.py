@@ -8,6 +8,8 @@ from conveyor.forge.errors import Unauthorized
 from conveyor.forge.github import AppIdentity
 from tests.contract.forge.conftest import OWNER, PIPELINE, TRUSTED, VISITOR, World
 
+pytestmark = pytest.mark.contract
+
 
 def test_whoami_is_the_token_s_login(world: World) -> None:
     """A personal token acts as its user."""

@@ -7,6 +7,8 @@ import pytest
 from conveyor.forge.errors import NotFound, Unauthorized, Validation
 from tests.contract.forge.conftest import TRUSTED, World
 
+pytestmark = pytest.mark.contract
+
 
 def test_an_issue_reads_back_as_it_was_opened(world: World) -> None:
     """Title, body, author, labels and state survive the round trip."""

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from conveyor.forge.github import token_forge
 from conveyor.forge.retry import RetryPolicy
-from tests.contract.forge.conftest import World
+from conveyor.testing.emulator import ForgeServer
+from tests.contract.forge.conftest import World, write_sample
+from tests.contract.forge.validation import ValidatingTransport
+
+pytestmark = pytest.mark.contract
 
 
 def test_the_open_list_reads_every_page(world: World) -> None:
@@ -31,27 +36,30 @@ def test_a_thread_longer_than_a_page_is_read_whole_without_an_etag(world: World)
 
 
 @pytest.fixture
-def faulty(world: World) -> Iterator[World]:
-    """The forge answers a third of requests with a 502 or a 429 (Retry-After: 1)."""
-    knobs = f"{world.server.url}/_conveyor/knobs"
-    httpx.post(knobs, json={"fail_rate": 0.33}).raise_for_status()
-    yield world
-    httpx.post(knobs, json={"fail_rate": 0.0}).raise_for_status()
+def faulty(tmp_path: Path) -> Iterator[ForgeServer]:
+    """A forge of its own that answers a third of requests with a 502 or a 429 (seeded)."""
+    with ForgeServer(tmp_path / "forge", fail_rate=0.33, seed=11) as server:
+        server.create_repo("acme/faulty", write_sample(tmp_path / "sample"))
+        yield server
 
 
-def test_retries_ride_out_the_forge_s_injected_faults(faulty: World) -> None:
+def test_retries_ride_out_the_forge_s_injected_faults(faulty: ForgeServer) -> None:
     """Every call succeeds through 502s and 429s; the waits asked for are the policy's."""
     waits: list[float] = []
-    token = faulty.server.add_user("retry-user")
+    hook = ValidatingTransport(httpx.HTTPTransport())
     forge = token_forge(
-        faulty.repo,
-        token,
-        base_url=faulty.server.url,
-        transport=faulty.hook,
+        "acme/faulty",
+        faulty.add_user("retry-user"),
+        base_url=faulty.url,
+        transport=hook,
         retry=RetryPolicy(attempts=12, sleep=waits.append),
     )
-    issue = forge.create_issue("Retried", "body")
-    for _ in range(30):
-        assert forge.get_issue(issue.number).title == "Retried"
+    with forge:
+        issue = forge.create_issue("Retried", "body")
+        for _ in range(30):
+            assert forge.get_issue(issue.number).title == "Retried"
     assert waits
     assert set(waits) <= {1.0, 2.0, 4.0, 8.0, 16.0, 30.0}
+    assert hook.take() == []
+    statuses = faulty.stats()["by_status"]
+    assert statuses.get("502", 0) + statuses.get("429", 0) == len(waits)

@@ -7,6 +7,8 @@ import pytest
 from conveyor.forge.errors import Conflict, NotFound, NotMergeable, Validation
 from tests.contract.forge.conftest import PIPELINE, World, push_change
 
+pytestmark = pytest.mark.contract
+
 
 def test_a_draft_pr_opens_on_a_pushed_branch_and_is_found_by_its_head(world: World) -> None:
     """The draft carries the pushed head; find_pr returns it; the issue list leaves it out."""

@@ -10,6 +10,8 @@ from conveyor.forge.errors import NotFound, Unauthorized
 from conveyor.forge.github import GitHubForge, token_forge
 from tests.contract.forge.conftest import ONCE, World, push_change, write_sample
 
+pytestmark = pytest.mark.contract
+
 MISSING = 44_444
 
 CALLS: dict[str, Callable[[GitHubForge], object]] = {

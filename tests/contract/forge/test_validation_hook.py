@@ -12,6 +12,8 @@ import pytest
 from tests.contract.forge.openapi import description
 from tests.contract.forge.validation import ValidatingTransport
 
+pytestmark = pytest.mark.contract
+
 RATE = {
     "X-RateLimit-Limit": "5000",
     "X-RateLimit-Remaining": "4999",

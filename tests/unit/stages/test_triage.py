@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conveyor.core.config import Role
 from conveyor.core.session import SessionRole, SessionStatus
-from conveyor.core.state import IssueState, Rounds, Stage
+from conveyor.core.state import Charge, IssueState, Pool, Rounds, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import triage
 from conveyor.stages.effects import (
@@ -136,3 +136,16 @@ def test_a_sub_issue_cannot_be_suggested_for_another_split() -> None:
     reply = triage_reply("split-suggested", reason="big")
     assert triage.reply_findings(reply, depth=1)
     assert not triage.reply_findings(reply, depth=0)
+
+
+def test_the_session_usage_is_recorded_beside_its_launch_charge() -> None:
+    """BUD-9: the charge keeps the budget; the tokens the session reported go beside it."""
+    charged = STATE.model_copy(
+        update={"charges": (Charge(role="triage", pool=Pool.ISSUE, tokens=50_000),)}
+    )
+    step = triage.start(inputs(), STATE)
+    step = triage.transition(step.memory, Charged(charged))
+    ended = SessionEnded(SessionStatus.REPLIED, triage_reply("ready"), None, 1234)
+    step = triage.transition(step.memory, ended)
+    assert step.memory.state.charges[0].used == 1234
+    assert step.memory.state.charges[0].tokens == 50_000

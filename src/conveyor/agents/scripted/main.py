@@ -188,6 +188,9 @@ def entry_replies(entry: Entry) -> bool:
 def main() -> None:
     """Entry point: stdout is stream-json, stderr says what went wrong."""
     options, positional = parse_argv(sys.argv[1:])
+    if "--version" in options or "-v" in options:
+        sys.stdout.write("1.0.0 (conveyor-scripted-agent, claude-compatible)\n")
+        return
     if options.get("--output-format") != "stream-json":
         sys.exit("conveyor-scripted-agent: expected --output-format stream-json")
     inbox = Inbox()

@@ -95,6 +95,7 @@ def apply_push(store: Store, conn: sqlite3.Connection, repo_id: int, new: str, r
     for pull in list_pulls(store, repo_id, head_ref=branch):
         if new == ZERO_SHA:  # GitHub closes a PR whose head branch is deleted
             set_issue_state(conn, pull.issue_id, "closed", None, None)
+            conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
         elif new != pull.head_sha:
             move_head(store, conn, repo_id, pull.issue_id, new)
 

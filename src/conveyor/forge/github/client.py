@@ -18,7 +18,7 @@ from conveyor.forge.protocol import Forge
 from conveyor.forge.retry import RetryPolicy
 
 GITHUB_API = "https://api.github.com"
-USER_AGENT = "conveyor (+https://github.com/conveyor)"
+USER_AGENT = "conveyor-forge-client"
 
 
 class GitHubForge(IssueOps, CommentOps, PullOps, RepoOps, CheckOps):

@@ -114,8 +114,13 @@ def day_start(now: datetime) -> datetime:
     return moment.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def session_rows(record: JobRecord, ended_at: datetime) -> list[LedgerRow]:
-    """The ledger rows of a job.json: one per session, charged its recorded budget."""
+def session_rows(record: JobRecord, ended_at: datetime | None = None) -> list[LedgerRow]:
+    """The ledger rows of a job.json: one per session, charged its recorded budget.
+
+    A row's end is `ended_at`, else the job's finish, else its last heartbeat.
+    """
+    if ended_at is None:
+        ended_at = record.finished.at if record.finished is not None else record.heartbeat
     return [
         LedgerRow(
             job_id=record.job_id,
@@ -228,7 +233,7 @@ class LedgerDb:
         )
 
 
-def save_job_sessions(home: Path, record: JobRecord, ended_at: datetime) -> None:
+def save_job_sessions(home: Path, record: JobRecord, ended_at: datetime | None = None) -> None:
     """Write a job's sessions to `<home>/ledger.sqlite` (what a job does as it ends)."""
     with LedgerDb(home / LEDGER_FILE) as ledger:
         ledger.append(session_rows(record, ended_at))

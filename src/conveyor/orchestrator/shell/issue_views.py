@@ -1,0 +1,96 @@
+"""From the forge's view of an issue (through the snapshot cache) to the scheduler's `IssueView`.
+
+Pure: the tick passes the cached issues, the trust rule and `now`. Which
+issues wait for work is C's pickup rule (ORC-9: the orchestrator calls the
+sweep's rule rather than repeating it); an issue pickup skips is kept with
+its reason as `waiting`, so status can say why it rests (GOAL-16).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+from datetime import datetime, timedelta
+
+from conveyor.core.labels import stop_code_of
+from conveyor.core.pickup import IssueFacts, answered, pickup
+from conveyor.core.restart import restart_stage
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.trust import Trust, same_login
+from conveyor.orchestrator.shell.snapshot_store import CachedIssue
+from conveyor.orchestrator.snapshot import IssueView, Lease
+
+_AFTER = re.compile(r"^After #(\d+) merges\.\s*$", re.MULTILINE)
+WAITING = frozenset({
+    "waiting-for-answer", "split", "merged", "untrusted", "state-too-new", "state-undecodable",
+})  # fmt: skip
+
+
+def after_numbers(entry: CachedIssue, account: str) -> tuple[int, ...]:
+    """The issues this one follows: the state's `after`, and "After #a merges." lines in a body
+    the pipeline's own account wrote (a person's body cannot order the queue)."""
+    found = set(entry.state.after if entry.state else ())
+    if same_login(entry.issue.author, account):
+        found.update(int(n) for n in _AFTER.findall(entry.issue.body))
+    return tuple(sorted(found))
+
+
+def interface_paths(state: IssueState | None) -> tuple[str, ...]:
+    """The `where` of each interface the spec named (the state keeps them as JSON text)."""
+    if state is None or not state.interfaces:
+        return ()
+    try:
+        items = json.loads(state.interfaces)
+    except ValueError:
+        return ()
+    if not isinstance(items, list):
+        return ()
+    wheres = (item.get("where") for item in items if isinstance(item, dict))
+    return tuple(w for w in wheres if isinstance(w, str) and w)
+
+
+def issue_view(
+    entry: CachedIssue,
+    trust: Trust,
+    now: datetime,
+    lease_hours: float,
+    open_numbers: Collection[int] = (),
+) -> IssueView:
+    """The scheduler's view of one open issue; `open_numbers` picks which `after` still holds."""
+    issue, state = entry.issue, entry.state
+    facts = IssueFacts(
+        number=issue.number,
+        author=issue.author,
+        open=issue.state == "open",
+        labels=issue.labels,
+        state=state,
+        state_problem=entry.state_problem,
+        answered=answered(entry.comments, trust),
+    )
+    decided = pickup(facts, trust, now, lease_hours)
+    stage = state.stage if state is not None else Stage.TRIAGE
+    if decided.action == "restart" and state is not None:
+        stage = restart_stage(state)
+    lease = None
+    if decided.reason == "leased" and state is not None and state.lease is not None:
+        lease = Lease(state.lease.lane, state.lease.at + timedelta(hours=lease_hours))
+    waiting: str | None = decided.reason if decided.reason in WAITING else None
+    stopped = stop_code_of(issue.labels) if decided.reason == "stopped" else None
+    if decided.reason == "stopped" and stopped is None:
+        waiting = "stopped (a stop label this version does not know)"
+    if waiting is None and stage is Stage.DONE:
+        waiting = "done"
+    afters = after_numbers(entry, trust.account)
+    pending = [n for n in afters if n in open_numbers]
+    return IssueView(
+        number=issue.number,
+        created_at=issue.created_at,
+        stage=stage,
+        where=interface_paths(state),
+        changed_paths=state.changed_paths if state is not None else (),
+        after=(pending or afters or (None,))[0],
+        lease=lease,
+        stopped=stopped,
+        waiting=waiting,
+    )

@@ -1,0 +1,154 @@
+"""Effects and results of the back half's last stages: checks, sync and merge (no model ops)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from conveyor.core.ci_gate import Gate
+from conveyor.core.merge_rules import Behind
+from conveyor.core.state import CiWait
+
+# -- effects -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GuardBranch:
+    """Compare the PR's head on the forge with the recorded head (STOP-*: branch-changed)."""
+
+    recorded: str | None
+
+
+@dataclass(frozen=True)
+class VerifyHead:
+    """Run verify at the checkout's head; `tests_only` after a clean rebase at merge (MRG-7)."""
+
+    tests_only: bool = False
+
+
+@dataclass(frozen=True)
+class ReadCi:
+    """Read the CI gate on `sha`, with the wait saved at the previous read."""
+
+    sha: str
+    wait: CiWait | None
+
+
+@dataclass(frozen=True)
+class SyncBase:
+    """Fetch and rebase onto the base, leaving a conflicted rebase in place (SYNC-2)."""
+
+
+@dataclass(frozen=True)
+class FinishSync:
+    """Check the rebase finished on the current base with no markers, then push with lease."""
+
+
+@dataclass(frozen=True)
+class ReadQueue:
+    """Merge order: the open issues whose older PR is past review (MRG-9)."""
+
+
+@dataclass(frozen=True)
+class CheckBehind:
+    """Behind before merging: the forge's answer and the local check of `verified_sha`."""
+
+    verified_sha: str
+
+
+@dataclass(frozen=True)
+class RebaseHere:
+    """Rebase onto the base in the merge job; a clean result is pushed with lease."""
+
+
+@dataclass(frozen=True)
+class MergePr:
+    """Squash-merge the PR with `sha` as the expected head."""
+
+    sha: str
+
+
+@dataclass(frozen=True)
+class CloseOut:
+    """After the merge: comment, labels, claims, issue, branch, checkout, teardown, parent."""
+
+    merge_sha: str
+    tests_only: bool
+
+
+MergeEffect = (
+    GuardBranch
+    | VerifyHead
+    | ReadCi
+    | SyncBase
+    | FinishSync
+    | ReadQueue
+    | CheckBehind
+    | RebaseHere
+    | MergePr
+    | CloseOut
+)
+
+# -- results -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verified:
+    """Verify's verdict at `head_sha`: a summary and one line per failure."""
+
+    passed: bool
+    head_sha: str
+    summary: str
+    failures: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CiRead:
+    """The gate on a head; `unrelated` are failing checks that fail on the base's head too."""
+
+    gate: Gate
+    unrelated: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rebased:
+    """A rebase onto the base: clean (pushed when it moved), up to date, or conflicted."""
+
+    outcome: Literal["clean", "up-to-date", "conflict"]
+    head_sha: str
+    conflicts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SyncFinished:
+    """finish-sync's verdict; the pushed head when it passed."""
+
+    ok: bool
+    head_sha: str
+    findings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class QueueRead:
+    """The issues this one waits for in the merge order (empty: go)."""
+
+    ahead: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BehindRead:
+    """Why the branch is behind, or None."""
+
+    behind: Behind | None
+
+
+@dataclass(frozen=True)
+class MergeTried:
+    """The merge: made (`sha` on the base), refused as behind, or refused for `reason`."""
+
+    outcome: Literal["merged", "behind", "refused"]
+    sha: str = ""
+    reason: str = ""
+
+
+MergeStageResult = Verified | CiRead | Rebased | SyncFinished | QueueRead | BehindRead | MergeTried
