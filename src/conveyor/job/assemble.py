@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.core.config import Config
-from conveyor.core.state import Stage
+from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
 from conveyor.git.runner import Identity
 from conveyor.job.boundary import command_env, token_env_names
@@ -56,8 +56,8 @@ def identity_of(config: Config) -> Identity:
     return Identity(name=login, email=f"{login.replace('[bot]', '')}@users.noreply.conveyor")
 
 
-def build_context(started: Started) -> JobContext:
-    """Prepare the checkout (rescuing leftovers into the state) and assemble the context."""
+def build_context(started: Started) -> tuple[JobContext, IssueState]:
+    """Prepare the checkout (rescuing leftovers into the state); the context and the state."""
     config, paths = started.config, started.paths
     token = _token(started)
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
@@ -84,7 +84,7 @@ def build_context(started: Started) -> JobContext:
         repo = workspace.repo
         hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))
     environ = started.environ
-    return JobContext(
+    ctx = JobContext(
         config=config,
         forge=started.ops.forge,
         ops=started.ops,
@@ -116,6 +116,7 @@ def build_context(started: Started) -> JobContext:
         push=workspace.pusher,
         resume=started.resume,
     )
+    return ctx, state
 
 
 def _token(started: Started) -> str | None:

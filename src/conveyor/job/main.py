@@ -145,10 +145,10 @@ def _work(started: Started, runner: StageRunner | None) -> tuple[Outcome, JobCon
     """Prepare the checkout and run the stage; how it ended."""
     ctx: JobContext | None = None
     try:
-        ctx = build_context(started)
+        ctx, state = build_context(started)
         run = runner or _default_runner()
         with serve_control(ctx.control_socket, ctx.hub.handlers()):
-            end = run(ctx, started.claimed.state)
+            end = run(ctx, state)
     except JobInterrupted:
         return "interrupted", ctx
     except Exception:  # noqa: BLE001 - any failure still saves the issue and cleans up

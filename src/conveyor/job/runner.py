@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar, assert_never
 
 from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
 from conveyor.git import rev_parse
 from conveyor.job import effects_forge, effects_git
 from conveyor.job.context import JobContext, StageEnd
+from conveyor.job.effects_merge import perform_merge
+from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.stages import implement, spec, triage
@@ -36,7 +39,9 @@ from conveyor.stages.effects import (
     RunTests,
     SaveSpecFile,
 )
-from conveyor.stages.step import Inputs, Step
+from conveyor.stages.effects_merge import MergeEffect
+from conveyor.stages.effects_review import PostPrComment, PrepareReview
+from conveyor.stages.step import Inputs, Step, Stopped
 
 M = TypeVar("M")
 _WITHHELD = re.compile(r"(\d+) comments? from users who are not trusted withheld")
@@ -77,6 +82,8 @@ def build_inputs(ctx: JobContext) -> Inputs:
 
 def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
     """Carry out one effect and return its result (adapter failures raise)."""
+    if isinstance(effect, MergeEffect):
+        return perform_merge(ctx, state, effect)
     match effect:
         case ChargeBudget():
             return effects_forge.run_charge(ctx, state, effect)
@@ -107,6 +114,8 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
             return effects_git.push_branch(ctx, effect)
         case FinishPr():
             return effects_git.finish(ctx, state, effect)
+        case PrepareReview() | PostPrComment():
+            return perform_review(ctx, state, effect)
         case _:
             assert_never(effect)
 
@@ -119,7 +128,11 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
         current = machine.state(step.memory)
         if not isinstance(action, Effect):
             return carry_out(ctx, action)
-        result = perform(ctx, current, action)
+        try:
+            result = perform(ctx, current, action)
+        except effects_git.PushFailed as refused:
+            reason = f"the forge refused the push: {refused}"
+            return carry_out(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
         if ctx.interrupted():
             return StageEnd("interrupted", current, "interrupted during the stage")
         step = machine.transition(step.memory, result)

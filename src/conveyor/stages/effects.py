@@ -9,6 +9,7 @@ from conveyor.core.replies import Interface, Reply
 from conveyor.core.session import SessionRole, SessionStatus
 from conveyor.core.state import IssueState
 from conveyor.stages.effects_merge import MergeEffect, MergeStageResult
+from conveyor.stages.effects_review import ReviewEffect, ReviewResult
 
 # -- effects: imperative names, frozen, interpreted by `conveyor.job.runner` ----------
 
@@ -113,6 +114,7 @@ Effect = (
     | PushBranch
     | FinishPr
     | MergeEffect
+    | ReviewEffect
 )
 
 # -- results: past tense, fed back to `transition` ----------------------------------
@@ -196,4 +198,5 @@ Result = (
     | PrOpened
     | Pushed
     | MergeStageResult
+    | ReviewResult
 )

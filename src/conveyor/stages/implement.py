@@ -170,6 +170,12 @@ def _blocked_text(run: Implement) -> str:
     return f"### Implementation blocked\n\nBack to the spec writer: {why}"
 
 
+def _back_to_spec(run: Implement) -> End:
+    why = (_reply(run).blocked_reason or _reply(run).summary).strip()
+    plan = f"{run.state.plan or ''}\n\nThe implementer was blocked by the spec: {why}".strip()
+    return SavedAt(Stage.SPEC, run.state.model_copy(update={"plan": plan}))
+
+
 def _stop(code: StopCode, reason: str, run: Implement, details: str = "") -> End:
     return Stopped(code, reason, run.state, details)
 
@@ -190,7 +196,7 @@ TABLE: Table[Phase, Event, Implement] = Table(
         Phase.TO_REVIEW: lambda run: SavedAt(
             Stage.REVIEW, run.state.model_copy(update={"implemented": True})
         ),
-        Phase.BACK_TO_SPEC: lambda run: SavedAt(Stage.SPEC, run.state),
+        Phase.BACK_TO_SPEC: _back_to_spec,
         Phase.NOT_DOABLE: lambda run: _stop(
             StopCode.NOT_DOABLE, "the implementer changed nothing", run, _reply(run).summary
         ),

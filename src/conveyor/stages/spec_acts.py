@@ -72,6 +72,7 @@ def _launch(run: Spec) -> Effect:
             depth=run.state.depth,
             plan=run.state.plan,
             split_reason=split_reason,
+            spec_so_far=run.state.spec,
             continuation=run.continuation,
             findings=run.findings,
         )

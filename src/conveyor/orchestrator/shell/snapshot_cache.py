@@ -29,8 +29,8 @@ WHOAMI = "whoami"
 class ForgeSnapshot:
     """The open issues (newest update first) with their decoded states, and whom to trust.
 
-    `reread` names the issues whose comments were read this time (changed or
-    new); `not_modified` says the issue list itself answered 304.
+    `reread` names the issues whose comments changed (or were read for the
+    first time) in this build; `not_modified` says the issue list answered 304.
     """
 
     issues: tuple[CachedIssue, ...]

@@ -1,0 +1,42 @@
+"""The runner's review effects: the diff under review, and signed comments on the PR."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from conveyor.core.state import IssueState
+from conveyor.job.context import JobContext
+from conveyor.job.effects_forge import signature
+from conveyor.ops.findings import post_on_pr
+from conveyor.ops.prepare_review import prepare_review
+from conveyor.stages.effects import Done
+from conveyor.stages.effects_review import (
+    PostPrComment,
+    PrepareReview,
+    ReviewEffect,
+    ReviewPrepared,
+)
+
+REVIEW_DIR = "review"
+
+
+def run_prepare(ctx: JobContext, effect: PrepareReview) -> ReviewPrepared:
+    """Write the diff under the job folder, where the reader sessions are told to read it."""
+    target = ctx.job_dir / REVIEW_DIR / effect.name
+    made = prepare_review(ctx.git, f"refs/remotes/origin/{ctx.base}", target, since=effect.base_sha)
+    return ReviewPrepared(str(made.path), made.head_sha, made.empty)
+
+
+def perform_review(
+    ctx: JobContext, state: IssueState, effect: ReviewEffect
+) -> ReviewPrepared | Done:
+    """Carry out one of the review stages' own effects."""
+    match effect:
+        case PrepareReview():
+            return run_prepare(ctx, effect)
+        case PostPrComment(kind=kind, role=role, text=text):
+            sig = signature(ctx, role)
+            post_on_pr(ctx.ops, state.pr, kind, text, signature=sig, secrets=ctx.token_secrets)
+            return Done()
+        case _:
+            assert_never(effect)
