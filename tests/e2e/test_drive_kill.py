@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from conveyor.core.state import Stage
-from conveyor.git import is_ancestor
+from conveyor.git import Repo, is_ancestor, rev_parse
 from conveyor.testing.world import World
 from tests.e2e.helpers import IMPL, implement_done, spec_ready, triage
 
@@ -71,9 +71,41 @@ def test_a_killed_implement_jobs_commit_is_rescued_and_ends_up_in_the_pr(
 
 
 def _head(checkout: Path) -> str:
-    return (
-        (checkout / ".git" / "refs" / "heads" / "agent")
-        .joinpath(next(p.name for p in (checkout / ".git" / "refs" / "heads" / "agent").iterdir()))
-        .read_text()
-        .strip()
-    )
+    return rev_parse(Repo(checkout), "HEAD")
+
+
+def test_sigterm_during_a_session_aborts_it_saves_the_stage_and_pushes_the_commit(
+    world: World, tmp_path: Path
+) -> None:
+    """JOB-4, STOP-9: the session ends, the lease is cleared, the commit reaches the branch."""
+    world.write_scenario([triage("term"), spec_ready("term")])
+    issue = world.open_issue("Add a stock total [term]", "Sum the quantities.")
+    assert world.drive(issue.number, through="spec").returncode == 0
+    reached = tmp_path / "reached"
+    paused = {
+        "tag": "term",
+        "kind": "implement",
+        "turns": [
+            {
+                "actions": [
+                    {"write": {"path": "inventory/total.py", "content": IMPL}},
+                    {"commit": "Sum every item in total()"},
+                    {"run": f"touch {reached}"},
+                    {"pause_until": str(tmp_path / "never")},
+                ]
+            }
+        ],
+    }
+    world.write_scenario([paused])
+    job = world.start("job", "--issue", str(issue.number), "--stage", "implement")
+    _wait_for(reached)
+    (checkout,) = (world.repo_home / "jobs").glob(f"issue-{issue.number}-implement-*/repo")
+    local = _head(checkout)
+    job.send_signal(signal.SIGTERM)
+    _, err = job.communicate(timeout=120)
+    assert job.returncode == 1, err
+    assert world.ref(f"refs/heads/agent/issue-{issue.number}") == local
+    state = world.state(issue.number)
+    assert state is not None
+    assert (state.stage, state.lease) == (Stage.IMPLEMENT, None)
+    assert not checkout.exists()

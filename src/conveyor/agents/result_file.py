@@ -57,7 +57,8 @@ def _outcome(
         text = f"timed out after {spec.timeout_seconds:g} s"
         return SessionStatus.TIMED_OUT, FailureKind.INFRASTRUCTURE, text, None
     if state.rate_limited:
-        return SessionStatus.RATE_LIMITED, None, state.error or "usage limit reached", None
+        text = state.error or "usage limit reached"
+        return SessionStatus.RATE_LIMITED, FailureKind.INFRASTRUCTURE, text, None
     if state.error is not None:
         return SessionStatus.FAILED, FailureKind.INFRASTRUCTURE, state.error, None
     if not state.ended:

@@ -52,7 +52,7 @@ def apply_fix(state: IssueState, reply: replies.FixReply, spec: str, max_dispute
     """
     by_number = {number_of(f.id): f for f in state.findings}
     refused: list[str] = []
-    disputed: set[int] = set()
+    disputed: dict[int, str] = {}
     for dispute in reply.disputes:
         finding = by_number.get(dispute.finding)
         why = _refusal(finding, dispute, spec, max_disputes)
@@ -61,9 +61,16 @@ def apply_fix(state: IssueState, reply: replies.FixReply, spec: str, max_dispute
             continue
         if finding is not None and finding.lens == ACCEPTANCE:
             return FixRound(state, tuple(refused), StopCode.ACCEPTANCE)
-        disputed.add(dispute.finding)
+        quote = f'\nThe spec says: "{dispute.spec_quote}"' if dispute.spec_quote else ""
+        disputed[dispute.finding] = dispute.reason.strip() + quote
     findings = tuple(
-        f.model_copy(update={"status": "disputed", "disputes": f.disputes + 1})
+        f.model_copy(
+            update={
+                "status": "disputed",
+                "disputes": f.disputes + 1,
+                "dispute": disputed[number_of(f.id)],
+            }
+        )
         if number_of(f.id) in disputed
         else f
         for f in state.findings

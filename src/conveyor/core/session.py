@@ -217,8 +217,11 @@ def twice_message(hard: int) -> str:
 
 
 def retry_infra(result: SessionResult, retries_done: int, allowed: int) -> bool:
-    """BB-OUT-5: only infrastructure failures are retried, `allowed` times; rate limits wait."""
-    if result.status is SessionStatus.RATE_LIMITED:
+    """BB-OUT-5: only infrastructure failures are retried, `allowed` times.
+
+    A usage limit with a reset time is not retried: the orchestrator pauses until then.
+    """
+    if result.status is SessionStatus.RATE_LIMITED and result.rate_limit_reset is not None:
         return False
     return result.failure is FailureKind.INFRASTRUCTURE and retries_done < allowed
 

@@ -67,6 +67,8 @@ class Finding(Frozen):
     disputes: NonNegative = 0
     # The harm category of a security finding (SEC-2), which names its stop label.
     category: Literal["user-harm", "users-rights", "financial-harm", "abuse-risk"] | None = None
+    # The fixer's reason (and spec quote) when it disputed the finding (FIX-4, FIX-6).
+    dispute: str | None = None
 
 
 class Rounds(Frozen):

@@ -164,3 +164,13 @@ def test_who_am_i_and_collaborators_are_asked_again_after_ten_minutes(repo: Repo
 
 def _entry(snapshot: ForgeSnapshot, number: int) -> Any:
     return next(e for e in snapshot.issues if e.issue.number == number)
+
+
+def test_a_forged_state_is_ignored_and_a_broken_one_is_reported(repo: Repo) -> None:
+    """The owner's state-looking comment is not the state; the account's broken one is a problem."""
+    repo.owner.create_comment(2, encode_state(IssueState(stage=Stage.MERGE)))
+    repo.bot.create_comment(3, "<!-- conveyor:state v=1 -->\n<!--\n!!!\n-->")
+    snapshot, _ = repo.build()
+    assert _entry(snapshot, 2).state is None
+    broken = _entry(snapshot, 3)
+    assert (broken.state, broken.state_problem) == (None, "undecodable")

@@ -72,14 +72,18 @@ def test_a_stopped_writer_hands_off_and_a_reader_is_retried_once() -> None:
 
 
 def test_only_infrastructure_failures_are_retried_within_the_allowance() -> None:
-    """A behavioural failure and a rate limit are never retried; infra ones up to the limit."""
+    """Behavioural failures and usage limits with a reset time are never retried."""
     infra = SessionResult(SessionStatus.FAILED, "m", failure=FailureKind.INFRASTRUCTURE)
     behavioural = SessionResult(SessionStatus.FAILED, "m", failure=FailureKind.BEHAVIOURAL)
-    limited = SessionResult(SessionStatus.RATE_LIMITED, "m", failure=FailureKind.INFRASTRUCTURE)
+    limited = SessionResult(
+        SessionStatus.RATE_LIMITED, "m", failure=FailureKind.INFRASTRUCTURE, rate_limit_reset=1e9
+    )
+    throttled = SessionResult(SessionStatus.RATE_LIMITED, "m", failure=FailureKind.INFRASTRUCTURE)
     assert retry_infra(infra, 0, 1)
     assert not retry_infra(infra, 1, 1)
     assert not retry_infra(behavioural, 0, 5)
     assert not retry_infra(limited, 0, 5)
+    assert retry_infra(throttled, 0, 1)
 
 
 def test_total_cost_is_unknown_when_any_launch_reported_none() -> None:

@@ -1,6 +1,6 @@
-"""From the forge's view of an issue (through the snapshot cache) to the scheduler's `IssueView`.
+"""The scheduler's views: `IssueView` from the cached forge issue, `JobView` from job.json.
 
-Pure: the tick passes the cached issues, the trust rule and `now`. Which
+Pure: the tick passes the cached issues, the trust rule, the job records and `now`. Which
 issues wait for work is C's pickup rule (ORC-9: the orchestrator calls the
 sweep's rule rather than repeating it); an issue pickup skips is kept with
 its reason as `waiting`, so status can say why it rests (GOAL-16).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from conveyor.core.labels import stop_code_of
@@ -18,8 +18,9 @@ from conveyor.core.pickup import IssueFacts, answered, pickup
 from conveyor.core.restart import restart_stage
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.trust import Trust, same_login
+from conveyor.orchestrator.shell.executor import RecordedJob
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue
-from conveyor.orchestrator.snapshot import IssueView, Lease
+from conveyor.orchestrator.snapshot import IssueView, JobRole, JobView, Lease
 
 _AFTER = re.compile(r"^After #(\d+) merges\.\s*$", re.MULTILINE)
 WAITING = frozenset({
@@ -93,4 +94,36 @@ def issue_view(
         lease=lease,
         stopped=stopped,
         waiting=waiting,
+    )
+
+
+def newest_jobs(jobs: Sequence[RecordedJob]) -> list[RecordedJob]:
+    """Each issue's newest recorded job (the one the watchdog judges), by issue number."""
+    newest: dict[int, RecordedJob] = {}
+    for job in jobs:
+        kept = newest.get(job.record.issue)
+        if kept is None or job.record.started_at >= kept.record.started_at:
+            newest[job.record.issue] = job
+    return [newest[n] for n in sorted(newest)]
+
+
+def job_view(job: RecordedJob) -> JobView:
+    """A job as the watchdog and scheduler see it.
+
+    job.json records a session when it ends, so a running session's live
+    context is not known here: `context_tokens` stays None rather than
+    judging a live session by an earlier one's figures.
+    """
+    record = job.record
+    last = record.sessions[-1] if record.sessions else None
+    return JobView(
+        issue=record.issue,
+        stage=Stage(record.stage),
+        role=JobRole(record.role),
+        started_at=record.started_at,
+        pid=record.pid,
+        alive=job.alive,
+        heartbeat=record.heartbeat,
+        finished=record.finished is not None,
+        session=None if last is None else last.key,
     )

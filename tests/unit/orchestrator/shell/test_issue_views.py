@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from conveyor.core.state import IssueState, Lease, Stage, Stopped
 from conveyor.core.stops import StopCode
 from conveyor.core.trust import build_trust
 from conveyor.forge.types import Issue
-from conveyor.orchestrator.shell.issue_views import issue_view
+from conveyor.job.jobfile import Finished, JobRecord, SessionRecord
+from conveyor.orchestrator.shell.executor import RecordedJob
+from conveyor.orchestrator.shell.issue_views import issue_view, job_view, newest_jobs
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue, CommentHead
+from conveyor.orchestrator.snapshot import JobRole
 from conveyor.orchestrator.snapshot import Lease as ViewLease
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -93,3 +97,29 @@ def test_writer_paths_come_from_the_interfaces_and_the_pushed_changes() -> None:
     assert view.writer_paths == ("src/a.py", "b/*", "c.py")
     broken = IssueState(stage=Stage.IMPLEMENT, interfaces="{not json")
     assert issue_view(_entry(state=broken), TRUST, NOW, 3).where == ()
+
+
+def _job(issue: int, minutes_ago: int, *, alive: bool, done: bool = False) -> RecordedJob:
+    start = NOW - timedelta(minutes=minutes_ago)
+    record = JobRecord(
+        issue=issue, stage="fix", role="writer", lane="l", job_id=f"issue-{issue}-{minutes_ago}",
+        pid=40 + minutes_ago, process_start=1, started_at=start, heartbeat=start,
+        sessions=[SessionRecord(key="fix.1", backend="claude", model="m", status="replied")],
+        finished=Finished(outcome="saved", at=NOW) if done else None,
+    )  # fmt: skip
+    return RecordedJob(Path("/j"), record, alive)
+
+
+def test_each_issue_keeps_only_its_newest_job() -> None:
+    """An older finished job of #2 is not the one judged; #1's only job is kept."""
+    jobs = [_job(2, 30, alive=False, done=True), _job(1, 20, alive=True), _job(2, 5, alive=True)]
+    assert [(j.record.issue, j.record.pid) for j in newest_jobs(jobs)] == [(1, 60), (2, 45)]
+
+
+def test_a_job_view_carries_its_process_heartbeat_and_last_session() -> None:
+    """The view says what job.json says, and leaves the live context unknown."""
+    view = job_view(_job(3, 10, alive=False, done=True))
+    assert (view.issue, view.stage, view.role, view.pid) == (3, Stage.FIX, JobRole.WRITER, 50)
+    assert (view.alive, view.finished, view.session) == (False, True, "fix.1")
+    assert view.heartbeat == NOW - timedelta(minutes=10)
+    assert view.context_tokens is None

@@ -1,0 +1,175 @@
+"""The merge machine (no model, MRG-3): order, behind three ways, tests only, squash, close-out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conveyor.core.budget import reset_rebase_pool
+from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import Began, Checked, Done, Result
+from conveyor.stages.effects_merge import (
+    BehindRead,
+    CheckBehind,
+    CloseOut,
+    GuardBranch,
+    MergePr,
+    MergeTried,
+    QueueRead,
+    ReadQueue,
+    Rebased,
+    RebaseHere,
+    Verified,
+    VerifyHead,
+)
+from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
+from conveyor.stages.step import (
+    End,
+    IllegalMove,
+    Inputs,
+    Released,
+    SavedAt,
+    Step,
+    Stopped,
+    Table,
+    advance,
+)
+
+_NEXT = {
+    Next.TESTS_ONLY: Event.TESTS_ONLY,
+    Next.SYNC: Event.SYNC,
+    Next.SYNC_LIMIT: Event.SYNC_LIMIT,
+}
+
+
+def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
+    run = replace(run, behind=why, note=why.value)
+    limits = run.inputs.limits
+    chosen = after_behind(
+        run.state, run.sha, rebased_here=run.rebased_here, max_syncs=limits.max_syncs
+    )
+    if chosen is Next.SYNC:
+        run = replace(run, state=count_sync(run.state))
+    return _NEXT[chosen], run
+
+
+def _guarded(run: Merge, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Merge]:
+    if not ok:
+        return Event.CHANGED, replace(run, note="\n".join(findings))
+    return (Event.PASSED if run.inputs.limits.merge_order else Event.IN_ORDER), run
+
+
+def _rebased(run: Merge, done: Rebased) -> tuple[Event, Merge]:
+    state = count_sync(run.state)
+    if done.outcome == "conflict":
+        note = "the rebase onto the base conflicts: " + ", ".join(done.conflicts)
+        return Event.CONFLICT, replace(run, state=state, rebased_here=True, note=note)
+    state = state.model_copy(update={"head_sha": done.head_sha})
+    return Event.CLEAN, replace(run, state=state, rebased_here=True)
+
+
+def _retested(run: Merge, verified: Verified) -> tuple[Event, Merge]:
+    if not verified.passed:
+        return Event.FAILED, replace(run, note="; ".join(verified.failures))
+    # Only the tests ran again: the rebased head stands in for what passed before (MRG-7).
+    sha = verified.head_sha
+    state = run.state.model_copy(
+        update={"verified_sha": sha, "passed_sha": sha, "head_sha": sha, "merge_rebase": False}
+    )
+    return Event.PASSED, replace(run, state=state)
+
+
+def _tried(run: Merge, tried: MergeTried) -> tuple[Event, Merge]:
+    match tried.outcome:
+        case "merged":
+            return Event.MERGED, replace(run, merge_sha=tried.sha)
+        case "behind":
+            return _behind(run, Behind.REFUSED)
+        case "refused":
+            return Event.REFUSED, replace(run, note=tried.reason)
+
+
+def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
+    """The event a result is in the current phase, and the memory it leaves."""
+    match result:
+        case Began():
+            return Event.BEGIN, run
+        case Checked(ok=ok, findings=findings):
+            return _guarded(run, ok, findings)
+        case QueueRead(ahead=()):
+            return Event.IN_ORDER, run
+        case QueueRead(ahead=ahead):
+            note = "waiting in the merge order for " + ", ".join(f"#{n}" for n in ahead)
+            return Event.QUEUED, replace(run, waiting_for=ahead, note=note)
+        case BehindRead(behind=None):
+            return Event.CURRENT, run
+        case BehindRead(behind=why) if why is not None:
+            return _behind(run, why)
+        case Rebased():
+            return _rebased(run, result)
+        case Verified():
+            return _retested(run, result)
+        case MergeTried():
+            return _tried(run, result)
+        case Done():
+            return Event.DONE, run
+    msg = f"the merge stage cannot take {type(result).__name__} in {run.phase.value!r}"
+    raise IllegalMove(msg)
+
+
+def transition(run: Merge, result: Result) -> Step[Merge]:
+    """The merge stage's one transition: look the event up, then act on the new phase."""
+    event, run = classify(run, result)
+    run = replace(run, phase=advance(EXITS, run.phase, event))
+    return Step(run, TABLE.act(run.phase, run))
+
+
+def start(inputs: Inputs, state: IssueState) -> Step[Merge]:
+    """The merge stage's first step."""
+    return transition(Merge(inputs, state), Began())
+
+
+def _merged(run: Merge) -> End:
+    # The rebase pool resets when the issue merges (MRG-15).
+    return SavedAt(Stage.DONE, reset_rebase_pool(run.state))
+
+
+def _to_sync(run: Merge) -> End:
+    return SavedAt(Stage.SYNC, run.state.model_copy(update={"ci_wait": None}))
+
+
+TABLE: Table[Phase, Event, Merge] = Table(
+    name="merge",
+    start=Phase.START,
+    exits=EXITS,
+    effects={
+        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.QUEUE: lambda run: ReadQueue(),
+        Phase.BEHIND: lambda run: CheckBehind(run.sha),
+        Phase.REBASE: lambda run: RebaseHere(),
+        Phase.RETEST: lambda run: VerifyHead(tests_only=True),
+        Phase.MERGE: lambda run: MergePr(run.sha),
+        Phase.CLOSE_OUT: lambda run: CloseOut(run.merge_sha, tests_only=run.rebased_here),
+    },
+    ends={
+        Phase.MERGED: _merged,
+        Phase.WAITING: lambda run: Released(run.state, run.note),
+        Phase.TO_SYNC: _to_sync,
+        Phase.BRANCH_CHANGED: lambda run: Stopped(
+            StopCode.BRANCH_CHANGED,
+            "the PR's head on the forge is not the head the pipeline recorded",
+            run.state,
+            run.note,
+        ),
+        Phase.SYNC_LIMIT: lambda run: Stopped(
+            StopCode.SYNC_LIMIT,
+            "the branch is behind the base again after max_syncs rebases",
+            run.state,
+            run.note,
+        ),
+        Phase.REFUSED: lambda run: Stopped(
+            StopCode.MERGE_REFUSED, "the forge refused the merge", run.state, run.note
+        ),
+    },
+)

@@ -1,0 +1,103 @@
+"""The merge stage's table: merge order, behind detection, the tests-only path, close-out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from conveyor.core.merge_rules import Behind
+from conveyor.core.state import IssueState
+from conveyor.stages.step import Inputs
+
+
+class Phase(StrEnum):
+    """Where the merge stage is; phases from MERGED on are ends."""
+
+    START = "start"
+    GUARD = "guard-branch"
+    QUEUE = "merge-order"
+    BEHIND = "check-behind"
+    REBASE = "rebase-here"
+    RETEST = "tests-only"
+    MERGE = "merge"
+    CLOSE_OUT = "close-out"
+    MERGED = "merged"
+    WAITING = "queued"
+    TO_SYNC = "to-sync"
+    BRANCH_CHANGED = "branch-changed"
+    SYNC_LIMIT = "sync-limit"
+    REFUSED = "merge-refused"
+
+
+class Event(StrEnum):
+    """What a result means to the merge stage."""
+
+    BEGIN = "begin"
+    PASSED = "passed"
+    CHANGED = "changed"
+    IN_ORDER = "in-order"
+    QUEUED = "queued"
+    CURRENT = "current"
+    TESTS_ONLY = "tests-only"
+    SYNC = "sync"
+    SYNC_LIMIT = "sync-limit"
+    CLEAN = "clean"
+    CONFLICT = "conflict"
+    FAILED = "failed"
+    MERGED = "merged"
+    REFUSED = "refused"
+    DONE = "done"
+
+
+ENDS = (
+    Phase.MERGED,
+    Phase.WAITING,
+    Phase.TO_SYNC,
+    Phase.BRANCH_CHANGED,
+    Phase.SYNC_LIMIT,
+    Phase.REFUSED,
+)
+# A behind branch, wherever it was found: tests only here, back to sync, or the limit.
+_BEHIND = {
+    Event.TESTS_ONLY: Phase.REBASE,
+    Event.SYNC: Phase.TO_SYNC,
+    Event.SYNC_LIMIT: Phase.SYNC_LIMIT,
+}
+EXITS: dict[Phase, dict[Event, Phase]] = {
+    Phase.START: {Event.BEGIN: Phase.GUARD},
+    Phase.GUARD: {
+        Event.PASSED: Phase.QUEUE,
+        Event.IN_ORDER: Phase.BEHIND,
+        Event.CHANGED: Phase.BRANCH_CHANGED,
+    },
+    Phase.QUEUE: {Event.IN_ORDER: Phase.BEHIND, Event.QUEUED: Phase.WAITING},
+    Phase.BEHIND: {Event.CURRENT: Phase.MERGE, **_BEHIND},
+    Phase.REBASE: {Event.CLEAN: Phase.RETEST, Event.CONFLICT: Phase.TO_SYNC},
+    Phase.RETEST: {Event.PASSED: Phase.MERGE, Event.FAILED: Phase.TO_SYNC},
+    Phase.MERGE: {Event.MERGED: Phase.CLOSE_OUT, Event.REFUSED: Phase.REFUSED, **_BEHIND},
+    Phase.CLOSE_OUT: {Event.DONE: Phase.MERGED},
+    **{end: {} for end in ENDS},
+}
+
+
+@dataclass(frozen=True)
+class Merge:
+    """The merge stage's memory.
+
+    `rebased_here` is set once this job rebased (the tests-only path runs once per job);
+    `sha` is the head to merge (the verified one, or the re-tested rebased one).
+    """
+
+    inputs: Inputs
+    state: IssueState
+    phase: Phase = Phase.START
+    behind: Behind | None = None
+    rebased_here: bool = False
+    merge_sha: str = ""
+    note: str = ""
+    waiting_for: tuple[int, ...] = ()
+
+    @property
+    def sha(self) -> str:
+        """The head the merge expects: the verified SHA (set by checks or the retest)."""
+        return self.state.verified_sha or self.inputs.head_sha

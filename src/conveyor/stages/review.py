@@ -1,0 +1,262 @@
+"""The review machine: three reader lenses, an aggregator, or the re-review of a fix (REV-*)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conveyor.core.config import Role
+from conveyor.core.findings import (
+    Raw,
+    Verdict,
+    add_findings,
+    apply_rereview,
+    from_aggregate,
+    judge,
+    nits,
+    number_raw,
+)
+from conveyor.core.replies import AggregateReply, RereviewReply, ReviewReply
+from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import (
+    Began,
+    ChargeBudget,
+    Charged,
+    Done,
+    Effect,
+    LaunchSession,
+    Refused,
+    Result,
+    SessionEnded,
+)
+from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
+from conveyor.stages.prompts import aggregate, review
+from conveyor.stages.review_table import EXITS, Event, Phase, Review
+from conveyor.stages.review_text import findings_comment, lens_comment, nits_comment
+from conveyor.stages.step import (
+    End,
+    IllegalMove,
+    Inputs,
+    Released,
+    SavedAt,
+    Step,
+    Stopped,
+    Table,
+    advance,
+)
+
+LENS_ATTEMPTS = 2
+AGGREGATE_FROM = 2  # blocking findings it takes to call the aggregator
+EVENTS = {
+    Verdict.CLEAN: Event.CLEAN,
+    Verdict.FIX: Event.FIX,
+    Verdict.CAME_BACK: Event.CAME_BACK,
+    Verdict.OUT_OF_ROUNDS: Event.OUT_OF_ROUNDS,
+}
+
+
+def _number(run: Review, reply: AggregateReply | None) -> Review:
+    """Number the first review's blocking findings (the aggregate's, or the raw ones)."""
+    earlier = run.state.findings
+    made = (
+        number_raw(earlier, run.raw) if reply is None else from_aggregate(earlier, reply, run.raw)
+    )
+    return replace(run, state=add_findings(run.state, made), nits=nits(run.raw), numbered=True)
+
+
+def _route(run: Review) -> tuple[Event, Review]:
+    """After a lens or a comment: the next lens, the aggregator, the comments, or the verdict."""
+    if run.index + 1 < len(run.lenses):
+        return Event.NEXT_LENS, replace(run, index=run.index + 1, failures=0)
+    if not run.numbered:
+        blocking = [r for r in run.raw if r.finding.severity == "blocking"]
+        if len(blocking) >= AGGREGATE_FROM and not run.aggregated:
+            return Event.AGGREGATE, run
+        run = _number(run, None)
+    limit = run.inputs.limits.max_fix_rounds
+    judged = run.judged or judge(run.state, limit)
+    run = replace(run, judged=judged)
+    if run.state.open_blocking() and not run.posted_findings:
+        return Event.FINDINGS, replace(run, posted_findings=True)
+    if run.nits and not run.posted_nits:
+        return Event.NITS, replace(run, posted_nits=True)
+    return EVENTS[judged.verdict], run
+
+
+def _lens_replied(run: Review, ended: SessionEnded) -> tuple[Event, Review] | None:
+    lens = run.lens
+    match ended.reply:
+        case ReviewReply() as reply if run.rereview is None:
+            raws = tuple(Raw(lens, f) for f in reply.findings)
+            return Event.REPLIED, replace(run, raw=run.raw + raws, lens_reply=reply)
+        case RereviewReply() as reply if run.rereview is not None:
+            state, new_nits = apply_rereview(run.state, lens, reply)
+            return Event.REPLIED, replace(
+                run, state=state, nits=run.nits + new_nits, lens_reply=reply
+            )
+    return None
+
+
+def _session(run: Review, ended: SessionEnded) -> tuple[Event, Review]:
+    if ended.status is SessionStatus.RATE_LIMITED:
+        return Event.DEFERRED, replace(run, note=ended.error or "rate limited")
+    if run.phase is Phase.LAUNCH_AGG:
+        reply = ended.reply if isinstance(ended.reply, AggregateReply) else None
+        return Event.FINDINGS, replace(_number(run, reply), aggregated=True, posted_findings=True)
+    if ended.status is SessionStatus.REPLIED:
+        done = _lens_replied(run, ended)
+        if done is not None:
+            return done
+    failures = run.failures + 1
+    why = f"the {run.lens} reviewer's session failed: {ended.error or 'no valid reply'}"
+    run = replace(run, failures=failures, note=why)
+    return (Event.RETRY if failures < LENS_ATTEMPTS else Event.FAILED), run
+
+
+def classify(run: Review, result: Result) -> tuple[Event, Review]:
+    """The event a result is in the current phase, and the memory it leaves."""
+    match result:
+        case Began():
+            return Event.BEGIN, run
+        case ReviewPrepared(diff_file=diff_file, head_sha=head, empty=empty):
+            run = replace(run, diff_file=diff_file, head_sha=head)
+            return (Event.EMPTY if empty and run.rereview is None else Event.READY), run
+        case Charged(state=state):
+            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
+        case Refused(reason=reason):
+            return Event.REFUSED, replace(run, note=reason)
+        case SessionEnded():
+            return _session(run, result)
+        case Done():
+            return _route(run)
+    msg = f"the review stage cannot take {type(result).__name__} in {run.phase.value!r}"
+    raise IllegalMove(msg)
+
+
+def transition(run: Review, result: Result) -> Step[Review]:
+    """The review stage's one transition: look the event up, then act on the new phase."""
+    event, run = classify(run, result)
+    run = replace(run, phase=advance(EXITS, run.phase, event))
+    return Step(run, TABLE.act(run.phase, run))
+
+
+def start(inputs: Inputs, state: IssueState) -> Step[Review]:
+    """The review's first step: a re-review runs only the lenses the fix job named."""
+    lenses = state.rereview.lenses if state.rereview and state.rereview.lenses else None
+    run = Review(inputs, state) if lenses is None else Review(inputs, state, lenses=lenses)
+    return transition(run, Began())
+
+
+def _launch(run: Review) -> Effect:
+    inputs, limits, again = run.inputs, run.inputs.limits, run.rereview is not None
+    text = review.render(
+        review.ReviewData(
+            issue=inputs.issue,
+            lens=run.lens,
+            issue_file=inputs.issue_file,
+            diff_file=run.diff_file,
+            base=inputs.base,
+            soft=limits.context_soft,
+            hard=limits.context_hard,
+            practices=() if again else inputs.paths.practices,
+            spec=run.state.spec,
+            spec_file=inputs.spec_file if run.state.spec_file else None,
+            findings=tuple(f for f in run.state.open_blocking() if f.lens == run.lens),
+            rereview=again,
+        )
+    )
+    kind = "rereview" if again else "review"
+    return LaunchSession(
+        kind=f"{kind}-{run.lens}",
+        role=SessionRole.READER,
+        budget_role=Role.REREVIEW if again else Role.REVIEW,
+        reply_model=kind,
+        system_prompt=text.system,
+        task=text.task,
+        attempt=run.attempt,
+    )
+
+
+def _aggregate(run: Review) -> Effect:
+    inputs, limits = run.inputs, run.inputs.limits
+    blocking = tuple(r for r in run.raw if r.finding.severity == "blocking")
+    text = aggregate.render(
+        aggregate.AggregateData(
+            inputs.issue, inputs.base, limits.context_soft, limits.context_hard, blocking
+        )
+    )
+    return LaunchSession(
+        kind="aggregate",
+        role=SessionRole.READER,
+        budget_role=Role.AGGREGATE,
+        reply_model="aggregate",
+        system_prompt=text.system,
+        task=text.task,
+        attempt=run.attempt,
+    )
+
+
+def _post_lens(run: Review) -> Effect:
+    assert run.lens_reply is not None, "a lens's comment needs its reply"
+    kind = "rereview" if run.rereview is not None else "review"
+    role = "rereview" if run.rereview is not None else "review"
+    return PostPrComment(f"{kind}-{run.lens}", role, lens_comment(run.lens, run.lens_reply))
+
+
+def _post_findings(run: Review) -> Effect:
+    limit = run.inputs.limits.max_fix_rounds
+    text = findings_comment(run.state.open_blocking(), run.state.rounds.fix, limit)
+    return PostPrComment("findings", "aggregate", text)
+
+
+def _done(run: Review, stage: Stage) -> End:
+    head = run.head_sha or run.state.head_sha
+    update = {"reviewed_sha": head, "head_sha": head, "rereview": None}
+    return SavedAt(stage, run.state.model_copy(update=update))
+
+
+def _stop(run: Review, reason: str) -> End:
+    code = run.judged.code if run.judged and run.judged.code else StopCode.REVIEW_ROUNDS
+    details = "\n".join(
+        f"- {f.id} ({f.lens}, {f.status}): {f.evidence.strip()}" for f in run.state.open_blocking()
+    )
+    return Stopped(code, reason, run.state.model_copy(update={"rereview": None}), details)
+
+
+TABLE: Table[Phase, Event, Review] = Table(
+    name="review",
+    start=Phase.START,
+    exits=EXITS,
+    effects={
+        Phase.PREPARE: lambda run: PrepareReview(
+            "rereview.diff" if run.rereview else "review.diff",
+            run.rereview.base_sha if run.rereview else None,
+        ),
+        Phase.CHARGE: lambda run: ChargeBudget(Role.REREVIEW if run.rereview else Role.REVIEW),
+        Phase.LAUNCH: _launch,
+        Phase.POST_LENS: _post_lens,
+        Phase.CHARGE_AGG: lambda run: ChargeBudget(Role.AGGREGATE),
+        Phase.LAUNCH_AGG: _aggregate,
+        Phase.POST_FINDINGS: _post_findings,
+        Phase.POST_NITS: lambda run: PostPrComment("nits", "review", nits_comment(run.nits)),
+    },
+    ends={
+        Phase.TO_CHECKS: lambda run: _done(run, Stage.CHECKS),
+        Phase.TO_FIX: lambda run: _done(run, Stage.FIX),
+        Phase.NOTHING: lambda run: Stopped(
+            StopCode.NO_WORK,
+            "the diff from the base is empty: there is nothing to review",
+            run.state,
+        ),
+        Phase.FIX_LOOP: lambda run: _stop(run, "a finding came back after a fix had resolved it"),
+        Phase.OUT_OF_ROUNDS: lambda run: _stop(
+            run, f"blocking findings are still open after {run.state.rounds.fix} fix rounds"
+        ),
+        Phase.FAILED: lambda run: Stopped(
+            StopCode.ERROR, f"the {run.lens} reviewer failed twice", run.state, run.note
+        ),
+        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
+        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+    },
+)

@@ -1,0 +1,193 @@
+"""The sync machine: rebase onto the base; a resolver finishes a conflict; finish-sync pushes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conveyor.core.config import Role
+from conveyor.core.replies import ResolverReply
+from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import (
+    Began,
+    ChargeBudget,
+    Charged,
+    Checked,
+    Effect,
+    LaunchSession,
+    Refused,
+    Result,
+    SessionEnded,
+)
+from conveyor.stages.effects_merge import FinishSync, GuardBranch, Rebased, SyncBase, SyncFinished
+from conveyor.stages.prompts import resolver as prompt
+from conveyor.stages.step import (
+    End,
+    IllegalMove,
+    Inputs,
+    Released,
+    SavedAt,
+    Step,
+    Stopped,
+    Table,
+    advance,
+)
+from conveyor.stages.sync_table import EXITS, Event, Phase, Sync
+
+
+def _used_up(run: Sync) -> bool:
+    return run.state.rounds.conflict_fixes >= run.inputs.limits.max_conflict_fixes
+
+
+def _charged(run: Sync, state: IssueState) -> tuple[Event, Sync]:
+    if run.continuation == 0 and not run.resolved:
+        # A fresh resolver attempt counts towards max_conflict_fixes (SYNC-6).
+        rounds = state.rounds.model_copy(update={"conflict_fixes": state.rounds.conflict_fixes + 1})
+        state = state.model_copy(update={"rounds": rounds})
+    return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1, resolved=True)
+
+
+def _handoff(run: Sync) -> tuple[Event, Sync]:
+    if run.continuation >= run.inputs.limits.max_continuations:
+        return Event.TOO_MANY_HANDOFFS, run
+    counts = {**run.state.continuations, Stage.SYNC: run.continuation + 1}
+    return Event.HANDOFF, replace(run, state=run.state.model_copy(update={"continuations": counts}))
+
+
+def _session(run: Sync, ended: SessionEnded) -> tuple[Event, Sync]:
+    match ended:
+        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
+            return Event.DEFERRED, replace(run, note=error or "rate limited")
+        case SessionEnded(status=SessionStatus.REPLIED, reply=ResolverReply() as reply):
+            if reply.status == "handoff":
+                return _handoff(run)
+            if reply.status == "done":
+                return Event.DONE, replace(run, reply=reply)
+            return Event.CANNOT_FIX, replace(run, reply=reply, note=reply.summary)
+        case SessionEnded(status=SessionStatus.HANDOFF | SessionStatus.CONTEXT_STOPPED):
+            return _handoff(run)
+        case SessionEnded(error=error):
+            # A failed resolver is a cannot-fix: a fresh one tries in the next job (SYNC-5).
+            return Event.CANNOT_FIX, replace(run, note=error or "no valid reply")
+    raise AssertionError  # pragma: no cover - the last case matches every session
+
+
+def _finished(run: Sync, done: SyncFinished) -> tuple[Event, Sync]:
+    if done.ok:
+        state = run.state.model_copy(update={"head_sha": done.head_sha, "ci_wait": None})
+        return Event.FINISHED, replace(run, state=state)
+    run = replace(run, note="\n".join(done.findings))
+    if not run.resolved:
+        return Event.PUSH_FAILED, run
+    return (Event.REJECTED_LAST if _used_up(run) else Event.REJECTED), run
+
+
+def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
+    """The event a result is in the current phase, and the memory it leaves."""
+    match result:
+        case Began():
+            return Event.BEGIN, run
+        case Checked(ok=True):
+            return Event.PASSED, run
+        case Checked(findings=findings):
+            return Event.CHANGED, replace(run, note="\n".join(findings))
+        case Rebased(outcome="conflict", conflicts=conflicts):
+            run = replace(run, conflicts=conflicts)
+            return (Event.EXHAUSTED if _used_up(run) else Event.CONFLICT), run
+        case Rebased():
+            return Event.CLEAN, run
+        case Charged(state=state):
+            return _charged(run, state)
+        case Refused(reason=reason):
+            return Event.REFUSED, replace(run, note=reason)
+        case SessionEnded():
+            return _session(run, result)
+        case SyncFinished():
+            return _finished(run, result)
+    msg = f"the sync stage cannot take {type(result).__name__} in {run.phase.value!r}"
+    raise IllegalMove(msg)
+
+
+def transition(run: Sync, result: Result) -> Step[Sync]:
+    """The sync stage's one transition: look the event up, then act on the new phase."""
+    event, run = classify(run, result)
+    run = replace(run, phase=advance(EXITS, run.phase, event))
+    return Step(run, TABLE.act(run.phase, run))
+
+
+def start(inputs: Inputs, state: IssueState) -> Step[Sync]:
+    """The sync stage's first step."""
+    return transition(Sync(inputs, state), Began())
+
+
+def _launch(run: Sync) -> Effect:
+    inputs, limits = run.inputs, run.inputs.limits
+    text = prompt.render(
+        prompt.ResolverData(
+            issue=inputs.issue,
+            issue_file=inputs.issue_file,
+            handoff_file=inputs.handoff_file,
+            base=inputs.base,
+            soft=limits.context_soft,
+            hard=limits.context_hard,
+            test=inputs.commands.test,
+            conflicts=run.conflicts,
+            continuation=run.continuation,
+        )
+    )
+    return LaunchSession(
+        kind="resolver",
+        role=SessionRole.WRITER,
+        budget_role=Role.RESOLVER,
+        reply_model="resolver",
+        system_prompt=text.system,
+        task=text.task,
+        attempt=run.attempt,
+        continuation=run.continuation,
+    )
+
+
+def _to_checks(run: Sync) -> End:
+    # The rebased head is verified again from scratch; review does not run again (SYNC-1).
+    return SavedAt(Stage.CHECKS, run.state.model_copy(update={"verified_sha": None}))
+
+
+TABLE: Table[Phase, Event, Sync] = Table(
+    name="sync",
+    start=Phase.START,
+    exits=EXITS,
+    effects={
+        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.SYNC_BASE: lambda run: SyncBase(),
+        Phase.CHARGE: lambda run: ChargeBudget(Role.RESOLVER),
+        Phase.LAUNCH: _launch,
+        Phase.FINISH: lambda run: FinishSync(),
+    },
+    ends={
+        Phase.TO_CHECKS: _to_checks,
+        Phase.RETRY_LATER: lambda run: SavedAt(Stage.SYNC, run.state),
+        Phase.BRANCH_CHANGED: lambda run: Stopped(
+            StopCode.BRANCH_CHANGED,
+            "the PR's head on the forge is not the head the pipeline recorded",
+            run.state,
+            run.note,
+        ),
+        Phase.CONFLICT: lambda run: Stopped(
+            StopCode.CONFLICT,
+            "the rebase onto the base still conflicts after max_conflict_fixes resolvers",
+            run.state,
+            run.note or "\n".join(f"- {p}" for p in run.conflicts),
+        ),
+        Phase.PUSH_REJECTED: lambda run: Stopped(
+            StopCode.PUSH_REJECTED, "the rebased branch could not be pushed", run.state, run.note
+        ),
+        Phase.TOO_LARGE: lambda run: Stopped(
+            StopCode.TOO_LARGE,
+            "the resolver handed off more than max_continuations times",
+            run.state,
+        ),
+        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
+        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+    },
+)

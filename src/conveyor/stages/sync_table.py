@@ -1,0 +1,106 @@
+"""The sync stage's table: rebase onto the base, the conflict resolver, finish-sync (SYNC-*)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from conveyor.core.replies import ResolverReply
+from conveyor.core.state import IssueState, Stage
+from conveyor.stages.step import Inputs
+
+
+class Phase(StrEnum):
+    """Where the sync stage is; phases from TO_CHECKS on are ends."""
+
+    START = "start"
+    GUARD = "guard-branch"
+    SYNC_BASE = "sync-base"
+    CHARGE = "charge"
+    LAUNCH = "launch-resolver"
+    FINISH = "finish-sync"
+    TO_CHECKS = "to-checks"
+    RETRY_LATER = "retry-later"
+    BRANCH_CHANGED = "branch-changed"
+    CONFLICT = "conflict"
+    PUSH_REJECTED = "push-rejected"
+    TOO_LARGE = "too-large"
+    OVER_BUDGET = "over-budget"
+    DEFERRED = "deferred"
+
+
+class Event(StrEnum):
+    """What a result means to the sync stage."""
+
+    BEGIN = "begin"
+    PASSED = "passed"
+    CHANGED = "changed"
+    CLEAN = "clean"
+    CONFLICT = "conflict"
+    EXHAUSTED = "exhausted"
+    CHARGED = "charged"
+    REFUSED = "refused"
+    DONE = "done"
+    CANNOT_FIX = "cannot-fix"
+    HANDOFF = "handoff"
+    TOO_MANY_HANDOFFS = "too-many-handoffs"
+    DEFERRED = "deferred"
+    FINISHED = "finished"
+    REJECTED = "rejected"
+    REJECTED_LAST = "rejected-last"
+    PUSH_FAILED = "push-failed"
+
+
+ENDS = (
+    Phase.TO_CHECKS,
+    Phase.RETRY_LATER,
+    Phase.BRANCH_CHANGED,
+    Phase.CONFLICT,
+    Phase.PUSH_REJECTED,
+    Phase.TOO_LARGE,
+    Phase.OVER_BUDGET,
+    Phase.DEFERRED,
+)
+EXITS: dict[Phase, dict[Event, Phase]] = {
+    Phase.START: {Event.BEGIN: Phase.GUARD},
+    Phase.GUARD: {Event.PASSED: Phase.SYNC_BASE, Event.CHANGED: Phase.BRANCH_CHANGED},
+    Phase.SYNC_BASE: {
+        Event.CLEAN: Phase.FINISH,
+        Event.CONFLICT: Phase.CHARGE,
+        Event.EXHAUSTED: Phase.CONFLICT,
+    },
+    Phase.CHARGE: {Event.CHARGED: Phase.LAUNCH, Event.REFUSED: Phase.OVER_BUDGET},
+    Phase.LAUNCH: {
+        Event.DONE: Phase.FINISH,
+        Event.CANNOT_FIX: Phase.RETRY_LATER,
+        Event.HANDOFF: Phase.CHARGE,
+        Event.TOO_MANY_HANDOFFS: Phase.TOO_LARGE,
+        Event.DEFERRED: Phase.DEFERRED,
+    },
+    Phase.FINISH: {
+        Event.FINISHED: Phase.TO_CHECKS,
+        Event.REJECTED: Phase.RETRY_LATER,
+        Event.REJECTED_LAST: Phase.CONFLICT,
+        Event.PUSH_FAILED: Phase.PUSH_REJECTED,
+    },
+    **{end: {} for end in ENDS},
+}
+
+
+@dataclass(frozen=True)
+class Sync:
+    """The sync stage's memory: the conflicts, the resolver's reply and attempt."""
+
+    inputs: Inputs
+    state: IssueState
+    phase: Phase = Phase.START
+    conflicts: tuple[str, ...] = ()
+    reply: ResolverReply | None = None
+    resolved: bool = False
+    attempt: int = 0
+    note: str = ""
+
+    @property
+    def continuation(self) -> int:
+        """Continuations of the resolver within this stage (SYNC-8)."""
+        return self.state.continuations.get(Stage.SYNC, 0)
