@@ -27,6 +27,7 @@ from pathlib import Path
 
 import httpx
 
+from conveyor.forge.emulator.graphql import github_schema
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import LabelSpec
 from conveyor.testing.emulator import ForgeServer
@@ -177,6 +178,7 @@ def main() -> None:
                 issues = [
                     forge.create_issue(f"Issue {n}", "body").number for n in range(OPEN_ISSUES)
                 ]
+                github_schema()  # wait for its background build: it would share the timings
                 requests, points = idle_poll(server, forge)
                 full = full_list_ms(forge)
                 heads = push_branches(created.clone_url, root, MERGES + 1)

@@ -105,7 +105,9 @@ def run_session(
     backend = backend_for(spec.backend)
     conveyor_vars = session_vars(spec, retry)
     home = spec.session_dir / "home"
-    prepare_home(environ, spec.backend, home, spec.session_dir / "codex-home")
+    # A scripted session needs no model credential: copy none.
+    owner = environ if spec.scenario is None else {}
+    prepare_home(owner, spec.backend, home, spec.session_dir / "codex-home")
     env = build_env(
         environ,
         backend=spec.backend,

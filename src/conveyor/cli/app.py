@@ -8,6 +8,8 @@ from conveyor.cli import config_cmd, demo_cmd, forge_cmd
 from conveyor.cli.cost_cmd import cost
 from conveyor.cli.drive_cmd import drive_cmd
 from conveyor.cli.job_cmd import job
+from conveyor.cli.live_cmd import live
+from conveyor.cli.run_cmd import run, tick
 from conveyor.cli.status_cmd import status
 
 app = typer.Typer(
@@ -24,3 +26,6 @@ app.command("job")(job)
 app.command("drive")(drive_cmd)
 app.command("status")(status)
 app.command("cost")(cost)
+app.command("run")(run)
+app.command("tick")(tick)
+app.command("live")(live)

@@ -19,15 +19,24 @@ class ConfigError(Exception):
         super().__init__("\n".join(lines))
 
 
+SCALARS = (str, int, float, bool)
+
+
 def _describe(error: dict[str, object]) -> str:
+    """One mistake as `KEY: what was expected[, got VALUE]`."""
     loc = ".".join(str(part) for part in error.get("loc", ()) if part != "__root__")  # type: ignore[attr-defined]
     kind = str(error.get("type", ""))
     message = str(error.get("msg", "invalid"))
-    message = message.removeprefix("Value error, ")
+    message = message.removeprefix("Value error, ").replace("Input should be", "expected")
+    message = message.replace("a valid tuple", "a list").replace("a valid list", "a list")
     if kind == "extra_forbidden":
         return f"{loc or '(top level)'}: unknown key"
     if kind == "missing":
         return f"{loc}: required key is missing"
+    given = error.get("input")
+    if isinstance(given, SCALARS) and "got " not in message:
+        shown = repr(given) if len(repr(given)) <= 60 else repr(given)[:57] + "..."
+        message = f"{message}, got {shown}"
     return f"{loc or '(top level)'}: {message}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +13,7 @@ from conveyor.cli.config_load import ConfigError, load_config
 from conveyor.core.state import Stage
 
 EXIT_USAGE = 2
+LANE = re.compile(r"[A-Za-z0-9._-]{1,80}")
 STAGES = [s.value for s in Stage if s is not Stage.DONE]
 
 
@@ -41,9 +43,13 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
 ) -> None:
     """Run one stage of one issue: 0 ended, 1 error (issue saved), 2 usage, 3 not claimable."""
     from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
+    from conveyor.forge.errors import ForgeError
     from conveyor.job.main import JobOptions, print_boundary, run_job
 
     chosen = parse_stage(stage)
+    if lane is not None and not LANE.fullmatch(lane):
+        typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     try:
         loaded = load_config(config)
     except ConfigError as exc:
@@ -67,4 +73,7 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     except CredentialsError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(EXIT_USAGE) from exc
+    except ForgeError as exc:  # before the claim finished: nothing of the job's is running
+        typer.echo(f"conveyor job: the forge failed: {exc}", err=True)
+        raise typer.Exit(1) from exc
     raise typer.Exit(code)

@@ -31,24 +31,27 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-def _refusal(finding: Finding | None, dispute: replies.Dispute, spec: str, most: int) -> str:
+def _refusal(finding: Finding | None, dispute: replies.Dispute, spec: str | None, most: int) -> str:
     where = f"F{dispute.finding}"
     if finding is None or finding.severity != "blocking" or finding.status == "resolved":
         return f"{where}: not an open blocking finding"
     if finding.disputes >= most:
         return f"{where}: already disputed; the {finding.lens} lens ruled on it (FIX-4)"
     quote = dispute.spec_quote
-    if quote is not None and _words(quote) not in _words(spec):
+    if quote is not None and spec is not None and _words(quote) not in _words(spec):
         return f"{where}: the quoted spec line is not in the spec (FIX-6)"
     return ""
 
 
-def apply_fix(state: IssueState, reply: replies.FixReply, spec: str, max_disputes: int) -> FixRound:
+def apply_fix(
+    state: IssueState, reply: replies.FixReply, spec: str | None, max_disputes: int
+) -> FixRound:
     """Count the round and record the fixer's disputes (FIX-1, FIX-4, FIX-5, FIX-6).
 
     A dispute is refused when its finding is not open, was disputed before, or quotes a
-    spec line the spec lacks; a refused dispute leaves the finding open. Disputing an
-    acceptance finding stops the issue (acceptance) before anything is pushed.
+    spec line the spec lacks (unchecked when only spec.md has the whole spec); a refused
+    dispute leaves the finding open. Disputing an acceptance finding stops the issue
+    (acceptance) before anything is pushed.
     """
     by_number = {number_of(f.id): f for f in state.findings}
     refused: list[str] = []

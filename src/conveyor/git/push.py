@@ -45,7 +45,11 @@ class PushAuth:
 
     def variables(self) -> dict[str, str]:
         """The variables of the `git push` subprocess alone."""
-        env = {PUSH_OP_VAR: self.nonce, "GIT_ASKPASS": str(self.askpass)}
+        return {PUSH_OP_VAR: self.nonce} | self.fetch_variables()
+
+    def fetch_variables(self) -> dict[str, str]:
+        """The variables of a job-side fetch from the forge (a private repository needs them)."""
+        env = {"GIT_ASKPASS": str(self.askpass)}
         if self.token:
             env[TOKEN_VAR] = self.token
         return env

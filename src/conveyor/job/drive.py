@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.core.next_stage import Halt, next_stage
-from conveyor.core.state import Stage
+from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import connect
 from conveyor.job.layout import load_lane
 from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
@@ -41,6 +41,13 @@ def conveyor_argv() -> list[str]:
     return [sys.executable, "-c", "from conveyor.cli.main import main; main()"]
 
 
+def _progress(state: IssueState | None) -> tuple[Stage, dict[str, object]] | None:
+    """What a job must change for the drive to go on: the state without lease and charges."""
+    if state is None:
+        return None
+    return state.stage, state.model_dump(exclude={"lease", "charges"})
+
+
 def _say(text: str) -> None:
     print(text, flush=True)  # noqa: T201 - drive reports progress on stdout
 
@@ -55,9 +62,11 @@ def drive(
     lane = opts.lane or load_lane(repo_home(config, environ))
     forge = connect(config, environ, base_dir=opts.config_path.parent)
     ops = OpContext(forge, config, run_id="drive")
+    last: tuple[Stage, dict[str, object]] | None = None
     for count in range(MAX_JOBS):
         issue = forge.get_issue(opts.issue)
         facts = issue_facts(issue, fetch_comments(ops, opts.issue), ops)
+        progress = _progress(facts.state)
         after = facts.state.after if facts.state is not None else ()
         open_after = [n for n in after if forge.get_issue(n).state == "open"]
         step = next_stage(
@@ -71,6 +80,9 @@ def drive(
         )
         if isinstance(step, Halt):
             _say(f"#{opts.issue}: {step.reason}")
+            return 0
+        if last is not None and last == progress:
+            _say(f"#{opts.issue}: waiting (the {last[0].value} job made no progress)")
             return 0
         argv = [
             *conveyor_argv(),
@@ -87,6 +99,7 @@ def drive(
         if opts.take_stopped and count == 0:
             argv.append("--take-stopped")
         _say(f"#{opts.issue}: {step.value} job")
+        last = None if progress is None else (step, progress[1])
         code = subprocess.run(argv, env=dict(environ), check=False).returncode
         if code == EXIT_NOT_CLAIMABLE:
             _say(f"#{opts.issue}: not claimable at {step.value}")

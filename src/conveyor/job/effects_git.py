@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from conveyor.core.paths import matches_any
+from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, rev_parse, run_git
 from conveyor.job.context import JobContext
 from conveyor.ops.open_pr import ensure_start_commit, find_or_open_draft, finish_pr
-from conveyor.ops.spec_check import check_spec_commits
+from conveyor.ops.spec_check import check_spec_commits, scope_findings, stub_findings
 from conveyor.stages.effects import (
     Checked,
     CheckSpecCommits,
@@ -60,6 +61,16 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
         no_tests_reason=effect.no_tests_reason,
     )
     return Checked(verdict.ok, verdict.findings)
+
+
+def scope_check(ctx: JobContext, start: str, reply: SpecReply) -> list[str]:
+    """The git-only part of the commit check, for the in-session quick check (SPEC-62)."""
+    check = verify_context(ctx)
+    head = gitwork.head(ctx.checkout)
+    changes = gitwork.changes(ctx.checkout, start, head)
+    interfaces = tuple(reply.interfaces)
+    found = scope_findings(check, ctx.config.paths, start, head, changes, interfaces=interfaces)
+    return [*found, *stub_findings(check, head, interfaces)]
 
 
 def run_tests(ctx: JobContext) -> SuiteRan:

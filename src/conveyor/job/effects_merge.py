@@ -4,30 +4,171 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
+from conveyor.git import rev_parse
+from conveyor.git.rebase import abort_rebase
 from conveyor.job.context import JobContext
+from conveyor.job.effects_forge import signature
+from conveyor.ops.branch_guard import guard_branch
+from conveyor.ops.ci_status import read_ci
+from conveyor.ops.close_out import close_out, run_teardown
+from conveyor.ops.finish_sync import finish_sync
+from conveyor.ops.merge import check_behind, squash_merge
+from conveyor.ops.merge_order import read_queue
+from conveyor.ops.sync_base import base_ref, refresh_remote_refs, sync_base
+from conveyor.ops.verify_op import failure_report, verify_head
+from conveyor.stages.effects import Checked, Done, Result
 from conveyor.stages.effects_merge import (
+    BehindRead,
     CheckBehind,
+    CiRead,
     CloseOut,
     FinishSync,
     GuardBranch,
     MergeEffect,
     MergePr,
+    MergeTried,
+    QueueRead,
     ReadCi,
     ReadQueue,
+    Rebased,
     RebaseHere,
     SyncBase,
+    SyncFinished,
+    Verified,
     VerifyHead,
 )
-from conveyor.stages.effects import Result
+
+CACHE = "cache.git"
+
+
+class MergeEffectFailed(RuntimeError):
+    """An effect the stage needs could not be carried out (the job saves and exits 1)."""
+
+
+def _pr(ctx: JobContext, state: IssueState) -> int:
+    if state.pr is not None:
+        return state.pr
+    found = ctx.forge.find_pr(ctx.branch)
+    if found is None:
+        msg = f"issue #{ctx.issue} has no PR for {ctx.branch}"
+        raise MergeEffectFailed(msg)
+    return found.number
+
+
+def refresh(ctx: JobContext) -> None:
+    """Bring the checkout's remote-tracking refs up to the forge (through the cache)."""
+    refresh_remote_refs(ctx.git, ctx.home / CACHE, ctx.forge.repo_info().clone_url)
+
+
+def run_verify(ctx: JobContext, effect: VerifyHead) -> Verified:
+    """Verify the checkout's head against the base; the summary and failures are redacted."""
+    result = verify_head(
+        ctx.git,
+        ctx.config.commands,
+        ctx.command_env,
+        ctx.config.paths,
+        base_ref=base_ref(ctx.base),
+        logs_dir=ctx.job_dir / "logs",
+        work_dir=ctx.job_dir,
+        tests_only=effect.tests_only,
+        heartbeat=ctx.job_file.heartbeat,
+    )
+    ctx.events.emit("checks", head=result.head_sha, passed=result.passed, verify=True)
+    summary = redact(result.summary(), ctx.token_secrets)
+    failures = failure_report(result, ctx.token_secrets)
+    return Verified(result.passed, result.head_sha, summary, failures)
+
+
+def run_read_ci(ctx: JobContext, effect: ReadCi) -> CiRead:
+    """The CI gate on the head; a failing gate also reads the base's head."""
+    branch = ctx.forge.get_branch(ctx.base)
+    base_sha = branch.sha if branch else rev_parse(ctx.git, base_ref(ctx.base))
+    status = read_ci(
+        ctx.forge,
+        effect.sha,
+        base=ctx.base,
+        base_sha=base_sha,
+        wait=effect.wait,
+        now=ctx.now(),
+        limits=ctx.config.limits,
+    )
+    return CiRead(status.gate, status.unrelated)
+
+
+def run_sync_base(ctx: JobContext) -> Rebased:
+    """Refresh the base, then rebase onto it (a conflicted rebase stays for the resolver)."""
+    refresh(ctx)
+    done = sync_base(ctx.git, ctx.base)
+    return Rebased(done.outcome, done.head_sha, done.conflicts)
+
+
+def run_finish_sync(ctx: JobContext) -> SyncFinished:
+    """Check the finished rebase and push it with lease."""
+    done = finish_sync(ctx.git, ctx.push, base=ctx.base, branch=ctx.branch)
+    if done.ok:
+        ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
+    return SyncFinished(done.ok, done.head_sha, done.findings)
+
+
+def run_rebase_here(ctx: JobContext) -> Rebased:
+    """The merge stage's own rebase: a conflict is aborted (sync handles it), clean is pushed."""
+    done = run_sync_base(ctx)
+    if done.outcome == "conflict":
+        abort_rebase(ctx.git)
+        return done
+    pushed = run_finish_sync(ctx)
+    if not pushed.ok:
+        msg = "the rebased branch could not be pushed: " + "; ".join(pushed.findings)
+        raise MergeEffectFailed(msg)
+    return Rebased(done.outcome, pushed.head_sha)
+
+
+def run_close_out(ctx: JobContext, state: IssueState, effect: CloseOut) -> Done:
+    """Comment, labels, claims, branch and parent; then the teardown command."""
+    close_out(
+        ctx.ops,
+        ctx.issue,
+        _pr(ctx, state),
+        merge_sha=effect.merge_sha,
+        tests_only=effect.tests_only,
+        parent=state.parent,
+        now=ctx.now(),
+        signature=signature(ctx, "merger"),
+    )
+    timeout = float(ctx.config.commands.timeout_seconds)
+    run_teardown(ctx.config.commands.teardown, ctx.run_dir, ctx.command_env, timeout_s=timeout)
+    ctx.events.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only)
+    return Done()
 
 
 def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Result:
     """Carry out one of the back half's effects and return its result."""
     match effect:
-        case GuardBranch() | VerifyHead() | ReadCi() | SyncBase() | FinishSync():
-            raise NotImplementedError(type(effect).__name__)
-        case ReadQueue() | CheckBehind() | RebaseHere() | MergePr() | CloseOut():
-            raise NotImplementedError(type(effect).__name__)
+        case GuardBranch(recorded=recorded):
+            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded)
+            return Checked(guarded.ok, guarded.findings)
+        case VerifyHead():
+            return run_verify(ctx, effect)
+        case ReadCi():
+            return run_read_ci(ctx, effect)
+        case SyncBase():
+            return run_sync_base(ctx)
+        case FinishSync():
+            return run_finish_sync(ctx)
+        case ReadQueue():
+            return QueueRead(read_queue(ctx.ops, ctx.issue, _pr(ctx, state), now=ctx.now()))
+        case CheckBehind(verified_sha=verified):
+            refresh(ctx)
+            pr = _pr(ctx, state)
+            return BehindRead(check_behind(ctx.forge, ctx.git, pr, verified, ctx.base))
+        case RebaseHere():
+            return run_rebase_here(ctx)
+        case MergePr(sha=sha):
+            tried = squash_merge(ctx.forge, _pr(ctx, state), sha)
+            return MergeTried(tried.outcome, tried.sha, tried.reason)
+        case CloseOut():
+            return run_close_out(ctx, state, effect)
         case _:
             assert_never(effect)

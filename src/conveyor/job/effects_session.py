@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from conveyor.agents.launch import launch, resolve_choice
@@ -121,11 +121,20 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     status = result.status
     if status is SessionStatus.REPLIED and result.reply is None:
         status = SessionStatus.FAILED
-    return SessionEnded(status, result.reply, result.error, result.total_usage.total), kept
+    used = result.total_usage.total
+    findings = result.check_findings
+    if result.reply is None and result.last_tool_failure:
+        findings = (*findings, result.last_tool_failure.strip())
+    return SessionEnded(status, result.reply, result.error, used, findings), kept
 
 
-def quick_checks(stage: Stage, state: IssueState) -> CheckReply:
-    """The stage's check-reply handler: schema findings, then the stage's own rules."""
+def quick_checks(
+    stage: Stage, state: IssueState, scope: Callable[[SpecReply], list[str]] | None = None
+) -> CheckReply:
+    """The stage's check-reply handler: schema findings, then the stage's own rules.
+
+    `scope` is the git-only part of the spec's commit check, run in the session too.
+    """
     names = {Stage.TRIAGE: "triage", Stage.SPEC: "spec", Stage.IMPLEMENT: "implement"}
     name = names.get(stage)
 
@@ -138,7 +147,10 @@ def quick_checks(stage: Stage, state: IssueState) -> CheckReply:
         if isinstance(checked.reply, TriageReply):
             return list(reply_findings(checked.reply, state.depth))
         if isinstance(checked.reply, SpecReply):
-            return list(spec_findings(checked.reply, state.depth))
+            found = list(spec_findings(checked.reply, state.depth))
+            if not found and scope is not None and checked.reply.decision == "ready":
+                found = scope(checked.reply)
+            return found
         return []
 
     return check

@@ -13,6 +13,7 @@ from conveyor.git.runner import GitError
 from conveyor.job.assemble import Started
 from conveyor.job.context import JobContext
 from conveyor.job.jobfile import Outcome
+from conveyor.job.ledger import save_job_sessions
 from conveyor.job.push_op import unpushed_head
 from conveyor.job.roles import JobRole
 from conveyor.ops.context import OpContext
@@ -23,16 +24,15 @@ def _say(text: str) -> None:
     print(f"conveyor job: {text}", file=sys.stderr)  # noqa: T201 - the job's stderr is its log
 
 
-def record_lost_changes(ctx: JobContext, earlier: tuple[str, ...] = ()) -> list[str]:
-    """Record the checkout's uncommitted paths (and leftovers' ones) as job.json lost_changes."""
+def record_lost_changes(ctx: JobContext) -> list[str]:
+    """Add the checkout's uncommitted paths to job.json `lost_changes` (JB-12); returns them."""
     try:
         dirty = dirty_paths(ctx.git) if ctx.checkout.is_dir() else []
     except GitError as exc:
         _say(f"cannot list uncommitted paths: {exc}")
         dirty = []
-    lost = [*earlier, *dirty]
-    if lost:
-        ctx.job_file.set_lost_changes(lost)
+    if dirty:
+        ctx.job_file.set_lost_changes([*ctx.job_file.record.lost_changes, *dirty])
     return dirty
 
 
@@ -95,6 +95,9 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
         _guarded("clear the lease", lambda: clear_lease(started.ops, started.issue, started.lane))
         started.events.emit("released", lease="cleared", outcome=outcome)
     started.job_file.finish(outcome)
+    _guarded(
+        "write the ledger", lambda: save_job_sessions(started.paths.home, started.job_file.record)
+    )
     if ctx is not None:
         remove_checkout(ctx)
     else:

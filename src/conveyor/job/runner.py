@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar, assert_never
 
+from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.git import rev_parse
@@ -22,7 +23,7 @@ from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
 from conveyor.job.runner_ends import carry_out, restore_spec_md
-from conveyor.stages import implement, spec, triage
+from conveyor.stages import accept, fix, implement, review, security, spec, triage
 from conveyor.stages.effects import (
     ChargeBudget,
     CheckSpecCommits,
@@ -59,6 +60,10 @@ class Machine(Generic[M]):
 TRIAGE = Machine(triage.start, triage.transition, lambda m: m.state)
 SPEC = Machine(spec.start, spec.transition, lambda m: m.state)
 IMPLEMENT = Machine(implement.start, implement.transition, lambda m: m.state)
+REVIEW = Machine(review.start, review.transition, lambda m: m.state)
+FIX = Machine(fix.start, fix.transition, lambda m: m.state)
+ACCEPT = Machine(accept.start, accept.transition, lambda m: m.state)
+SECURITY = Machine(security.start, security.transition, lambda m: m.state)
 
 
 def build_inputs(ctx: JobContext) -> Inputs:
@@ -140,7 +145,13 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
 
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
-    ctx.hub.set_check_reply(quick_checks(ctx.stage, state))
+    start = state.start_sha or rev_parse(ctx.git, "HEAD")
+
+    def scope(reply: SpecReply) -> list[str]:
+        return effects_git.scope_check(ctx, start, reply)
+
+    in_session = scope if ctx.stage is Stage.SPEC else None
+    ctx.hub.set_check_reply(quick_checks(ctx.stage, state, in_session))
     try:
         match ctx.stage:
             case Stage.TRIAGE:
@@ -150,6 +161,17 @@ def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
             case Stage.IMPLEMENT:
                 restore_spec_md(ctx, state)
                 return drive(ctx, IMPLEMENT, state)
+            case Stage.REVIEW:
+                restore_spec_md(ctx, state)
+                return drive(ctx, REVIEW, state)
+            case Stage.FIX:
+                restore_spec_md(ctx, state)
+                return drive(ctx, FIX, state)
+            case Stage.ACCEPT:
+                restore_spec_md(ctx, state)
+                return drive(ctx, ACCEPT, state)
+            case Stage.SECURITY:
+                return drive(ctx, SECURITY, state)
             case _:
                 msg = f"stage {ctx.stage.value!r} has no machine in this version"
                 raise ValueError(msg)

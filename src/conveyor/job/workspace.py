@@ -53,12 +53,12 @@ def prepare_workspace(
     """Fetch the cache, clone the checkout on `agent/issue-N`, then rescue leftover checkouts."""
     git_config = write_git_config(paths.job_dir / "gitconfig", identity)
     env = GitEnv(config_global=git_config, identity=identity)
-    cache = update_cache(paths.home / CACHE, url, env)
+    auth = PushAuth(write_askpass(paths.job_dir / "askpass.sh"), token, secrets.token_hex(16))
+    fetch_env = GitEnv(git_config, identity, extra=auth.fetch_variables())
+    cache = Repo(update_cache(paths.home / CACHE, url, fetch_env).path, env)
     branch = f"agent/issue-{issue}"
     repo = create_checkout(cache, paths.checkout, url, branch=branch, base=base, env=env)
-    nonce = secrets.token_hex(16)
-    install_checkout_hooks(repo, nonce, commit_msg_hook(trailer_role))
-    auth = PushAuth(write_askpass(paths.job_dir / "askpass.sh"), token, nonce)
+    install_checkout_hooks(repo, auth.nonce, commit_msg_hook(trailer_role))
     pusher = JobPusher(repo, auth)
     rescues: list[Rescue] = []
     lost: list[str] = []

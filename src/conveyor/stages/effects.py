@@ -141,12 +141,13 @@ class Refused:
 
 @dataclass(frozen=True)
 class SessionEnded:
-    """How a session ended, with the reply the MCP server accepted (if any)."""
+    """How a session ended: the accepted reply (if any), its tokens, its last check findings."""
 
     status: SessionStatus
     reply: Reply | None = None
     error: str | None = None
     used: int | None = None
+    findings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

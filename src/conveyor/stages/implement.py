@@ -47,7 +47,7 @@ WRITER_ATTEMPTS = 2
 
 def _failed(run: Implement, why: str, findings: tuple[str, ...] = ()) -> tuple[Event, Implement]:
     failures = run.failures + 1
-    run = replace(run, failures=failures, findings=findings or (why,), note=why)
+    run = replace(run, failures=failures, findings=(why, *findings), note=why)
     return (Event.FAILED if failures < WRITER_ATTEMPTS else Event.EXHAUSTED), run
 
 
@@ -71,8 +71,9 @@ def _session(run: Implement, ended: SessionEnded) -> tuple[Event, Implement]:
             if reply.status == "blocked":
                 return Event.BLOCKED, replace(run, reply=reply)
             return Event.DONE, replace(run, reply=reply)
-        case SessionEnded(error=error):
-            return _failed(run, f"the implementer's session failed: {error or 'no valid reply'}")
+        case SessionEnded(error=error, findings=findings):
+            why = f"the implementer's session failed: {error or 'no valid reply'}"
+            return _failed(run, why, findings)
     raise AssertionError  # pragma: no cover - every SessionEnded matches the last case
 
 

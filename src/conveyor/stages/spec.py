@@ -31,7 +31,7 @@ def _failed(run: Spec, why: str, findings: tuple[str, ...] = ()) -> tuple[Event,
         run,
         state=run.state.model_copy(update={"rounds": rounds}),
         failures=failures,
-        findings=findings or (why,),
+        findings=(why, *findings),
         note=why,
     )
     return (Event.FAILED if failures < run.inputs.limits.spec_attempts else Event.EXHAUSTED), run
@@ -66,8 +66,9 @@ def _session(run: Spec, ended: SessionEnded) -> tuple[Event, Spec]:
             return _handoff(run)
         case SessionEnded(status=SessionStatus.REPLIED, reply=SpecReply() as reply):
             return _replied(run, reply)
-        case SessionEnded(error=error):
-            return _failed(run, f"the spec writer's session failed: {error or 'no valid reply'}")
+        case SessionEnded(error=error, findings=findings):
+            why = f"the spec writer's session failed: {error or 'no valid reply'}"
+            return _failed(run, why, findings)
     raise AssertionError  # pragma: no cover - every SessionEnded matches the last case
 
 
@@ -94,7 +95,7 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return Event.PASSED, run
         case SuiteRan(detail=detail):
             why = "no-work, but the spec writer's tests fail on the base"
-            return _failed(run, why, (f"{why}: {detail}".strip(": "),))
+            return _failed(run, why, (detail,) if detail else ())
         case PrOpened(number=number, head_sha=sha):
             return Event.DONE, replace(run, pr=number, spec_sha=sha)
         case Done():

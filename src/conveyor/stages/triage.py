@@ -129,7 +129,7 @@ def _failed(run: Triage, why: str, findings: tuple[str, ...] = ()) -> tuple[Even
     state = run.state.model_copy(update={"rounds": rounds})
     left = rounds.triage_attempts < run.inputs.limits.triage_attempts
     event = Event.FAILED if left else Event.EXHAUSTED
-    return event, replace(run, state=state, findings=findings or (why,), note=why)
+    return event, replace(run, state=state, findings=(why, *findings), note=why)
 
 
 def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
@@ -156,8 +156,9 @@ def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
                 "reject": Event.REJECT,
             }
             return events[reply.decision], replace(run, reply=reply)
-        case SessionEnded(error=error):
-            return _failed(run, f"the triage session failed: {error or 'no valid reply'}")
+        case SessionEnded(error=error, findings=findings):
+            why = f"the triage session failed: {error or 'no valid reply'}"
+            return _failed(run, why, findings)
         case Done():
             return Event.POSTED, run
         case _:
@@ -210,8 +211,8 @@ def comment(run: Triage) -> str:
     if reply.notes.strip() and reply.decision in ("ready", "split-suggested"):
         lines += ["", "Notes for the spec writer:", "", reply.notes.strip()]
     withheld = run.inputs.withheld
-    noun = "comment" if withheld == 1 else "comments"
-    lines += ["", f"{withheld} {noun} from people the pipeline does not trust were withheld."]
+    said = "1 comment was" if withheld == 1 else f"{withheld} comments were"
+    lines += ["", f"{said} withheld: written by people the pipeline does not trust."]
     return "\n".join(lines)
 
 

@@ -192,10 +192,13 @@ class World:
         """Run one stage job."""
         return self.run("job", "--issue", str(issue), "--stage", stage, *more)
 
-    def drive(self, issue: int, through: str | None = None) -> subprocess.CompletedProcess[str]:
+    def drive(
+        self, issue: int, through: str | None = None, *, take_stopped: bool = False
+    ) -> subprocess.CompletedProcess[str]:
         """Drive the issue's stage jobs (until it halts, or through `through`)."""
         more = ("--through", through) if through else ()
-        return self.run("drive", "--issue", str(issue), *more)
+        flags = ("--take-stopped",) if take_stopped else ()
+        return self.run("drive", "--issue", str(issue), *more, *flags)
 
     # -- what a person sees -------------------------------------------------------------
     def issue(self, number: int) -> Issue:

@@ -155,8 +155,11 @@ def test_a_plain_git_commit_in_a_session_gets_the_pipeline_agent_trailer(
     hook = sessions.checkout / ".git" / "hooks" / "commit-msg"
     hook.write_text(commit_msg_hook("implement"))
     hook.chmod(0o755)
+    diff = "--- /dev/null\n+++ b/src/other.py\n@@ -0,0 +1 @@\n+Y = 2\n"
     actions = [
+        {"pause_until": "README.md"},
         {"write": {"path": "src/thing.py", "content": "X = 1\n"}},
+        {"apply": diff},
         {"commit": {"message": "Add the thing"}},
         {"reply": IMPLEMENT_DONE},
     ]
@@ -164,6 +167,9 @@ def test_a_plain_git_commit_in_a_session_gets_the_pipeline_agent_trailer(
     spec = sessions.spec(scenario, role=SessionRole.WRITER, reply_model="implement")
     result = run_session(spec, environ())
     assert result.status is SessionStatus.REPLIED
+    assert result.tool_failures == 0
+    files = git(sessions.checkout, "show", "--name-only", "--format=", "HEAD").split()
+    assert sorted(files) == ["src/other.py", "src/thing.py"]
     message = git(sessions.checkout, "log", "-1", "--format=%B")
     assert "Pipeline-Agent: implementer" in message
     assert git(sessions.checkout, "log", "-1", "--format=%an") == "Conveyor agent\n"

@@ -75,3 +75,15 @@ def test_statuses_combine_to_the_worst_newest_state_per_context(
     assert [s["state"] for s in listed] == ["failure", "success", "pending"]
     bad = writer.post(f"{gw.repo_path}/statuses/{sha}", json={"state": "fine"})
     check_error_shape(bad, 422)
+
+
+def test_a_commit_the_forge_lacks_has_no_statuses_and_no_combined_status(
+    gw: GitWorld, writer: httpx.Client
+) -> None:
+    """As GitHub's description says: its status list is empty (200) and its combined status 404."""
+    unknown = "f" * 40
+    listed = writer.get(f"{gw.repo_path}/commits/{unknown}/statuses")
+    assert listed.status_code == 200
+    assert listed.json() == []
+    check_error_shape(writer.get(f"{gw.repo_path}/commits/{unknown}/status"), 404)
+    check_error_shape(writer.get(f"{gw.repo_path}/commits/no-such-branch/status"), 404)

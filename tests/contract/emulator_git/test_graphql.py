@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import httpx
 import pytest
 
+from conveyor.forge.emulator import graphql
+from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_git.conftest import GitWorld, open_pr, settled
 
 pytestmark = pytest.mark.contract
@@ -72,3 +78,33 @@ def test_an_invalid_document_gets_errors(writer: httpx.Client) -> None:
 def test_graphql_needs_a_token(gw: GitWorld) -> None:
     """An anonymous request gets 401, as on GitHub."""
     assert httpx.post(f"{gw.server.url}/graphql", json={"query": READY}).status_code == 401
+
+
+def test_the_first_graphql_request_does_not_stall_other_requests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While GitHub's schema is still being built, REST reads keep answering in well under 1 s."""
+    monkeypatch.setattr(graphql, "_SCHEMA", None)
+    with ForgeServer(tmp_path / "forge") as server:
+        token = server.add_user("reader")
+        slowest = 0.0
+        reads = 0
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            first = client.get("/user", headers={"Authorization": f"token {token}"})
+            assert first.status_code == 200
+            with ThreadPoolExecutor(1) as pool:
+                pending = pool.submit(
+                    client.post,
+                    "/graphql",
+                    json={"query": "{ viewer { login } }"},
+                    headers={"Authorization": f"token {token}"},
+                )
+                while not pending.done():
+                    started = time.perf_counter()
+                    assert client.get("/_conveyor/stats").status_code == 200
+                    slowest = max(slowest, time.perf_counter() - started)
+                    reads += 1
+                answer = pending.result()
+    assert answer.json() == {"data": {"viewer": {"login": "reader"}}}
+    assert reads > 1
+    assert slowest < 1.0

@@ -77,3 +77,8 @@ def test_commit_statuses_are_listed(world: World) -> None:
     )
     statuses = world.pipeline.list_statuses(sha)
     assert [(s.context, s.state) for s in statuses] == [("legacy-ci", "success")]
+
+
+def test_a_commit_the_forge_lacks_lists_no_statuses(world: World) -> None:
+    """Listing the statuses of an unknown SHA is an empty answer, not an error."""
+    assert world.pipeline.list_statuses("f" * 40) == ()

@@ -44,3 +44,37 @@ def test_the_boundary_names_no_token_variable_and_the_roles_network(
     assert boundary["network"] == (network if network is not None else [host])
     assert boundary["checkout"].endswith("/repo")
     assert not (world.repo_home / "jobs").exists()
+
+
+def test_a_real_session_gets_no_token_and_no_file_of_the_job_holds_one(world: World) -> None:
+    """A triage session's environment (as the scripted agent records it) has no token."""
+    answer: dict[str, object] = {
+        "decision": "ready",
+        "notes": "Small.",
+        "questions": [],
+        "reason": None,
+    }
+    world.write_scenario(
+        [
+            {
+                "tag": "env",
+                "kind": "triage",
+                "turns": [{"actions": [{"reply": answer | {"summary": "ok"}}]}],
+            }
+        ]
+    )
+    world.extra_env.update(SECRETS)
+    issue = world.open_issue("Add a low-stock report [env]", "List items below N.")
+    done = world.job(issue.number, "triage")
+    assert done.returncode == 0, done.stderr
+    (job_dir,) = (world.repo_home / "jobs").glob(f"issue-{issue.number}-triage-*")
+    recorded = list(job_dir.glob("sessions/*/agent-env.json"))
+    assert recorded
+    for path in recorded:
+        names = set(json.loads(path.read_text()))
+        assert "CONVEYOR_ISSUE" in names
+        assert not {*SECRETS, TOKEN_ENV} & names
+    secrets = [*SECRETS.values(), world.tokens["conveyor-bot"]]
+    for path in [p for p in world.home.rglob("*") if p.is_file() and not p.is_symlink()]:
+        data = path.read_bytes()
+        assert not any(s.encode() in data for s in secrets), path

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from conveyor.core.state import Stage
 from conveyor.job.events import read_events
 from conveyor.job.jobfile import load_job_file
@@ -30,11 +32,16 @@ def test_a_job_at_the_wrong_stage_is_not_claimable(world: World) -> None:
     assert world.comments(issue.number) == ()
 
 
-def test_a_usage_error_exits_2(world: World) -> None:
-    """An unknown stage is a usage error naming the choices."""
-    done = world.job(1, "deploy")
+@pytest.mark.parametrize(
+    ("stage", "more", "named"),
+    [("deploy", (), "--stage"), ("triage", ("--lane", "two words"), "--lane")],
+)
+def test_a_usage_error_exits_2(world: World, stage: str, more: tuple[str, ...], named: str) -> None:
+    """An unknown stage or a malformed lane is a usage error naming the option."""
+    done = world.job(1, stage, *more)
     assert done.returncode == 2
-    assert "--stage" in done.stderr
+    assert named in done.stderr
+    assert not world.repo_home.exists()
 
 
 def test_a_claimed_job_writes_job_json_and_events_and_removes_only_its_checkout(

@@ -44,6 +44,9 @@ def test_an_action_with_the_wrong_shape_is_an_error_naming_it(tmp_path: Path) ->
     data: dict[str, Any] = {"sessions": [{"turns": [{"actions": [{"write": "a.txt"}]}]}]}
     with pytest.raises(ScenarioError, match=r"actions\[0\]\.write"):
         load(write(tmp_path, data))
+    data = {"sessions": [{"turns": [{"actions": [{"fail": "explode"}]}]}]}
+    with pytest.raises(ScenarioError, match=r"actions\[0\]\.fail"):
+        load(write(tmp_path, data))
 
 
 def test_an_unknown_entry_key_is_an_error(tmp_path: Path) -> None:

@@ -13,10 +13,9 @@ from conveyor.stages.effects import (
     Done,
     LaunchSession,
     PostComment,
-    PrOpened,
     PushBranch,
     Pushed,
-    Refused,
+    ResetBranch,
     Result,
     SessionEnded,
 )
@@ -78,7 +77,7 @@ def answer(action: object, state: Any, session: Callable[[LaunchSession], Result
             return session(action)
         case PrepareReview():
             return ReviewPrepared("/job/review/" + action.name, HEAD, empty=False)
-        case PostPrComment() | PostComment():
+        case PostPrComment() | PostComment() | ResetBranch():
             return Done()
         case PushBranch():
             return Pushed(FIXED, ("app.py",), ("app.py",))
@@ -111,6 +110,3 @@ def by_kind(**answers: object) -> Callable[[LaunchSession], Result]:
         return reply if isinstance(reply, SessionEnded) else replied(reply)
 
     return session
-
-
-__all__ = ["PrOpened", "Refused", "by_kind", "replied"]

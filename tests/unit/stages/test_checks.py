@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from conveyor.core.ci_gate import Verdict
-from conveyor.core.config import Limits
-from conveyor.core.session import SessionRole
+from conveyor.core.config import Role
+from conveyor.core.session import SessionRole, SessionStatus
 from conveyor.core.state import CiWait, IssueState, Rounds, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import checks
@@ -17,6 +17,8 @@ from conveyor.stages.effects import (
     PostComment,
     PushBranch,
     Pushed,
+    Refused,
+    SessionEnded,
 )
 from conveyor.stages.effects_merge import CiRead, GuardBranch, ReadCi, Verified, VerifyHead
 from conveyor.stages.step import Released, SavedAt, Stopped
@@ -33,11 +35,6 @@ from tests.unit.stages.factory_back import (
 STATE = IssueState(stage=Stage.CHECKS, head_sha=HEAD, pr=12)
 GREEN = Verified(True, HEAD, "verify: passed")
 RED = Verified(False, HEAD, "verify: failed", ("test: failed (exit 1)",))
-
-
-def begin(state: IssueState = STATE, **limits: object) -> object:
-    """The checks stage started on HEAD."""
-    return checks.start(inputs(head_sha=HEAD, limits=Limits(**limits)), state)  # type: ignore[arg-type]
 
 
 def test_the_branch_is_guarded_before_anything_runs() -> None:
@@ -92,7 +89,7 @@ def test_a_job_after_a_ci_wait_reads_ci_without_verifying_again() -> None:
 def test_an_ungated_read_is_reported_as_ungated_not_passed() -> None:
     """No CI at all: the issue goes on, and the comment says ungated."""
     step = checks.start(inputs(head_sha=HEAD), STATE)
-    step, asked = run_through(
+    step, _ = run_through(
         step, checks.transition, [Checked(True), GREEN, CiRead(gate(Verdict.UNGATED))]
     )
     assert isinstance(step.action, PostComment)
@@ -122,8 +119,8 @@ def test_a_check_failing_on_the_base_too_stops_checks_unrelated() -> None:
 def test_red_verify_gets_a_check_fixer_whose_fix_goes_to_review_by_two_lenses() -> None:
     """CHK-7: a writer fixes, pushes, and correctness and scope review the fix."""
     step = checks.start(inputs(head_sha=HEAD), STATE)
-    step, asked = run_through(step, checks.transition, [Checked(True), RED])
-    assert step.action == ChargeBudget(checks.Role.CHECK_FIX)
+    step, _ = run_through(step, checks.transition, [Checked(True), RED])
+    assert step.action == ChargeBudget(Role.CHECK_FIX)
     step = checks.transition(step.memory, Charged(step.memory.state))
     launch = step.action
     assert isinstance(launch, LaunchSession)
@@ -165,9 +162,6 @@ def test_a_fixer_that_cannot_fix_or_changes_nothing_stops_check_fixes() -> None:
 
 def test_a_rate_limited_fixer_releases_and_an_unpayable_one_stops_budget() -> None:
     """Rate limit: released at checks; the pool refusing: budget."""
-    from conveyor.core.session import SessionStatus
-    from conveyor.stages.effects import Refused, SessionEnded
-
     step = checks.start(inputs(head_sha=HEAD), STATE)
     step, _ = run_through(step, checks.transition, [Checked(True), RED])
     assert isinstance(checks.transition(step.memory, Refused("over")).action, Stopped)

@@ -47,7 +47,7 @@ def test_the_triage_comment_states_how_many_comments_were_withheld() -> None:
     """TRUST-5: the comment says how many untrusted comments agents never saw."""
     step = triage.transition(launched().memory, replied(triage_reply("ready")))
     assert isinstance(step.action, PostComment)
-    assert "2 comments from people the pipeline does not trust were withheld" in step.action.text
+    assert "2 comments were withheld" in step.action.text
 
 
 def test_the_triage_session_is_a_reader_with_the_triage_reply_model() -> None:

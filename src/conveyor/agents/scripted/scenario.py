@@ -129,6 +129,9 @@ def _check_action(action: object, where: str) -> None:
     elif name == "commit" and not isinstance(arg, str | dict):
         msg = f"{where}.commit: expected a message or {{message, paths}}"
         raise ScenarioError(msg)
+    elif name == "fail" and (arg.get("kind") if isinstance(arg, dict) else arg) not in FAILURES:
+        msg = f"{where}.fail: expected a kind among {sorted(FAILURES)}"
+        raise ScenarioError(msg)
     elif name in ("apply", "run", "handoff", "pause_until") and not isinstance(arg, str):
         msg = f"{where}.{name}: expected a string"
         raise ScenarioError(msg)

@@ -10,7 +10,16 @@ import threading
 from importlib import resources
 from typing import Any
 
-from graphql import GraphQLError, GraphQLSchema, build_schema, execute_sync, parse, validate
+from graphql import (
+    DocumentNode,
+    GraphQLError,
+    GraphQLSchema,
+    build_schema,
+    execute_sync,
+    parse,
+    validate,
+)
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -41,6 +50,17 @@ def github_schema() -> GraphQLSchema:
                 sdl.read_text(), assume_valid_sdl=True, assume_valid=True, no_location=True
             )
         return _SCHEMA
+
+
+def on_startup(_state: object) -> None:
+    """Build the schema in a background thread so the first request does not block the loop."""
+    threading.Thread(target=github_schema, name="graphql-schema", daemon=True).start()
+
+
+def _checked(document: DocumentNode) -> tuple[GraphQLSchema, list[GraphQLError]]:
+    """The schema (waiting for its build) and the document's validation errors."""
+    schema = github_schema()
+    return schema, validate(schema, document)
 
 
 class NodeNotFound(Exception):
@@ -122,8 +142,7 @@ async def graphql_endpoint(request: Request) -> Response:
         document = parse(payload["query"])
     except GraphQLError as exc:
         return json_response({"errors": [_error_json(exc)]})
-    schema = github_schema()
-    problems = validate(schema, document)
+    schema, problems = await run_in_threadpool(_checked, document)
     if problems:
         return json_response({"errors": [_error_json(e) for e in problems]})
     root = {

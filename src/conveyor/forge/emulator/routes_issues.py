@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.forge.emulator.etag_cache import conditional
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -63,6 +64,12 @@ def since_param(request: Request) -> str | None:
 
 
 async def list_issues(request: Request) -> Response:
+    """A repository's issues and pull requests; a 304 is answered without building the list."""
+    state = emulator(request)
+    return conditional(request, state.store, state.etags, lambda: _issue_list(request))
+
+
+def _issue_list(request: Request) -> Response:
     """A repository's issues and pull requests, filtered, sorted and paginated."""
     store = emulator(request).store
     repo = require_repo(store, request.path_params["owner"], request.path_params["repo"])

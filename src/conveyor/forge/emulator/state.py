@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conveyor.forge.emulator.etag_cache import EtagCache
 from conveyor.forge.emulator.store import Store
 
 RATE_LIMIT = 5000
@@ -59,6 +60,7 @@ class EmulatorState:
     buckets: dict[int, RateBucket] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
+    etags: EtagCache = field(default_factory=EtagCache)
 
     def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
         """Record one answer for `user_id` (None: anonymous); return (limit, used, reset)."""

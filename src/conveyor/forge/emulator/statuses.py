@@ -10,7 +10,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.check_rows import STATUS_STATES, latest_by_name, statuses_for
-from conveyor.forge.emulator.checks import resolve_commit
+from conveyor.forge.emulator.git_cache import resolve_commit_ref
 from conveyor.forge.emulator.http import (
     ApiError,
     emulator,
@@ -92,11 +92,13 @@ async def create_status(request: Request) -> Response:
 
 
 async def list_statuses(request: Request) -> Response:
-    """`GET .../commits/{ref}/statuses`, newest first."""
+    """`GET .../commits/{ref}/statuses`, newest first; none for a commit the forge lacks.
+
+    GitHub's description lists only 200 (and 301) here, so an unknown ref is an empty list.
+    """
     state, repo, view = repo_context(request)
-    rows = statuses_for(
-        state.store, int(repo["id"]), resolve_commit(view, request.path_params["ref"])
-    )
+    sha = resolve_commit_ref(view.bare, request.path_params["ref"])
+    rows = [] if sha is None else statuses_for(state.store, int(repo["id"]), sha)
     page = page_params(request)
     chosen = rows[page.offset : page.offset + page.per_page]
     return json_response(
@@ -105,9 +107,12 @@ async def list_statuses(request: Request) -> Response:
 
 
 async def combined_status(request: Request) -> Response:
-    """`GET .../commits/{ref}/status`: the newest status per context and their verdict."""
+    """`GET .../commits/{ref}/status`: the newest status per context and their verdict (404
+    for a ref the forge lacks, as GitHub's description says)."""
     state, repo, view = repo_context(request)
-    sha = resolve_commit(view, request.path_params["ref"])
+    sha = resolve_commit_ref(view.bare, request.path_params["ref"])
+    if sha is None:
+        raise ApiError(404, f"No commit found for SHA: {request.path_params['ref']}")
     latest = list(
         latest_by_name(statuses_for(state.store, int(repo["id"]), sha), "context").values()
     )

@@ -104,6 +104,7 @@ class Store:
         self.path = data_dir / "forge.sqlite"
         self._local = threading.local()
         self._lock = threading.RLock()
+        self._commits = 0
 
     @classmethod
     def open(cls, data_dir: Path) -> Store:
@@ -154,8 +155,19 @@ class Store:
                 raise
             else:
                 conn.execute("COMMIT")
+                self._commits += 1
             finally:
                 self._local.depth = 0
+
+    def version(self) -> tuple[int, int, int]:
+        """A value that changes whenever anything was committed, here or by another process.
+
+        Commits through this store are counted; `PRAGMA data_version` on this thread's
+        connection moves when any other connection commits. The thread's id is part of
+        the value since `data_version` only compares within one connection.
+        """
+        other = self.conn().execute("PRAGMA data_version").fetchone()[0]
+        return self._commits, threading.get_ident(), int(other)
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         """The first row of a query, or None."""

@@ -1,0 +1,1 @@
+"""The live view: what the orchestrator does, read from its files and shown while it runs."""

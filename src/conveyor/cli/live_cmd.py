@@ -1,0 +1,49 @@
+"""`conveyor live`: the live view of any running orchestrator, from its files, until Ctrl-C."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, load_config, repo_home
+
+
+def live(
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
+    ] = None,
+    backlog: Annotated[
+        int,
+        typer.Option("--backlog", min=0, help="Without a terminal: past events to print first."),
+    ] = 20,
+    interval: Annotated[
+        float, typer.Option("--interval", min=0.05, help="Seconds between refreshes.")
+    ] = 0.25,
+) -> None:
+    """Show queues, running jobs, recent events and spending; one line per event off a terminal."""
+    try:
+        loaded = load_config(config)
+    except ConfigError as exc:
+        for line in exc.lines:
+            typer.echo(line, err=True)
+        raise typer.Exit(2) from exc
+    from rich.console import Console
+
+    from conveyor.cli.live.follow import start_live
+
+    home = repo_home(loaded)
+    console = Console()
+    if not console.is_terminal:
+        typer.echo(f"following {home} (Ctrl-C to stop)", err=True)
+    handle = start_live(
+        home, console, money_per_day=loaded.money.per_day, backlog=backlog, interval=interval
+    )
+    try:
+        handle.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        handle.stop()

@@ -1,0 +1,62 @@
+"""The finish-sync op: the rebase finished on the current base with no markers, then push."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from conveyor.git import Repo, is_ancestor, rev_parse, try_rev_parse, update_ref
+from conveyor.git.push import PushResult
+from conveyor.git.rebase import marker_lines, rebase_in_progress
+from conveyor.git.runner import git_text
+from conveyor.ops.sync_base import base_ref
+
+
+class PushFn(Protocol):
+    """The job's push op (the only way to push): `src` to the full ref `dst`."""
+
+    def __call__(
+        self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
+    ) -> PushResult:
+        """Push one ref to the forge."""
+        ...
+
+
+@dataclass(frozen=True)
+class SyncPushed:
+    """finish-sync's verdict: pushed (or already there) at `head_sha`, or why not."""
+
+    ok: bool
+    head_sha: str
+    findings: tuple[str, ...] = ()
+
+
+def check_finished(repo: Repo, base: str) -> tuple[str, ...]:
+    """Why the rebase is not done yet: still stopped, not on the current base, markers, edits."""
+    if rebase_in_progress(repo):
+        return ("the rebase is still stopped: finish it with `git rebase --continue`",)
+    onto, head = rev_parse(repo, base_ref(base)), rev_parse(repo, "HEAD")
+    found: list[str] = []
+    if not is_ancestor(repo, onto, head):
+        found.append(f"HEAD {head[:12]} is not on the current base {base} ({onto[:12]})")
+    found += [f"{where}: a conflict marker is left" for where in marker_lines(repo, onto, head)]
+    edited = [p for p in git_text(repo, "diff", "--name-only", "HEAD").splitlines() if p]
+    found += [f"{path}: changed but not committed" for path in edited]
+    return tuple(found)
+
+
+def finish_sync(repo: Repo, push: PushFn, *, base: str, branch: str) -> SyncPushed:
+    """Check the finished rebase, then push HEAD with lease on the branch as last fetched."""
+    head = rev_parse(repo, "HEAD")
+    findings = check_finished(repo, base)
+    if findings:
+        return SyncPushed(False, head, findings)
+    tracking = f"refs/remotes/origin/{branch}"
+    remote = try_rev_parse(repo, tracking)
+    if remote == head:
+        return SyncPushed(True, head)
+    done = push(head, f"refs/heads/{branch}", lease=remote or "")
+    if not done.ok:
+        return SyncPushed(False, head, (f"the push of {branch} was refused: {done.error}",))
+    update_ref(repo, tracking, head)
+    return SyncPushed(True, head)

@@ -1,0 +1,54 @@
+"""The verify op (no model): verify the checkout's head and report failures redacted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from conveyor.core.config import Commands, Paths
+from conveyor.core.redact import redact
+from conveyor.core.verify import VerifyResult
+from conveyor.git import Repo, rev_parse
+from conveyor.verify import verify
+
+TAIL_CHARS = 1500
+
+
+def verify_head(
+    repo: Repo,
+    commands: Commands,
+    env: Mapping[str, str],
+    paths: Paths,
+    *,
+    base_ref: str,
+    logs_dir: Path,
+    work_dir: Path | None = None,
+    tests_only: bool = False,
+    heartbeat: Callable[[], None] | None = None,
+) -> VerifyResult:
+    """Run verify at the checkout's HEAD against `base_ref` (e.g. `refs/remotes/origin/main`)."""
+    return verify(
+        repo.path,
+        commands,
+        env,
+        paths,
+        base_sha=rev_parse(repo, base_ref),
+        head_sha=rev_parse(repo, "HEAD"),
+        logs_dir=logs_dir,
+        tests_only=tests_only,
+        work_dir=work_dir,
+        heartbeat=heartbeat,
+    )
+
+
+def failure_report(result: VerifyResult, secrets: Iterable[str]) -> tuple[str, ...]:
+    """One entry per failure, with the failing command's log tail, redacted of the token."""
+    secrets = tuple(secrets)
+    lines: list[str] = []
+    for line in result.failures():
+        name = line.split(":", 1)[0]
+        command = result.command(name)
+        tail = command.tail[-TAIL_CHARS:].strip() if command is not None else ""
+        text = f"{line}\n\n```\n{tail}\n```" if tail else line
+        lines.append(redact(text, secrets))
+    return tuple(lines)

@@ -1,0 +1,123 @@
+"""Gather one tick's `Snapshot`: the cached forge issues, the job records, the ledger, pauses.
+
+The forge part comes from J's snapshot cache (an idle tick is one 304);
+this module adds what the views leave to the tick: CI waits, re-review
+lenses, the `after` targets closed without completing (asked once per ten
+minutes, cached beside the other answers), and the jobs this orchestrator
+started whose `job.json` is not written yet (a job writes it only after
+its claim), so no second job starts for their issue in that gap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import datetime
+
+from conveyor.core.config import Config
+from conveyor.forge.protocol import Forge
+from conveyor.job.roles import role_of
+from conveyor.orchestrator.shell.executor import JobHandle, RecordedJob
+from conveyor.orchestrator.shell.issue_views import issue_view, job_view, newest_jobs
+from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot
+from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStore
+from conveyor.orchestrator.snapshot import (
+    CiWait,
+    IssueView,
+    JobRole,
+    JobView,
+    Ledger,
+    Snapshot,
+)
+
+CLOSED_KEY = "closed-unmerged:{}"
+
+
+def _view(entry: CachedIssue, forge: ForgeSnapshot, now: datetime, config: Config) -> IssueView:
+    """J's issue view plus the CI wait and the re-review's lens count from the state."""
+    open_numbers = {e.issue.number for e in forge.issues}
+    view = issue_view(entry, forge.trust, now, config.limits.lease_hours, open_numbers)
+    state = entry.state
+    if state is None:
+        return view
+    wait = None
+    if state.ci_wait is not None:
+        got = state.ci_wait
+        wait = CiWait(got.sha, got.since, got.empty_reads, got.last_read)
+    lenses = len(state.rereview.lenses) if state.rereview is not None else 0
+    return replace(view, ci_wait=wait, rereview_lenses=lenses)
+
+
+def closed_unmerged(
+    forge: Forge, store: SnapshotStore, issues: Iterable[IssueView], now: datetime
+) -> frozenset[int]:
+    """The `after` targets that are closed but were not completed (asked at most every 10 min)."""
+    open_numbers = {issue.number for issue in issues}
+    targets = {i.after for i in issues if i.after is not None and i.after not in open_numbers}
+    found: set[int] = set()
+    for number in sorted(targets):
+        key = CLOSED_KEY.format(number)
+        known = store.answer(key, now)
+        if known is None:
+            issue = forge.get_issue(number)
+            done = issue.state == "open" or issue.state_reason in (None, "completed")
+            known = "no" if done else "yes"
+            store.put_answer(key, known, now)
+        if known == "yes":
+            found.add(number)
+    return frozenset(found)
+
+
+def _pending_view(handle: JobHandle, now: datetime) -> JobView:
+    """A started job without its job.json yet: alive, its heartbeat now."""
+    return JobView(
+        issue=handle.issue,
+        stage=handle.stage,
+        role=JobRole(role_of(handle.stage).value),
+        started_at=handle.started_at,
+        pid=handle.pid,
+        alive=True,
+        heartbeat=now,
+    )
+
+
+def job_views(
+    recorded: Iterable[RecordedJob], live_handles: Mapping[int, JobHandle], now: datetime
+) -> tuple[JobView, ...]:
+    """One view per issue: its newest job, where a live handle without job.json counts as newest."""
+    views = {job.record.issue: job_view(job) for job in newest_jobs(list(recorded))}
+    known = {(job.record.pid, job.record.process_start) for job in recorded}
+    for issue, handle in live_handles.items():
+        if (handle.pid, handle.process_start) in known:
+            continue
+        kept = views.get(issue)
+        if kept is None or not kept.alive:
+            views[issue] = _pending_view(handle, now)
+    return tuple(views[n] for n in sorted(views))
+
+
+def gather(
+    *,
+    forge: Forge,
+    store: SnapshotStore,
+    config: Config,
+    lane: str,
+    fresh: ForgeSnapshot,
+    recorded: Iterable[RecordedJob],
+    live_handles: Mapping[int, JobHandle],
+    ledger: Ledger,
+    now: datetime,
+    money_paused: bool,
+    cooling_down: bool,
+) -> Snapshot:
+    """The snapshot the pure rules read for this tick."""
+    issues = tuple(_view(entry, fresh, now, config) for entry in fresh.issues)
+    return Snapshot(
+        lane=lane,
+        issues=issues,
+        jobs=job_views(recorded, live_handles, now),
+        ledger=ledger,
+        closed_unmerged=closed_unmerged(forge, store, issues, now),
+        money_paused=money_paused,
+        cooling_down=cooling_down,
+    )

@@ -1,0 +1,139 @@
+"""`conveyor run` and `conveyor tick` around the tick: the poll loop, waking on a job's end, Ctrl-C.
+
+`run` ticks every `limits.poll_seconds`, and at once when one of its jobs
+ends. The first Ctrl-C (or SIGTERM) is a cool-down: nothing new starts and
+the loop ends once the running jobs have finished their stage. The second
+stops the jobs with SIGTERM (each saves its issue at its stage) and waits
+for them. `tick` does one pass and waits for the jobs it started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+
+from conveyor.core.config import Config
+from conveyor.forge.connect import connect
+from conveyor.job.layout import load_lane
+from conveyor.job.main import repo_home
+from conveyor.orchestrator.shell.carry_out import terminate_all
+from conveyor.orchestrator.shell.executor import JobHandle, LocalExecutor
+from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
+from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
+from conveyor.orchestrator.tick import Orchestrator, tick
+
+WAKE_CHECK_S = 0.2
+STOP_WAIT_S = 300.0
+EXIT_INTERRUPTED = 130
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The wall clock, in UTC."""
+    return datetime.now(UTC)
+
+
+class Interrupts:
+    """Counts Ctrl-C / SIGTERM: the first cools down, the second stops the jobs."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        """The signal handler."""
+        del signum, frame
+        self.count += 1  # only a counter: the loop polls it (no lock in a signal handler)
+
+
+@contextmanager
+def catching(interrupts: Interrupts) -> Iterator[None]:
+    """Route SIGINT and SIGTERM to `interrupts` while the block runs."""
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in before:
+        signal.signal(sig, interrupts.handle)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def open_orchestrator(
+    config: Config, config_path: Path, environ: Mapping[str, str], *, echo: bool = False
+) -> Orchestrator:
+    """The orchestrator of this machine's lane for one repository (its files under the home)."""
+    home = repo_home(config, environ)
+    lane = load_lane(home)
+    forge = connect(config, environ, base_dir=config_path.parent)
+    store = SnapshotStore(home / CACHE_FILE, config.account.login)
+    executor = LocalExecutor(config_path, lane, home, environ)
+    log = OrchestratorLog(home / LOG_FILE, echo=echo)
+    return Orchestrator(config, home, lane, forge, store, executor, environ, log)
+
+
+def _wait_jobs(orc: Orchestrator, handles: list[JobHandle], seconds: float) -> None:
+    """Wait until every handle's job has ended, or `seconds` passed."""
+    deadline = time.monotonic() + seconds
+    while any(orc.executor.alive(h) for h in handles) and time.monotonic() < deadline:
+        time.sleep(WAKE_CHECK_S)
+
+
+def run_once(orc: Orchestrator, clock: Clock = utc_now) -> int:
+    """One tick; wait for the jobs it started, then rewrite status.json starting nothing more."""
+    result = tick(orc, clock())
+    if result.started:
+        _wait_jobs(orc, list(result.started), float("inf"))
+        orc.cooling_down = True
+        tick(orc, clock())
+    return 0
+
+
+def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float) -> None:
+    """Sleep until the poll is due, one of our jobs ended, or a signal came."""
+    seen = interrupts.count
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and interrupts.count == seen:
+        if any(not orc.executor.alive(h) for h in orc.handles.values()):
+            return
+        time.sleep(WAKE_CHECK_S)
+
+
+def _hard_stop(orc: Orchestrator, clock: Clock) -> int:
+    """SIGTERM every job of ours, wait for them to save their issues, write the status."""
+    live = terminate_all(orc.executor, orc.handles)
+    orc.log.write(clock(), f"stopping: SIGTERM sent to {len(live)} jobs")
+    _wait_jobs(orc, live, STOP_WAIT_S)
+    tick(orc, clock())
+    orc.log.write(clock(), "orchestrator stopped")
+    return EXIT_INTERRUPTED
+
+
+def run_loop(
+    orc: Orchestrator,
+    interrupts: Interrupts,
+    *,
+    clock: Clock = utc_now,
+    until_idle: bool = False,
+) -> int:
+    """Tick until interrupted (or, with `until_idle`, until nothing runs and nothing starts)."""
+    orc.log.write(clock(), f"orchestrator started: lane {orc.lane}, pid {os.getpid()}")
+    while True:
+        if interrupts.count >= 2:
+            return _hard_stop(orc, clock)
+        if interrupts.count == 1 and not orc.cooling_down:
+            orc.cooling_down = True
+            orc.log.write(clock(), "cooling down: starting nothing new (Ctrl-C again stops jobs)")
+        result = tick(orc, clock())
+        if orc.cooling_down and result.live == 0:
+            orc.log.write(clock(), "cooled down: no job running; orchestrator stopped")
+            return 0 if interrupts.count == 0 else EXIT_INTERRUPTED
+        if until_idle and result.idle:
+            orc.log.write(clock(), "idle: nothing running and nothing to start; stopped")
+            return 0
+        _nap(orc, interrupts, orc.config.limits.poll_seconds)

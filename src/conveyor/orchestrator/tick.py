@@ -1,0 +1,188 @@
+"""One tick: build the snapshot, run the watchdog and the scheduler, carry out their decisions.
+
+The rules are pure (`plan`); everything with an effect is here and in
+`orchestrator/shell/`. Every decision is one line in `orchestrator.log`
+(a hold when it is new or its reason changed); `watchdog.json` keeps the
+watchdog's memory and `status.json` is rewritten at the end of every tick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from conveyor.core.config import Config
+from conveyor.core.state import Stage, Stopped
+from conveyor.forge.errors import ForgeError
+from conveyor.forge.protocol import Forge
+from conveyor.ops.context import OpContext
+from conveyor.orchestrator.plan import Plan, plan
+from conveyor.orchestrator.shell.carry_out import Effects, carry_out
+from conveyor.orchestrator.shell.executor import Executor, JobHandle, RecordedJob, read_jobs
+from conveyor.orchestrator.shell.gather import gather
+from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
+from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
+from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
+from conveyor.orchestrator.shell.status_file import (
+    STATUS_FILE,
+    build_status,
+    note_operation,
+    save_status,
+)
+from conveyor.orchestrator.shell.tick_files import WATCHDOG_FILE, load_memory, save_memory
+from conveyor.orchestrator.snapshot import Snapshot
+
+
+class TickLog(Protocol):
+    """Where a tick's lines go (`OrchestratorLog` is one)."""
+
+    def write(self, now: datetime, line: str) -> None:
+        """One line, stamped with `now`."""
+        ...
+
+
+@dataclass
+class Orchestrator:
+    """What lives from one tick to the next in one orchestrator process."""
+
+    config: Config
+    home: Path
+    lane: str
+    forge: Forge
+    store: SnapshotStore
+    executor: Executor
+    environ: Mapping[str, str]
+    log: TickLog
+    handles: dict[int, JobHandle] = field(default_factory=dict)
+    cooling_down: bool = False
+    money_paused: bool = False
+    degraded: dict[str, int] = field(default_factory=dict)
+    said_holds: dict[int, str] = field(default_factory=dict)
+    said_pauses: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class TickResult:
+    """What one tick did: the jobs it started, how many run now, and whether all was idle."""
+
+    started: tuple[JobHandle, ...]
+    live: int
+    idle: bool
+    plan: Plan | None = None
+    snapshot: Snapshot | None = None
+
+
+def _forget_ended(orc: Orchestrator, now: datetime) -> None:
+    for issue, handle in list(orc.handles.items()):
+        if not orc.executor.alive(handle):
+            del orc.handles[issue]
+            orc.log.write(now, f"job ended #{issue} {handle.stage.value} pid {handle.pid}")
+
+
+def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> None:
+    """Take on live jobs of this lane another (earlier) orchestrator started."""
+    for job in recorded:
+        record = job.record
+        if not job.alive or record.lane != orc.lane:
+            continue
+        handle = orc.handles.get(record.issue)
+        if handle is not None and handle.pid == record.pid:
+            continue
+        orc.handles[record.issue] = JobHandle(
+            record.issue, Stage(record.stage), record.pid, record.process_start,
+            record.started_at, job.job_dir,
+        )  # fmt: skip
+        orc.log.write(now, f"adopted #{record.issue} {record.stage} pid {record.pid}")
+
+
+def _say_holds(orc: Orchestrator, chosen: Plan, now: datetime) -> None:
+    """Holds and pauses go to the log when new or changed, so an idle loop stays quiet."""
+    said: dict[int, str] = {}
+    for held in chosen.schedule.holds:
+        line = f"hold #{held.issue} {held.stage.value}: {held.reason}"
+        said[held.issue] = line
+        if orc.said_holds.get(held.issue) != line:
+            orc.log.write(now, line)
+    pauses = frozenset(f"pause {p.kind}: {p.reason}" for p in chosen.schedule.pauses)
+    for line in sorted(pauses - orc.said_pauses):
+        orc.log.write(now, line)
+    orc.said_holds, orc.said_pauses = said, pauses
+
+
+def _stops(fresh: ForgeSnapshot) -> dict[int, Stopped]:
+    return {
+        e.issue.number: e.state.stopped
+        for e in fresh.issues
+        if e.state is not None and e.state.stopped is not None
+    }
+
+
+def _write_status(
+    orc: Orchestrator, now: datetime, *, snapshot: Snapshot, chosen: Plan, fresh: ForgeSnapshot,
+    today: CostLine,
+) -> None:  # fmt: skip
+    status = build_status(
+        now=now,
+        repo=orc.config.repo,
+        snapshot=snapshot,
+        decisions=chosen.schedule,
+        jobs=read_jobs(orc.home),
+        stops=_stops(fresh),
+        today=today,
+        degraded=orc.degraded,
+    )
+    try:
+        save_status(orc.home / STATUS_FILE, status)
+    except OSError as error:
+        orc.log.write(now, f"error op=write-status: {error}")
+
+
+def tick(orc: Orchestrator, now: datetime) -> TickResult:
+    """One pass: snapshot, watchdog, escalation, scheduler; decisions carried out and logged."""
+    _forget_ended(orc, now)
+    try:
+        fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
+    except ForgeError as error:
+        orc.log.write(now, f"poll failed (next tick tries again): {error}")
+        orc.degraded, alert = note_operation(orc.degraded, "poll", ok=False)
+        if alert:
+            orc.log.write(now, "error op=poll: failed 3 times in a row")
+        return TickResult((), len(orc.handles), idle=False)
+    recorded = read_jobs(orc.home)
+    _adopt(orc, recorded, now)
+    with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:
+        figures, today = ledger.figures(now), ledger.spent_today(now)
+    snapshot = gather(
+        forge=orc.forge, store=orc.store, config=orc.config, lane=orc.lane, fresh=fresh,
+        recorded=recorded, live_handles=orc.handles, ledger=figures, now=now,
+        money_paused=orc.money_paused, cooling_down=orc.cooling_down,
+    )  # fmt: skip
+    memory, problem = load_memory(orc.home / WATCHDOG_FILE)
+    if problem is not None:
+        orc.log.write(now, problem)
+    chosen = plan(snapshot, orc.config, now, memory)
+    newest = {job.record.issue: job for job in recorded}
+    effects = Effects(
+        orc.config, orc.executor, _ops(orc), orc.home, orc.environ,
+        lambda line: orc.log.write(now, line), newest, orc.handles, dict(orc.degraded),
+    )  # fmt: skip
+    effects.note("poll", ok=True)
+    before = dict(orc.handles)
+    for decision in (*chosen.watchdog, *chosen.escalations, *chosen.schedule.starts):
+        carry_out(effects, decision, now)
+    _say_holds(orc, chosen, now)
+    orc.degraded = effects.degraded
+    save_memory(orc.home / WATCHDOG_FILE, chosen.memory)
+    orc.money_paused = chosen.schedule.money_paused
+    _write_status(orc, now, snapshot=snapshot, chosen=chosen, fresh=fresh, today=today)
+    started = tuple(h for n, h in orc.handles.items() if before.get(n) is not h)
+    acted = bool(chosen.watchdog or started)
+    live = len(orc.handles)
+    return TickResult(started, live, idle=not acted and live == 0, plan=chosen, snapshot=snapshot)
+
+
+def _ops(orc: Orchestrator) -> OpContext:
+    return OpContext(orc.forge, orc.config, run_id=f"orchestrator-{orc.lane}")

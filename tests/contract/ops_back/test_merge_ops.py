@@ -1,0 +1,76 @@
+"""The merge op on the embedded forge: behind three ways, the squash at the verified SHA."""
+
+from __future__ import annotations
+
+from conveyor.core.merge_rules import Behind
+from conveyor.git import rev_parse
+from conveyor.ops.merge import check_behind, squash_merge
+from conveyor.ops.sync_base import refresh_remote_refs
+from tests.contract.ops_back.backworld import Back, git
+
+
+def _refresh(back: Back) -> None:
+    refresh_remote_refs(back.work, back.home / "cache.git", back.url)
+
+
+def test_an_unprotected_forge_reads_a_behind_branch_clean_and_the_local_check_catches_it(
+    back: Back,
+) -> None:
+    """MRG-4: the forge says clean; the verified commit lacks the base, so it is behind."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    head = rev_parse(back.work, "HEAD")
+    back.person_push("main", {"other.txt": "other\n"}, "Move main on")
+    back.bot.get_pr(number)
+    assert back.bot.get_pr(number).mergeable_state == "clean"
+    _refresh(back)
+    assert check_behind(back.bot, back.work, number, head, "main") is Behind.LOCAL
+
+
+def test_a_strictly_protected_base_makes_the_forge_say_behind(back: Back) -> None:
+    """MRG-4: with strict protection the forge's own answer is behind."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    head = rev_parse(back.work, "HEAD")
+    back.person_push("main", {"other.txt": "other\n"}, "Move main on")
+    back.protect([], strict=True)
+    assert check_behind(back.bot, back.work, number, head, "main") is Behind.FORGE
+
+
+def test_a_branch_on_the_current_base_is_not_behind(back: Back) -> None:
+    """No base movement: not behind."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    _refresh(back)
+    assert check_behind(back.bot, back.work, number, rev_parse(back.work, "HEAD"), "main") is None
+
+
+def test_the_squash_merge_pins_the_verified_sha(back: Back) -> None:
+    """MRG-1: a stale expected head is refused; the verified one merges onto the base."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    head = rev_parse(back.work, "HEAD")
+    stale = squash_merge(back.bot, number, rev_parse(back.work, "HEAD~1"))
+    assert stale.outcome == "refused"
+    made = squash_merge(back.bot, number, head)
+    assert made.outcome == "merged"
+    assert back.bot.get_pr(number).merged
+    _refresh(back)
+    assert git(back.work.path, "show", "origin/main:new.txt") == "new"
+    assert back.bot.get_issue(1).state == "closed"
+
+
+def test_a_draft_left_over_is_readied_before_the_merge(back: Back) -> None:
+    """MRG-14: a draft PR is marked ready, then merged."""
+    number = back.branch_and_pr({"new.txt": "new\n"}, ready=False)
+    assert back.bot.get_pr(number).draft
+    assert squash_merge(back.bot, number, rev_parse(back.work, "HEAD")).outcome == "merged"
+
+
+def test_a_strict_base_refusing_a_behind_branch_reads_as_behind(back: Back) -> None:
+    """MRG-4: the forge refusing because the base moved is behind, not a plain refusal."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    head = rev_parse(back.work, "HEAD")
+    back.person_push("main", {"other.txt": "other\n"}, "Move main on")
+    back.protect([], strict=True)
+    back.bot.get_pr(number)
+    back.bot.get_pr(number)
+    tried = squash_merge(back.bot, number, head)
+    assert tried.outcome == "behind"
+    assert not back.bot.get_pr(number).merged

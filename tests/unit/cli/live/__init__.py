@@ -1,0 +1,1 @@
+"""Tests of the live view: model, rendering, line mode and `conveyor live`."""

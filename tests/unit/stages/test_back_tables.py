@@ -1,0 +1,143 @@
+"""Properties of the checks, sync and merge tables: closed, ends exact, any run ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conveyor.core.ci_gate import Verdict
+from conveyor.core.merge_rules import Behind
+from conveyor.core.session import SessionStatus
+from conveyor.core.state import IssueState
+from conveyor.stages import checks, merge, sync
+from conveyor.stages.effects import (
+    ChargeBudget,
+    Charged,
+    Checked,
+    Done,
+    Effect,
+    LaunchSession,
+    PostComment,
+    PushBranch,
+    Pushed,
+    Refused,
+    Result,
+    SessionEnded,
+)
+from conveyor.stages.effects_merge import (
+    BehindRead,
+    CheckBehind,
+    CiRead,
+    CloseOut,
+    FinishSync,
+    GuardBranch,
+    MergePr,
+    MergeTried,
+    QueueRead,
+    ReadCi,
+    ReadQueue,
+    Rebased,
+    RebaseHere,
+    SyncBase,
+    SyncFinished,
+    Verified,
+    VerifyHead,
+)
+from conveyor.stages.step import End, Table
+from tests.unit.stages.factory import inputs
+from tests.unit.stages.factory_back import HEAD, check_fix_reply, gate, resolver_reply
+
+TABLES: dict[str, Table[Any, Any, Any]] = {
+    "checks": checks.TABLE,
+    "sync": sync.TABLE,
+    "merge": merge.TABLE,
+}
+MACHINES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
+    "checks": (checks.start, checks.transition),
+    "sync": (sync.start, sync.transition),
+    "merge": (merge.start, merge.transition),
+}
+REPLIES = [
+    *(check_fix_reply(s) for s in ("done", "handoff", "cannot-fix")),
+    *(resolver_reply(s) for s in ("done", "handoff", "cannot-fix")),
+    None,
+]
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_terminal_phases_are_exactly_the_ends_and_every_phase_is_reachable(name: str) -> None:
+    """A phase without exits is an end; every other phase acts; the table has no dead phase."""
+    table = TABLES[name]
+    assert table.terminal() == frozenset(table.ends)
+    seen, todo = {table.start}, [table.start]
+    while todo:
+        phase = todo.pop()
+        if phase is not table.start and phase not in table.ends:
+            assert phase in table.effects, f"{name}: {phase} neither acts nor ends"
+        for target in table.exits[phase].values():
+            assert target in table.exits
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    assert seen == set(table.exits)
+
+
+def _ci(data: st.DataObject) -> CiRead:
+    verdict = data.draw(st.sampled_from(list(Verdict)))
+    return CiRead(gate(verdict, ("ci",)), data.draw(st.sampled_from([(), ("ci",)])))
+
+
+def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
+    match effect:
+        case ChargeBudget():
+            return Refused("over") if data.draw(st.booleans()) else Charged(state)
+        case LaunchSession():
+            status = data.draw(st.sampled_from(list(SessionStatus)))
+            return SessionEnded(status, data.draw(st.sampled_from(REPLIES)), "boom")
+        case PostComment() | CloseOut():
+            return Done()
+        case GuardBranch():
+            return Checked(data.draw(st.booleans()), ("moved",))
+        case VerifyHead():
+            return Verified(data.draw(st.booleans()), HEAD, "s", ("test: failed",))
+        case ReadCi():
+            return _ci(data)
+        case PushBranch():
+            return Pushed(HEAD, (), data.draw(st.sampled_from([(), ("a.py",)])))
+        case SyncBase() | RebaseHere():
+            made: list[Rebased] = [
+                Rebased("clean", HEAD),
+                Rebased("up-to-date", HEAD),
+                Rebased("conflict", HEAD, ("a.py",)),
+            ]
+            return data.draw(st.sampled_from(made))
+        case FinishSync():
+            return SyncFinished(data.draw(st.booleans()), HEAD, ("marker",))
+        case ReadQueue():
+            return QueueRead(data.draw(st.sampled_from([(), (3,)])))
+        case CheckBehind():
+            return BehindRead(data.draw(st.sampled_from([None, *Behind])))
+        case MergePr():
+            tried = [MergeTried("merged", "m"), MergeTried("behind"), MergeTried("refused")]
+            return data.draw(st.sampled_from(tried))
+    raise AssertionError(effect)
+
+
+@pytest.mark.parametrize("name", sorted(MACHINES))
+@given(data=st.data(), passed=st.booleans())
+def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
+    name: str, data: st.DataObject, passed: bool
+) -> None:
+    """Totality: whatever each effect answers, the machine takes it and ends within bounds."""
+    start, transition = MACHINES[name]
+    sha = HEAD if passed else None
+    step = start(inputs(head_sha=HEAD), IssueState(head_sha=HEAD, verified_sha=sha, passed_sha=sha))
+    for _ in range(60):
+        if isinstance(step.action, End):
+            return
+        step = transition(step.memory, _result(data, step.action, step.memory.state))
+    pytest.fail(f"{name} did not end within 60 steps")

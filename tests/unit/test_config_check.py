@@ -1,0 +1,124 @@
+"""`conveyor config check`: the resolved configuration with secrets hidden, or its errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conveyor.cli.app import app
+
+GOOD = """
+repo = "octo/widgets"
+allowed_users = ["alice"]
+
+[forge]
+kind = "local"
+api_url = "http://127.0.0.1:8123/"
+
+[account]
+login = "conveyor-bot"
+token_env = "CONVEYOR_TEST_TOKEN"
+
+[commands]
+test = "pytest -q"
+"""
+
+MISTAKES = {
+    "unknown key": ("[limits]\nmax_job = 3\n", "conf.toml: limits.max_job: unknown key"),
+    "missing key": (None, "conf.toml: allowed_users: required key is missing"),
+    "wrong type": ("[limits]\nmax_jobs = 'two'\n", "conf.toml: limits.max_jobs: expected"),
+    "bad enum": ("", "conf.toml: forge.kind: expected 'github' or 'local', got 'gitlab'"),
+    "bad url": ("", "conf.toml: forge.api_url: expected an http:// or https:// URL"),
+    "no token source": ("", "conf.toml: account: expected exactly one of"),
+    "list expected": ("", "conf.toml: allowed_users: expected a list, got 'alice'"),
+}
+
+
+def _text(kind: str) -> str:
+    """GOOD with the mistake `kind` made in it."""
+    extra, _ = MISTAKES[kind]
+    text = {
+        "missing key": GOOD.replace('allowed_users = ["alice"]\n', ""),
+        "bad enum": GOOD.replace('kind = "local"', 'kind = "gitlab"'),
+        "bad url": GOOD.replace("http://127.0.0.1:8123/", "127.0.0.1:8123"),
+        "no token source": GOOD.replace('token_env = "CONVEYOR_TEST_TOKEN"\n', ""),
+        "list expected": GOOD.replace('["alice"]', '"alice"'),
+    }.get(kind, GOOD)
+    return text + (extra or "")
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never resolve the real home; no config from the outside environment."""
+    monkeypatch.setenv("CONVEYOR_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CONVEYOR_CONFIG", raising=False)
+    monkeypatch.setenv("CONVEYOR_TEST_TOKEN", "ghp_secret-value-never-shown")
+
+
+def _check(tmp_path: Path, text: str, *args: str) -> tuple[int, str, str]:
+    """Run `conveyor config check` on `text` written to conf.toml; (exit code, stdout, stderr)."""
+    (tmp_path / "conf.toml").write_text(text)
+    result = CliRunner().invoke(app, ["config", "check", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("kind", sorted(MISTAKES))
+def test_each_kind_of_mistake_is_one_line_naming_file_key_and_expectation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """Exit 1, nothing on stdout, and exactly one error line for one mistake."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _check(tmp_path, _text(kind), "--config", "conf.toml")
+    assert code == 1
+    assert out == ""
+    (line,) = err.splitlines()
+    assert line.startswith(MISTAKES[kind][1])
+
+
+def test_a_good_config_prints_resolved_without_the_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defaults filled in, the URL normalised, the home resolved, the token value absent."""
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _check(tmp_path, GOOD, "--config", "conf.toml")
+    assert code == 0
+    assert "ghp_secret-value-never-shown" not in out
+    shown = json.loads(out)
+    assert shown["forge"] == {"kind": "local", "api_url": "http://127.0.0.1:8123"}
+    assert shown["account"]["token_env"].startswith("CONVEYOR_TEST_TOKEN")
+    assert shown["limits"]["max_fix_rounds"] == 2
+    assert shown["home"] == str(tmp_path / "home")
+
+
+def test_conveyor_config_names_the_file_when_no_option_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`CONVEYOR_CONFIG` stands in for `--config`; with neither, the error says how to give one."""
+    code, _, err = _check(tmp_path, GOOD)
+    assert code == 1
+    assert "--config" in err
+    assert "CONVEYOR_CONFIG" in err
+    monkeypatch.setenv("CONVEYOR_CONFIG", str(tmp_path / "conf.toml"))
+    code, out, _ = _check(tmp_path, GOOD)
+    assert code == 0
+    assert json.loads(out)["repo"] == "octo/widgets"
+
+
+def test_the_home_key_wins_over_the_variable_which_wins_over_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`home` in the file, else `$CONVEYOR_HOME`, else ~/.local/share/conveyor."""
+    path = str(tmp_path / "conf.toml")
+    keyed = f'home = "{tmp_path / "from-key"}"\n' + GOOD
+    assert json.loads(_check(tmp_path, keyed, "--config", path)[1])["home"] == str(
+        tmp_path / "from-key"
+    )
+    assert json.loads(_check(tmp_path, GOOD, "--config", path)[1])["home"] == str(tmp_path / "home")
+    monkeypatch.delenv("CONVEYOR_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    assert json.loads(_check(tmp_path, GOOD, "--config", path)[1])["home"] == str(
+        tmp_path / "user" / ".local" / "share" / "conveyor"
+    )
