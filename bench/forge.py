@@ -1,7 +1,7 @@
 """Benchmark: the GitHub client against the embedded forge over loopback.
 
 1. An idle poll of a repository with 200 open issues unchanged since the last
-   poll: requests and rate-limit points, read from the forge's own counters.
+   poll: requests and rate-limit points, read from the forge's own counters, and its latency.
    Goal: 1 request, 0 points.
 2. 1,000 mixed calls of the kinds a poll and a busy pipeline make (issue list,
    issue, comment list, comment create and edit, labels, PR read), one request
@@ -93,14 +93,20 @@ def full_list_ms(forge: GitHubForge) -> float:
     return statistics.median(times)
 
 
-def idle_poll(server: ForgeServer, forge: GitHubForge) -> tuple[int, int]:
-    """Requests and points one idle poll costs, from the forge's counters."""
+def idle_poll(server: ForgeServer, forge: GitHubForge) -> tuple[int, int, float]:
+    """Requests and points one idle poll costs (the forge's counters), and its p50 of 50 in ms."""
     etag = forge.list_open_issues().etag
     before = server.stats()
     page = forge.list_open_issues(etag)
     after = server.stats()
     assert page.not_modified, "the second poll of an unchanged repository was not a 304"
-    return after["requests"] - before["requests"], after["points"] - before["points"]
+    times = []
+    for _ in range(50):
+        start = time.perf_counter()
+        forge.list_open_issues(etag)
+        times.append((time.perf_counter() - start) * 1000)
+    requests, points = after["requests"] - before["requests"], after["points"] - before["points"]
+    return requests, points, statistics.median(times)
 
 
 def mixed_calls(forge: GitHubForge, issues: list[int], pr: int) -> dict[str, list[float]]:
@@ -179,7 +185,7 @@ def main() -> None:
                     forge.create_issue(f"Issue {n}", "body").number for n in range(OPEN_ISSUES)
                 ]
                 github_schema()  # wait for its background build: it would share the timings
-                requests, points = idle_poll(server, forge)
+                requests, points, idle_ms = idle_poll(server, forge)
                 full = full_list_ms(forge)
                 heads = push_branches(created.clone_url, root, MERGES + 1)
                 first = next(iter(heads))
@@ -195,6 +201,7 @@ def main() -> None:
     figures = {
         "idle_poll_requests": requests,
         "idle_poll_points": points,
+        "idle_poll_p50_ms": round(idle_ms, 3),
         "full_list_200_ms": round(full, 1),
         "mixed_calls": len(every),
         "mixed_p50_ms": round(statistics.median(every), 3),
@@ -203,6 +210,8 @@ def main() -> None:
         "merge_p50_ms": round(statistics.median(merges), 1),
         "merge_max_ms": round(max(merges), 1),
         "wall_s": round(time.perf_counter() - started, 1),
+        # Client and server share this process and the machine: latencies grow with load.
+        "load_1m": round(os.getloadavg()[0], 2),
     }
     print(f"idle poll of {OPEN_ISSUES} unchanged open issues: {requests} request(s), {points} pt")
     print(

@@ -14,9 +14,13 @@ The server side (`serve_control`) is what the stage job stands up; the MCP serve
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import shutil
 import socket
 import socketserver
+import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,6 +30,7 @@ from typing import Any
 Answer = dict[str, Any]
 Handler = Callable[[Mapping[str, Any]], Answer]
 MAX_BYTES = 4 * 1024 * 1024
+MAX_SOCKET_PATH = 100  # AF_UNIX's sun_path holds 108 bytes; keep a margin
 
 
 class ControlError(Exception):
@@ -37,7 +42,7 @@ def request_control(path: Path, request: Mapping[str, Any], timeout: float = 60.
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(timeout)
-            sock.connect(str(path))
+            sock.connect(_connect_path(path))
             sock.sendall(json.dumps(request).encode() + b"\n")
             sock.shutdown(socket.SHUT_WR)
             data = _read_all(sock)
@@ -53,6 +58,11 @@ def request_control(path: Path, request: Mapping[str, Any], timeout: float = 60.
         msg = f"control socket {path}: the answer is not an object"
         raise ControlError(msg)
     return answer
+
+
+def _connect_path(path: Path) -> str:
+    """Where to connect: a symlinked socket (see `ControlServer`) is followed first."""
+    return os.path.realpath(path) if path.is_symlink() else str(path)
 
 
 def _read_all(sock: socket.socket) -> bytes:
@@ -115,24 +125,47 @@ class _Request(socketserver.StreamRequestHandler):
 
 
 class ControlServer:
-    """A running control socket; `close()` stops it and removes the socket file."""
+    """A running control socket; `close()` stops it and removes what it created.
+
+    A Unix socket path must fit in about 100 bytes. When `path` is longer, the socket
+    is bound in a private short folder under the temp folder (mode 0700, named by a hash
+    of `path`) and `path` becomes a symlink to it; `socket_path` is where it really is.
+    """
 
     def __init__(self, path: Path, handlers: ControlHandlers) -> None:
         self.path = path
-        if path.exists():
+        self._private: Path | None = None
+        if path.is_symlink() or path.exists():
             path.unlink()
-        self._server = _Server(str(path), _Request)
-        self._server.handlers = handlers
-        path.chmod(0o600)
+        self.socket_path = path
+        if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+            self._private = _private_dir(path)
+            self.socket_path = self._private / "control.sock"
+        try:
+            self._server = _Server(str(self.socket_path), _Request)
+            self._server.handlers = handlers
+            self.socket_path.chmod(0o600)
+            if self._private is not None:
+                path.symlink_to(self.socket_path)
+        except BaseException:
+            self._remove_files()
+            raise
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
 
     def close(self) -> None:
-        """Stop serving and remove the socket."""
+        """Stop serving and remove the socket (and its symlink and private folder)."""
         self._server.shutdown()
         self._server.server_close()
         self._thread.join()
-        self.path.unlink(missing_ok=True)
+        self._remove_files()
+
+    def _remove_files(self) -> None:
+        if self.path.is_symlink() and self._private is not None:
+            self.path.unlink(missing_ok=True)
+        self.socket_path.unlink(missing_ok=True)
+        if self._private is not None:
+            shutil.rmtree(self._private, ignore_errors=True)
 
     def __enter__(self) -> ControlServer:
         return self
@@ -141,8 +174,24 @@ class ControlServer:
         self.close()
 
 
+def _private_dir(path: Path) -> Path:
+    """A fresh folder only this user can enter, short enough for a socket inside it."""
+    digest = hashlib.sha256(os.fsencode(path)).hexdigest()[:16]
+    return Path(tempfile.mkdtemp(prefix=f"cv-{digest}-", dir=_short_tmp()))
+
+
+def _short_tmp() -> str:
+    """The temp folder, or /tmp when the configured one is itself too long for a socket."""
+    tmp = tempfile.gettempdir()
+    return tmp if len(os.fsencode(tmp)) <= MAX_SOCKET_PATH - 48 else "/tmp"
+
+
 def serve_control(path: Path, handlers: ControlHandlers) -> ControlServer:
-    """Start answering requests at `path` on a background thread."""
+    """Start answering requests at `path` on a background thread.
+
+    Clients may connect through `path` (`request_control` follows the symlink a long path
+    becomes) or straight to the returned server's `socket_path`.
+    """
     return ControlServer(path, handlers)
 
 

@@ -10,7 +10,12 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, conveyor_home, load_config
 
-app = typer.Typer(help="Check the configuration.", no_args_is_help=True)
+app = typer.Typer(
+    help="Check the configuration.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
 
 ConfigOption = Annotated[
     Path | None,

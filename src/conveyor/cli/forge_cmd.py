@@ -8,7 +8,12 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="The embedded GitHub-compatible forge.", no_args_is_help=True)
+app = typer.Typer(
+    help="The embedded GitHub-compatible forge.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
 
 DataOption = Annotated[
     Path, typer.Option("--data", help="The forge's data folder (created when missing).")

@@ -47,6 +47,9 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     from conveyor.job.main import JobOptions, print_boundary, run_job
 
     chosen = parse_stage(stage)
+    if resume and chosen is Stage.SPEC:
+        typer.echo("--resume: the spec stage always starts afresh (JOB-11)", err=True)
+        raise typer.Exit(EXIT_USAGE)
     if lane is not None and not LANE.fullmatch(lane):
         typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
         raise typer.Exit(EXIT_USAGE)

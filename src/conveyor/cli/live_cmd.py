@@ -32,18 +32,17 @@ def live(
         raise typer.Exit(2) from exc
     from rich.console import Console
 
-    from conveyor.cli.live.follow import start_live
+    from conveyor.cli.live.follow import LiveView
 
     home = repo_home(loaded)
     console = Console()
     if not console.is_terminal:
         typer.echo(f"following {home} (Ctrl-C to stop)", err=True)
-    handle = start_live(
-        home, console, money_per_day=loaded.money.per_day, backlog=backlog, interval=interval
-    )
-    try:
-        handle.wait()
+    view = LiveView(home, console, money_per_day=loaded.money.per_day, backlog=backlog)
+    try:  # Ctrl-C may come at any moment from here on, even while the view starts
+        view.start(interval)
+        view.wait()
     except KeyboardInterrupt:
         pass
     finally:
-        handle.stop()
+        view.stop()

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+
+# Groups of several commands that start without importing the whole typer app (the job
+# and drive commands pull in the state and stage modules); `conveyor forge …` runs often.
+LEAN_GROUPS = {"forge": "conveyor.cli.forge_cmd"}
 
 
 def main() -> None:
-    """Entry point. `conveyor mcp` skips typer, rich and githubkit so sessions start fast."""
+    """Entry point. `conveyor mcp` skips typer, rich and githubkit so sessions start fast;
+    `conveyor forge` skips the other command groups."""
     if len(sys.argv) > 1 and sys.argv[1] == "mcp":
         from conveyor.agents.mcp_server import main as mcp_main
 
         mcp_main(sys.argv[2:])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] in LEAN_GROUPS:
+        group = importlib.import_module(LEAN_GROUPS[sys.argv[1]])
+        group.app(args=sys.argv[2:], prog_name=f"conveyor {sys.argv[1]}")
         return
     from conveyor.cli.app import app
 

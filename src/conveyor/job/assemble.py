@@ -80,6 +80,8 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         save_state(started.ops, started.issue, state, lookup)
     _link_socket(paths)
     hub = started.hub
+    about = {"issue": started.issue, "stage": started.stage.value, "job": paths.job_id}
+    hub.set_status(lambda: about | {"role": started.role.value, "lane": started.lane})
     if started.role is JobRole.WRITER:
         repo = workspace.repo
         hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))

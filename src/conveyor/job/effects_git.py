@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from conveyor.core.paths import matches_any
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, rev_parse, run_git
 from conveyor.job.context import JobContext
 from conveyor.ops.open_pr import ensure_start_commit, find_or_open_draft, finish_pr
-from conveyor.ops.spec_check import check_spec_commits, scope_findings, stub_findings
+from conveyor.ops.spec_check import (
+    check_spec_commits,
+    scope_findings,
+    spec_test_findings,
+    stub_findings,
+)
 from conveyor.stages.effects import (
     Checked,
     CheckSpecCommits,
@@ -118,18 +122,8 @@ def open_draft(ctx: JobContext, state: IssueState) -> PrOpened:
 
 def check_spec_tests(ctx: JobContext, effect: CheckSpecTests) -> Checked:
     """The spec writer's test files are exactly as it left them (IMPL-12)."""
-    changes = gitwork.changes(ctx.checkout, effect.start_sha, effect.spec_sha)
-    head = gitwork.head(ctx.checkout)
-    found = [
-        f"{c.path}: the spec writer's test was "
-        + ("deleted" if gitwork.blob(ctx.checkout, head, c.path) is None else "changed")
-        + "; put it back as it was"
-        for c in changes
-        if matches_any(c.path, ctx.config.paths.tests)
-        and gitwork.blob(ctx.checkout, head, c.path)
-        != gitwork.blob(ctx.checkout, effect.spec_sha, c.path)
-    ]
-    return Checked(not found, tuple(found))
+    found = spec_test_findings(ctx.checkout, ctx.config.paths, effect.start_sha, effect.spec_sha)
+    return Checked(not found, found)
 
 
 def push_branch(ctx: JobContext, effect: PushBranch) -> Pushed:

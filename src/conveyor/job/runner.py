@@ -23,7 +23,18 @@ from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
 from conveyor.job.runner_ends import carry_out, restore_spec_md
-from conveyor.stages import accept, fix, implement, review, security, spec, triage
+from conveyor.stages import (
+    accept,
+    checks,
+    fix,
+    implement,
+    merge,
+    review,
+    security,
+    spec,
+    sync,
+    triage,
+)
 from conveyor.stages.effects import (
     ChargeBudget,
     CheckSpecCommits,
@@ -64,6 +75,9 @@ REVIEW = Machine(review.start, review.transition, lambda m: m.state)
 FIX = Machine(fix.start, fix.transition, lambda m: m.state)
 ACCEPT = Machine(accept.start, accept.transition, lambda m: m.state)
 SECURITY = Machine(security.start, security.transition, lambda m: m.state)
+CHECKS = Machine(checks.start, checks.transition, lambda m: m.state)
+SYNC = Machine(sync.start, sync.transition, lambda m: m.state)
+MERGE = Machine(merge.start, merge.transition, lambda m: m.state)
 
 
 def build_inputs(ctx: JobContext) -> Inputs:
@@ -172,6 +186,12 @@ def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
                 return drive(ctx, ACCEPT, state)
             case Stage.SECURITY:
                 return drive(ctx, SECURITY, state)
+            case Stage.CHECKS:
+                return drive(ctx, CHECKS, state)
+            case Stage.SYNC:
+                return drive(ctx, SYNC, state)
+            case Stage.MERGE:
+                return drive(ctx, MERGE, state)
             case _:
                 msg = f"stage {ctx.stage.value!r} has no machine in this version"
                 raise ValueError(msg)

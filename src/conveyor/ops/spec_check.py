@@ -14,6 +14,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
@@ -182,3 +183,21 @@ def check_spec_commits(
             f"stubs broke something:\n{reverted[-1].tail[-1500:]}"
         )
     return SpecCheck(tuple(found))
+
+
+def spec_test_findings(checkout: Path, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
+    """The spec writer's test files (start..spec_sha) the checkout's HEAD changed or deleted.
+
+    The implementer may not change them (IMPL-12); each finding names the file.
+    """
+    head = gitwork.head(checkout)
+    found: list[str] = []
+    for change in gitwork.changes(checkout, start, spec_sha):
+        if not matches_any(change.path, paths.tests):
+            continue
+        now = gitwork.blob(checkout, head, change.path)
+        if now == gitwork.blob(checkout, spec_sha, change.path):
+            continue
+        what = "deleted" if now is None else "changed"
+        found.append(f"{change.path}: the spec writer's test was {what}; put it back as it was")
+    return tuple(found)

@@ -241,3 +241,15 @@ def test_a_model_the_cli_rejects_is_an_infrastructure_failure_with_its_message(
     assert result.status is SessionStatus.FAILED
     assert result.failure is FailureKind.INFRASTRUCTURE
     assert "model 'claude-nope' is not available" in (result.error or "")
+
+
+@pytest.mark.parametrize("backend", ["claude", "codex", "opencode"])
+def test_under_pytest_a_real_cli_taken_from_path_fails_loudly(
+    sessions: Sessions, backend: str
+) -> None:
+    """With no executable named, PATH finds the refusing stand-in, whose refusal is the error."""
+    scenario = sessions.scenario({"turns": []})
+    spec = replace(sessions.spec(scenario), backend=backend, executable=None, infra_retries=0)
+    result = launch(spec, environ())
+    assert result.status is SessionStatus.FAILED
+    assert f"refused: a test tried to launch the real {backend} CLI" in (result.error or "")

@@ -8,17 +8,25 @@ import sys
 from pathlib import Path
 
 import httpx
+from typer.testing import CliRunner
 
+from conveyor.cli.forge_cmd import app
 from conveyor.testing.emulator import ForgeServer
 
 CONVEYOR = str(Path(sys.executable).parent / "conveyor")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `conveyor forge ARGS` and capture its output."""
+    """Run `conveyor forge ARGS` as a separate process and capture its output."""
     return subprocess.run(
         [CONVEYOR, "forge", *args], capture_output=True, text=True, timeout=60, check=False
     )
+
+
+def _invoke(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `conveyor forge ARGS` inside this process (same commands, no interpreter start)."""
+    result = CliRunner().invoke(app, list(args))
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 def test_admin_commands_work_against_a_running_server(
@@ -29,13 +37,13 @@ def test_admin_commands_work_against_a_running_server(
     src = tmp_path / "src"
     src.mkdir()
     (src / "app.py").write_text("print('hi')\n")
-    made = _run("create-repo", "--data", data, "cli-owner/cli-repo", "--from", str(src))
+    made = _invoke("create-repo", "--data", data, "cli-owner/cli-repo", "--from", str(src))
     assert made.returncode == 0, made.stderr
     added = _run("add-user", "--data", data, "cli-person")
     assert added.returncode == 0, added.stderr
     assert re.fullmatch(r"ghp_[A-Za-z0-9_-]+\n", added.stdout)
     token = added.stdout.strip()
-    joined = _run("add-collaborator", "--data", data, "cli-owner/cli-repo", "cli-person")
+    joined = _invoke("add-collaborator", "--data", data, "cli-owner/cli-repo", "cli-person")
     assert joined.returncode == 0, joined.stderr
     headers = {"Authorization": f"token {token}"}
     with httpx.Client(base_url=forge_server.url, headers=headers) as client:
@@ -50,7 +58,7 @@ def test_add_app_prints_ids_and_a_key_path(forge_server: ForgeServer, tmp_path: 
     src.mkdir()
     (src / "README").write_text("x\n")
     forge_server.create_repo("app-owner/app-repo", src)
-    made = _run(
+    made = _invoke(
         "add-app",
         "--data",
         str(forge_server.data_dir),
@@ -68,10 +76,10 @@ def test_add_app_prints_ids_and_a_key_path(forge_server: ForgeServer, tmp_path: 
 def test_mistakes_exit_1_with_a_message_naming_them(tmp_path: Path) -> None:
     """An unknown repository and a bad login each give exit 1 and a one-line error."""
     data = str(tmp_path / "forge")
-    missing = _run("add-collaborator", "--data", data, "no/such", "someone")
+    missing = _invoke("add-collaborator", "--data", data, "no/such", "someone")
     assert missing.returncode == 1
     assert "'no/such' does not exist" in missing.stderr
-    bad = _run("add-user", "--data", data, "not a login")
+    bad = _invoke("add-user", "--data", data, "not a login")
     assert bad.returncode == 1
     assert "not a login" in bad.stderr
     assert bad.stdout == ""

@@ -1,8 +1,9 @@
 """A `conveyor job` with a stand-in stage runner, run as a script by the job contract tests.
 
 Usage: `python stage_script.py CONFIG ISSUE STAGE BEHAVIOUR`. Behaviours:
-`save`: save the state at the next stage and end; `commit-wait`: commit a file
-locally, write `waiting` in the job folder, then wait until interrupted.
+`save`: save the state at the next stage and end; `boom`: raise;
+`commit-wait`: commit a file locally, write `waiting` in the job folder,
+then wait until interrupted.
 The runner writes the checkout's HEAD to `head.txt` in the job folder first.
 """
 
@@ -46,10 +47,16 @@ def commit_wait(ctx: JobContext, state: IssueState) -> StageEnd:
     return StageEnd("interrupted", state)
 
 
+def boom(ctx: JobContext, state: IssueState) -> StageEnd:
+    """Fail as a bug in a stage would."""
+    msg = f"stand-in failure in {ctx.stage.value} at {state.stage.value}"
+    raise RuntimeError(msg)
+
+
 def main() -> int:
     """Run the job with the chosen stand-in runner."""
     config_path, issue, stage, behaviour = sys.argv[1:5]
-    runners = {"save": save, "commit-wait": commit_wait}
+    runners = {"save": save, "commit-wait": commit_wait, "boom": boom}
     opts = JobOptions(
         config=load_config(Path(config_path)),
         config_dir=Path(config_path).parent,

@@ -34,7 +34,11 @@ def test_a_job_at_the_wrong_stage_is_not_claimable(world: World) -> None:
 
 @pytest.mark.parametrize(
     ("stage", "more", "named"),
-    [("deploy", (), "--stage"), ("triage", ("--lane", "two words"), "--lane")],
+    [
+        ("deploy", (), "--stage"),
+        ("triage", ("--lane", "two words"), "--lane"),
+        ("spec", ("--resume",), "--resume"),
+    ],
 )
 def test_a_usage_error_exits_2(world: World, stage: str, more: tuple[str, ...], named: str) -> None:
     """An unknown stage or a malformed lane is a usage error naming the option."""
@@ -92,3 +96,19 @@ def test_the_lane_is_created_once_and_the_next_job_keeps_the_lanes_lease(world: 
     state = world.state(issue.number)
     assert state is not None
     assert state.stage is Stage.IMPLEMENT
+
+
+def test_a_failing_stage_exits_1_with_the_issue_saved_and_the_lease_cleared(world: World) -> None:
+    """An error in the stage: exit 1, the stage kept, no lease, job.json says error."""
+    issue = world.open_issue("Add a low-stock report", "List items below N.")
+    code, err = run_script(world, issue.number, "triage", "boom")
+    assert code == 1
+    assert "stand-in failure" in err
+    state = world.state(issue.number)
+    assert state is not None
+    assert (state.stage, state.lease) == (Stage.TRIAGE, None)
+    (job_dir,) = job_dirs(world, issue.number)
+    record = load_job_file(job_dir / "job.json")
+    assert record.finished is not None
+    assert record.finished.outcome == "error"
+    assert not (job_dir / "repo").exists()

@@ -154,7 +154,8 @@ def test_the_checkout_refuses_plain_pushes_and_commits_outside_it(world: World) 
         assert into_git["ok"] is False
         check = request_control(sock, {"op": "check-reply", "session": "s", "reply": {}})
         assert check == {"ok": True, "findings": ["ok: must be true"]}
-        assert request_control(sock, {"op": "status"})["ok"] is True
+        status = request_control(sock, {"op": "status"})
+        assert (status["ok"], status["issue"], status["stage"]) == (True, number, "implement")
         message = Repo(checkout).path / ".git"
         assert message.is_dir()
         log = subprocess.run(

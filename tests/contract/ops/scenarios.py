@@ -69,6 +69,13 @@ def claimed_with_pr(world: World) -> int:
     return number
 
 
+def pr_of(world: World, number: int) -> int:
+    """The number of the issue's PR (read with the clean client)."""
+    pr = world.bot.find_pr(f"agent/issue-{number}")
+    assert pr is not None
+    return pr.number
+
+
 def split_with_children_closed(world: World) -> int:
     """A split parent whose sub-issues are all closed."""
     number = claimed_issue(world)
@@ -109,9 +116,19 @@ SCENARIOS = (
     ),
     Scenario("post", new_issue, lambda w, f, n: post_comment(w.ctx(f), n, "note", "Hello")),
     Scenario(
+        "post-on-pr",
+        claimed_with_pr,
+        lambda w, f, n: post_comment(w.ctx(f, "job2"), pr_of(w, n), "review", "Looks right."),
+    ),
+    Scenario(
         "stop",
         claimed_issue,
         lambda w, f, n: stop(w.ctx(f, "job2"), n, StopCode.BUDGET, "ceiling", now=NOW),
+    ),
+    Scenario(
+        "stop-with-pr",
+        claimed_with_pr,
+        lambda w, f, n: stop(w.ctx(f, "job2"), n, StopCode.PUSH_REJECTED, "hook", now=NOW),
     ),
     Scenario(
         "release", claimed_issue, lambda w, f, n: release(w.ctx(f), n, lane="lane-a", now=NOW)

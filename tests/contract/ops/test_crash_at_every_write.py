@@ -28,15 +28,34 @@ def fresh_world(server: ForgeServer, folder: Path) -> Iterator[World]:
             forge.close()
 
 
-def clean_run(
-    server: ForgeServer, folder: Path, scenario: Scenario
-) -> tuple[int, dict[int, IssueView]]:
+Seen = tuple[dict[int, IssueView], dict[str, str]]
+
+
+def files_of(world: World) -> dict[str, str]:
+    """Every file the ops wrote under the world's home (issue.md and any leftover partial)."""
+    home = world.home
+    if not home.exists():
+        return {}
+    found = (p for p in sorted(home.rglob("*")) if p.is_file())
+    generic = world.config.repo_dirname
+    return {
+        str(p.relative_to(home)).replace(generic, "REPO"): world.normal(p.read_text())
+        for p in found
+    }
+
+
+def seen(world: World) -> Seen:
+    """The forge as a person sees it, and the run folders' files."""
+    return world.seen(), files_of(world)
+
+
+def clean_run(server: ForgeServer, folder: Path, scenario: Scenario) -> tuple[int, Seen]:
     """Run the op once without faults: how many writes it made, and what a person then sees."""
     with fresh_world(server, folder) as world:
         number = scenario.setup(world)
         counting = FaultyForge(world.bot)
         scenario.act(world, counting, number)
-        return counting.writes, world.seen()
+        return counting.writes, seen(world)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
@@ -55,5 +74,5 @@ def test_an_op_interrupted_at_any_write_finishes_without_duplicates(
                 with pytest.raises(InjectedFault):
                     scenario.act(world, faulty, number)
                 scenario.act(world, world.bot, number)
-                assert world.seen() == expected, f"{scenario.name}: write {k} failed {when}"
+                assert seen(world) == expected, f"{scenario.name}: write {k} failed {when}"
                 assert invariants_of(world, NOW) == ()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+
+import httpx
 
 from conveyor.core.config import AccountConfig, Commands, Config, Limits
 from conveyor.core.invariants import (
@@ -77,7 +80,10 @@ class World:
             try:
                 issue = self.bot.get_issue(number)
             except NotFound:
-                return view
+                if (pr := self._pr_view(number)) is None:
+                    return view
+                view[number] = pr
+                continue
             comments = tuple(
                 (c.author, self.normal(c.body)) for c in self.bot.list_comments(number).comments
             )
@@ -91,6 +97,17 @@ class World:
                 subs,
             )
         return view
+
+    def _pr_view(self, number: int) -> IssueView | None:
+        """A PR as a person sees it (title, body, state, comments), or None when there is none."""
+        try:
+            pr = self.bot.get_pr(number)
+        except NotFound:
+            return None
+        comments = tuple(
+            (c.author, self.normal(c.body)) for c in self.bot.list_comments(number).comments
+        )
+        return (pr.title, pr.body, "pr", (), comments, ())
 
 
 def invariants_of(world: World, now: datetime) -> tuple[Violation, ...]:
@@ -115,6 +132,30 @@ def invariants_of(world: World, now: datetime) -> tuple[Violation, ...]:
     return check_invariants(Snapshot(ACCOUNT, now, hours, tuple(issues)))
 
 
+class KeptOpen(httpx.BaseTransport):
+    """One connection pool lent to every client of these tests; closing a client keeps it.
+
+    Building an `httpx.HTTPTransport` loads the TLS trust store (a tenth of a second or
+    more), and the crash tests build about a hundred worlds of three clients each.
+    """
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Send through the shared pool."""
+        return self.inner.handle_request(request)
+
+    def close(self) -> None:
+        """Keep the pool open for the next world."""
+
+
+@functools.cache
+def shared_transport() -> KeptOpen:
+    """The process's one loopback transport for the ops' tests."""
+    return KeptOpen()
+
+
 def make_world(server: ForgeServer, tmp_path: Path) -> World:
     """A fresh repository `test/opsN` with the three users."""
     slug = f"test/ops{next(_repos)}"
@@ -126,6 +167,7 @@ def make_world(server: ForgeServer, tmp_path: Path) -> World:
     server.add_collaborator(slug, ACCOUNT)
     server.add_collaborator(slug, OWNER)
     forges = {
-        login: token_forge(slug, token, base_url=server.url) for login, token in tokens.items()
+        login: token_forge(slug, token, base_url=server.url, transport=shared_transport())
+        for login, token in tokens.items()
     }
     return World(server, slug, forges[ACCOUNT], forges[OWNER], forges[VISITOR], tmp_path / "home")

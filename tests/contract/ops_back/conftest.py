@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,3 +17,17 @@ def back(forge_server: ForgeServer, tmp_path: Path) -> Iterator[Back]:
     made = make_back(forge_server, tmp_path)
     yield made
     made.bot.close()
+
+
+@pytest.fixture
+def with_ci(forge_server: ForgeServer, tmp_path: Path) -> Iterator[Callable[[str], Back]]:
+    """Make a repository whose CI command is the given one (the emulator runs it per PR head)."""
+    made: list[Back] = []
+
+    def make(ci: str) -> Back:
+        made.append(make_back(forge_server, tmp_path / f"ci{len(made)}", ci=ci))
+        return made[-1]
+
+    yield make
+    for back in made:
+        back.bot.close()

@@ -9,7 +9,7 @@ import pytest
 
 from conveyor.core.config import Commands, Paths
 from conveyor.core.replies import Interface
-from conveyor.ops.spec_check import SpecCheck, check_spec_commits
+from conveyor.ops.spec_check import SpecCheck, check_spec_commits, spec_test_findings
 from conveyor.verify.context import Context
 from tests.contract.verify.repo_kit import BASE_FILES, PYTEST, GitRepo
 
@@ -125,3 +125,20 @@ def test_a_type_only_change_to_a_changed_interface_is_allowed(
     work.commit({"calc/__init__.py": typed.replace("a * b", "a * b + 0")})
     findings = check(work, start, tmp_path, interfaces=(changed,)).findings
     assert any(f.startswith("calc/__init__.py: a changed interface's file") for f in findings)
+
+
+def test_the_implementer_changing_or_deleting_a_spec_test_is_named(
+    repo: tuple[GitRepo, str],
+) -> None:
+    """IMPL-12: each spec test changed or deleted since the spec's head is a finding."""
+    work, start = repo
+    spec_sha = work.commit({"calc/div.py": STUB, "tests/test_div.py": FAILING_TEST})
+    work.commit({"calc/div.py": STUB.replace("raise NotImplementedError", "return a / b")})
+    assert spec_test_findings(work.path, Paths(), start, spec_sha) == ()
+    work.commit({"tests/test_div.py": "def test_div():\n    pass\n"})
+    assert spec_test_findings(work.path, Paths(), start, spec_sha) == (
+        "tests/test_div.py: the spec writer's test was changed; put it back as it was",
+    )
+    work.commit({"tests/test_div.py": None})
+    (finding,) = spec_test_findings(work.path, Paths(), start, spec_sha)
+    assert "was deleted" in finding

@@ -89,7 +89,9 @@ def test_a_review_finding_is_fixed_in_round_1_and_the_issue_moves_on_to_checks(
     pr = world.pr(issue.number)
     assert pr is not None
     assert state.reviewed_sha == pr.head_sha != reviewed
-    assert "an empty stock totals 0" in world.base_file("inventory/total.py", pr.head_ref)
+    fixed = world.base_file("inventory/total.py", pr.head_ref)
+    assert fixed is not None
+    assert "an empty stock totals 0" in fixed
 
     bodies = [c.body for c in world.comments(pr.number)]
     kinds = ("review-correctness", "review-tests", "review-scope", "nits", "fix-1")

@@ -76,7 +76,9 @@ def _money(cost: float, unknown: int) -> str:
 
 
 def _jobs(view: View) -> Table:
-    table = _table("Running jobs", "issue", "stage", "session", "context", "tokens", "cost", "for")
+    table = _table(
+        "Running jobs", "issue", "stage", "session", "context", "tokens", "cost", "running"
+    )
     for job in view.jobs:
         table.add_row(
             f"#{job.issue}",

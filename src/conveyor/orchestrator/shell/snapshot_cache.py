@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from conveyor.core.config import Config
 from conveyor.core.state_codec import Decoded, TooNew, Undecodable, find_state
@@ -23,6 +23,7 @@ from conveyor.orchestrator.shell.snapshot_store import CachedIssue, CommentHead,
 
 _MARKER = re.compile(r"<!-- conveyor:[^>]*-->")
 WHOAMI = "whoami"
+SAME_SECOND = timedelta(seconds=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,37 @@ def _newest(entry: CachedIssue) -> tuple[datetime, int]:
     return entry.issue.updated_at, entry.issue.number
 
 
+def _recheck(
+    forge: Forge,
+    store: SnapshotStore,
+    config: Config,
+    who: tuple[Trust, str],
+    read_before: datetime | None,
+) -> ForgeSnapshot:
+    """The list answered 304: the cache holds, except for a comment edited in the second of
+    the last list read (timestamps have whole seconds, so the list could not show it).
+
+    Those issues have their comments asked again, conditionally; once the last read is a
+    second past every issue's `updated_at`, an unchanged list is the only request.
+    """
+    cached = store.entries()
+    suspects: list[CachedIssue] = []
+    if read_before is not None:
+        since = read_before.replace(microsecond=0) - SAME_SECOND
+        until = read_before + SAME_SECOND
+        suspects = [e for e in cached.values() if since <= e.issue.updated_at <= until]
+    reread: set[int] = set()
+    for entry in suspects:
+        fresh = _refresh(forge, entry.issue, entry, config.account.login)
+        if fresh.comments_etag != entry.comments_etag:
+            reread.add(entry.issue.number)
+        cached[entry.issue.number] = fresh
+    if reread:
+        store.replace(store.list_etag, list(cached.values()))
+    ordered = sorted(cached.values(), key=_newest, reverse=True)
+    return ForgeSnapshot(tuple(ordered), who[0], who[1], frozenset(reread), not_modified=True)
+
+
 def build_snapshot(
     forge: Forge, store: SnapshotStore, config: Config, now: datetime
 ) -> ForgeSnapshot:
@@ -124,9 +156,10 @@ def build_snapshot(
     acting, trust = cached_trust(forge, store, config, now)
     cached = store.entries()
     page = forge.list_open_issues(store.list_etag)
+    read_before = store.list_read_at
+    store.note_list_read(now)
     if page.not_modified and store.list_etag is not None:
-        ordered = sorted(cached.values(), key=_newest, reverse=True)
-        return ForgeSnapshot(tuple(ordered), trust, acting, frozenset(), not_modified=True)
+        return _recheck(forge, store, config, (trust, acting), read_before)
     account = config.account.login
     newest = max((e.issue.updated_at for e in cached.values()), default=None)
     entries: list[CachedIssue] = []

@@ -167,6 +167,19 @@ class SnapshotStore:
         """The ETag of the last issue list read in full."""
         return self._meta("list_etag")
 
+    @property
+    def list_read_at(self) -> datetime | None:
+        """When the issue list was last asked for (answered 200 or 304)."""
+        text = self._meta("list_read_at")
+        return None if text is None else datetime.fromisoformat(text)
+
+    def note_list_read(self, now: datetime) -> None:
+        """Remember that the issue list was asked for at `now`."""
+        with self._conn:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('list_read_at', ?)", (now.isoformat(),)
+            )
+
     def entries(self) -> dict[int, CachedIssue]:
         """The cached open issues by number (an entry the code can no longer read is left out)."""
         if self._entries is None:

@@ -9,7 +9,8 @@ from pathlib import Path
 from rich.console import Console
 
 from conveyor.cli.live.feed import Event, parse_event
-from conveyor.cli.live.follow import EventTail, LiveView
+from conveyor.cli.live.files import EventTail
+from conveyor.cli.live.follow import LiveView
 from conveyor.cli.live.lines import Printed, next_lines
 from tests.unit.cli.live.recorded import NOW, copy_home
 

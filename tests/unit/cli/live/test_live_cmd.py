@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 from rich.console import Console
@@ -56,16 +57,17 @@ def live_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path]]
     proc.wait()
 
 
-def reader(stream: io.TextIOBase) -> queue.Queue[str]:
-    """Lines of `stream` as they come, read by a thread so a test can wait with a deadline."""
+def reader(stream: IO[str]) -> tuple[queue.Queue[str], threading.Thread]:
+    """Lines of `stream` as they come, read by a thread (ends at EOF) so a test can wait."""
     lines: queue.Queue[str] = queue.Queue()
 
     def pump() -> None:
         for line in stream:
             lines.put(line.rstrip("\n"))
 
-    threading.Thread(target=pump, daemon=True).start()
-    return lines
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    return lines, thread
 
 
 def test_live_prints_the_backlog_then_each_new_event_once_and_stops_on_ctrl_c(
@@ -74,7 +76,7 @@ def test_live_prints_the_backlog_then_each_new_event_once_and_stops_on_ctrl_c(
     """Off a terminal: the last two events, then appended ones, then Ctrl-C exits with 0."""
     proc, repo_home = live_process
     assert proc.stdout is not None
-    lines = reader(proc.stdout)  # type: ignore[arg-type]
+    lines, pump = reader(proc.stdout)
     first = [lines.get(timeout=WAIT) for _ in range(2)]
     assert first[0].endswith("#7 review  session review-security-1 started")
     assert first[1].endswith("#9 fix  stopped by fix-loop: the same finding came back 3 times")
@@ -84,7 +86,9 @@ def test_live_prints_the_backlog_then_each_new_event_once_and_stops_on_ctrl_c(
     assert lines.get(timeout=WAIT) == "2026-11-29 12:07:00  #7 merge  merged PR #21"
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=WAIT) == 0
-    assert proc.stdout.closed or lines.empty()
+    pump.join(timeout=WAIT)
+    assert not pump.is_alive()
+    assert lines.empty()  # nothing printed after the merge: no event came out twice
 
 
 def test_live_names_a_missing_config_and_exits_2(tmp_path: Path) -> None:

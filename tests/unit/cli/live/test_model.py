@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from conveyor.cli.live.feed import EventState, absorb, parse_event
-from conveyor.cli.live.follow import EventTail
+from conveyor.cli.live.files import EventTail
 from conveyor.cli.live.model import View, build_view
 from tests.unit.cli.live.recorded import NOW, copy_home, recorded_jobs
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from conveyor.cli.live.feed import EventState, absorb
-from conveyor.cli.live.follow import EventTail
+from conveyor.cli.live.files import EventTail
 from conveyor.cli.live.model import build_view
 from conveyor.cli.live.render import render
 from tests.unit.cli.live.recorded import NOW, copy_home, recorded_jobs

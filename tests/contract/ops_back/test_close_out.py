@@ -1,0 +1,81 @@
+"""Close-out after a merge on the embedded forge: what a person sees on the issue and the PR."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conveyor.core.claims import claim_body, live_claims, parse_claims
+from conveyor.core.verify import Outcome
+from conveyor.git import rev_parse
+from conveyor.ops.close_out import close_out, run_teardown
+from conveyor.ops.merge import squash_merge
+from tests.contract.ops_back.backworld import ACCOUNT, BRANCH, Back
+
+
+def _claimed(back: Back) -> None:
+    back.bot.create_comment(1, claim_body(back.ctx().signature(), "lane-a", "sweep1"))
+    assert parse_claims(back.bot.list_comments(1).comments, ACCOUNT)
+
+
+def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(back: Back) -> None:
+    """MRG-1, MRG-14, DONE-3: signed merger comment saying tests only, agent:merged, no claim."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    _claimed(back)
+    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"))
+    now = datetime.now(UTC)
+    close_out(
+        back.ctx(),
+        1,
+        number,
+        merge_sha=made.sha,
+        tests_only=True,
+        parent=None,
+        now=now,
+        signature=back.ctx().signature("merger"),
+    )
+    merger = [c.body for c in back.bot.list_comments(number).comments if "Merged" in c.body]
+    assert len(merger) == 1
+    assert "merger" in merger[0]
+    assert "tests only" in merger[0]
+    issue = back.bot.get_issue(1)
+    assert "agent:merged" in issue.labels
+    assert issue.state == "closed"
+    comments = back.bot.list_comments(1).comments
+    assert live_claims(parse_claims(comments, ACCOUNT), now, 3) == ()
+    assert back.bot.get_branch(BRANCH) is None
+
+
+def test_a_merge_into_another_base_closes_the_issue_and_then_its_split_parent(back: Back) -> None:
+    """MRG-13, DONE-1: not the default branch: the issue is closed naming the PR; the parent too."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    parent = back.bot.create_issue("Parent", "Split.")
+    back.bot.add_sub_issue(parent.number, 1)
+    back.base = "release"
+    close_out(
+        back.ctx(),
+        1,
+        number,
+        merge_sha="m" * 40,
+        tests_only=False,
+        parent=parent.number,
+        now=datetime.now(UTC),
+        signature=back.ctx().signature("merger"),
+    )
+    issue = back.bot.get_issue(1)
+    assert issue.state == "closed"
+    assert any(f"PR #{number}" in c.body for c in back.bot.list_comments(1).comments)
+    merger = [c.body for c in back.bot.list_comments(number).comments if "Merged" in c.body]
+    assert "tests only" not in merger[0]
+    assert back.bot.get_issue(parent.number).state == "closed"
+
+
+def test_the_teardown_command_runs_in_the_run_folder(tmp_path: Path) -> None:
+    """DONE-3: teardown runs in the issue's run folder with the given environment."""
+    run_dir = tmp_path / "runs" / "issue-1"
+    env = {"PATH": os.environ["PATH"]}
+    done = run_teardown("pwd > torn.txt", run_dir, env, timeout_s=30)
+    assert done.outcome is Outcome.PASSED
+    assert (run_dir / "torn.txt").read_text().strip() == str(run_dir)
+    assert run_teardown(None, run_dir, env, timeout_s=30).outcome is Outcome.SKIPPED

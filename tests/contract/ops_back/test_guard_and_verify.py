@@ -1,0 +1,59 @@
+"""The branch guard against a person's push, and the verify op in a real checkout."""
+
+from __future__ import annotations
+
+import os
+
+from conveyor.core.config import Commands, Paths
+from conveyor.git import rev_parse
+from conveyor.ops.branch_guard import guard_branch
+from conveyor.ops.verify_op import failure_report, verify_head
+from tests.contract.ops_back.backworld import BRANCH, Back
+
+
+def test_a_person_pushing_to_the_pr_branch_trips_the_guard_and_nothing_is_overwritten(
+    back: Back,
+) -> None:
+    """STOP: the forge's PR head differs from the recorded one; the person's commit stays."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    recorded = rev_parse(back.work, "HEAD")
+    assert guard_branch(back.bot, number, BRANCH, recorded).ok
+    theirs = back.person_push(BRANCH, {"mine.txt": "mine\n"}, "A person's commit")
+    guarded = guard_branch(back.bot, number, BRANCH, recorded)
+    assert not guarded.ok
+    assert guarded.forge_head == theirs
+    assert theirs in guarded.findings[0]
+    assert recorded in guarded.findings[0]
+    branch = back.bot.get_branch(BRANCH)
+    assert branch is not None
+    assert branch.sha == theirs
+
+
+def test_verify_runs_at_the_head_and_tests_only_skips_lint_and_fails_before_fix(
+    back: Back,
+) -> None:
+    """CHK-1, MRG-7: the full run lints; tests only skips lint, typecheck and fails-before-fix."""
+    back.branch_and_pr({"new.txt": "new\n"})
+    env = {"PATH": os.environ["PATH"]}
+    commands = Commands(test="test -f new.txt", lint="echo secret-token-123; exit 3")
+    logs = back.home / "logs"
+    full = verify_head(
+        back.work, commands, env, Paths(), base_ref="refs/remotes/origin/main", logs_dir=logs
+    )
+    assert not full.passed
+    assert full.head_sha == rev_parse(back.work, "HEAD")
+    report = failure_report(full, ["secret-token-123"])
+    assert report[0].startswith("lint: failed")
+    assert "secret-token-123" not in report[0]
+    assert "***" in report[0]
+    quick = verify_head(
+        back.work,
+        commands,
+        env,
+        Paths(),
+        base_ref="refs/remotes/origin/main",
+        logs_dir=logs,
+        tests_only=True,
+    )
+    assert quick.passed
+    assert quick.tests_only

@@ -1,0 +1,123 @@
+"""A clean issue merges, end to end on the embedded forge with the scripted agent."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conveyor.core.state import Stage
+from conveyor.testing.emulator import ForgeServer
+from conveyor.testing.world import World
+from tests.e2e.helpers import IMPL, assert_invariants, implement_done, reply, spec_ready, triage
+
+# The demo's fast CI poll: a repository without CI is ungated after two reads this far apart.
+FAST = {"limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2}}
+
+
+@pytest.fixture
+def fast_world(forge_server: ForgeServer, tmp_path: Path) -> World:
+    """A World whose CI waits are short."""
+    return World.create(forge_server, tmp_path / "world", config=FAST)
+
+
+def clean_back_half(tag: str) -> list[dict[str, Any]]:
+    """Three lenses with nothing to say, acceptance passing, security finding nothing."""
+    lenses = [
+        {
+            "tag": tag,
+            "kind": f"review-{name}",
+            "turns": [reply({"lens": name, "findings": [], "summary": f"{name}: fine"})],
+        }
+        for name in ("correctness", "tests", "scope")
+    ]
+    accept: dict[str, Any] = {
+        "verdict": "pass",
+        "reason": "total() sums the stock as asked",
+        "missing": [],
+        "no_tests_reason_holds": None,
+        "summary": "accepted",
+    }
+    security = {"findings": [], "summary": "nothing harmful"}
+    return [
+        *lenses,
+        {"tag": tag, "kind": "accept", "turns": [reply(accept)]},
+        {"tag": tag, "kind": "security", "turns": [reply(security)]},
+    ]
+
+
+def push_to_base(world: World, tmp_path: Path, path: str, text: str) -> str:
+    """A person pushes one commit to main (the forge's hook sees it like any push)."""
+    clone = tmp_path / "person"
+    git = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]
+    subprocess.run([*git, "clone", "-q", str(world.bare().path), str(clone)], check=True)
+    (clone / path).write_text(text)
+    subprocess.run([*git, "add", path], cwd=clone, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", f"Add {path}"], cwd=clone, check=True)
+    subprocess.run([*git, "push", "-q", "origin", "HEAD:main"], cwd=clone, check=True)
+    head = world.ref("refs/heads/main")
+    assert head is not None
+    return head
+
+
+def test_a_clean_issue_merges_with_a_signed_merger_comment(fast_world: World) -> None:
+    """Triage to merge: squash on main, agent:merged, issue closed, branch gone, no claim left."""
+    world, tag = fast_world, "cleanmerge"
+    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
+    issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
+    done = world.drive(issue.number)
+    assert done.returncode == 0, done.stdout + done.stderr
+    state = world.state(issue.number)
+    assert state is not None
+    assert state.stage is Stage.DONE, done.stdout
+    assert "agent:merged" in world.labels(issue.number)
+    assert world.issue(issue.number).state == "closed"
+    assert world.base_file("inventory/total.py") == IMPL
+    pr = world.pr(issue.number)
+    assert pr is not None
+    assert pr.merged
+    assert world.ref(f"refs/heads/agent/issue-{issue.number}") is None
+    merger = [c.body for c in world.comments(pr.number) if "kind=merged " in c.body]
+    assert len(merger) == 1
+    assert "tests only" not in merger[0]
+    checks = [c.body for c in world.comments(issue.number) if "kind=checks " in c.body]
+    assert len(checks) == 1
+    assert "ungated" in checks[0]
+    assert_invariants(world, issue.number)
+
+
+def test_a_base_moved_while_waiting_at_merge_reruns_only_the_tests(
+    fast_world: World, tmp_path: Path
+) -> None:
+    """MRG-4, MRG-5, MRG-7: behind (caught locally), rebased, tests only, merged; no new review."""
+    world, tag = fast_world, "racemerge"
+    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
+    issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
+    first = world.drive(issue.number, through="security")
+    assert first.returncode == 0, first.stdout + first.stderr
+    state = world.state(issue.number)
+    assert state is not None
+    assert state.stage is Stage.MERGE
+    pr = world.pr(issue.number)
+    assert pr is not None
+    before = len(world.comments(pr.number))
+    push_to_base(world, tmp_path, "NOTES.md", "Someone else's change.\n")
+
+    done = world.drive(issue.number)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "#%d: merge job" % issue.number in done.stdout
+    assert "review job" not in done.stdout
+    assert world.issue(issue.number).state == "closed"
+    assert world.base_file("NOTES.md") == "Someone else's change.\n"
+    assert world.base_file("inventory/total.py") == IMPL
+    bodies = [c.body for c in world.comments(pr.number)]
+    new = bodies[before:]
+    assert [b for b in new if "kind=merged " not in b] == []
+    assert len(new) == 1
+    assert "tests only" in new[0]
+    state = world.state(issue.number)
+    assert state is not None
+    assert state.rounds.syncs == 1
+    assert_invariants(world, issue.number)
