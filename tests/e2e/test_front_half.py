@@ -155,3 +155,23 @@ def test_a_writer_past_its_continuations_stops_too_large(world: World) -> None:
     assert len(session_tasks(world, issue.number, "implement")) == 2
     assert "handoff.md" in session_tasks(world, issue.number, "implement")[1]
     assert_invariants(world, issue.number)
+
+
+def test_the_spec_writers_questions_reset_the_branch_and_return_to_triage(world: World) -> None:
+    """SPEC-99, SPEC-100, TRI-12: no branch, no PR, needs-info, the spec so far kept."""
+    asking = spec_ready("specask")
+    asking["turns"][1] = reply(spec_answer("needs-info", questions=["Count reserved items?"]))
+    world.write_scenario([triage("specask"), asking])
+    issue = world.open_issue("Add a stock total [specask]", "Sum the quantities.")
+    done = world.drive(issue.number)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert world.labels(issue.number) == (Status.NEEDS_INFO.value,)
+    assert any("Count reserved items?" in c.body for c in world.comments(issue.number))
+    state = world.state(issue.number)
+    assert state is not None
+    assert state.stage is Stage.TRIAGE
+    assert state.spec is not None
+    assert "sums the quantity" in state.spec
+    assert world.ref(f"refs/heads/agent/issue-{issue.number}") is None
+    assert world.pr(issue.number) is None
+    assert_invariants(world, issue.number)

@@ -114,7 +114,7 @@ def add_app(
         raise _fail(str(exc)) from exc
     typer.echo(f"app_id {created.app_id}")
     typer.echo(f"installation_id {created.installation_id or ''}".rstrip())
-    typer.echo(f"private_key_path {created.private_key_path}")
+    typer.echo(f"private_key_path {created.private_key_path.resolve()}")
 
 
 @app.command("create-repo")

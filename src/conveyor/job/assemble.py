@@ -70,6 +70,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         token=token,
         trailer_role=trailer_role,
         now=now_utc(),
+        rescue=started.role is JobRole.WRITER,
     )
     state = started.claimed.state
     if workspace.lost_changes:
@@ -86,6 +87,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         repo = workspace.repo
         hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))
     environ = started.environ
+    (paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands running agent code
     ctx = JobContext(
         config=config,
         forge=started.ops.forge,

@@ -49,8 +49,13 @@ def prepare_workspace(
     token: str | None,
     trailer_role: str,
     now: datetime,
+    rescue: bool = True,
 ) -> Workspace:
-    """Fetch the cache, clone the checkout on `agent/issue-N`, then rescue leftover checkouts."""
+    """Fetch the cache, clone the checkout on `agent/issue-N`, then rescue leftover checkouts.
+
+    Only writers rescue (`rescue`): they can continue from the commits and push
+    them; a reader's or the merger's job leaves leftovers to the next writer.
+    """
     git_config = write_git_config(paths.job_dir / "gitconfig", identity)
     env = GitEnv(config_global=git_config, identity=identity)
     auth = PushAuth(write_askpass(paths.job_dir / "askpass.sh"), token, secrets.token_hex(16))
@@ -62,14 +67,15 @@ def prepare_workspace(
     pusher = JobPusher(repo, auth)
     rescues: list[Rescue] = []
     lost: list[str] = []
-    for leftover in leftover_checkouts(paths.home, issue, paths.job_dir):
+    leftovers = leftover_checkouts(paths.home, issue, paths.job_dir) if rescue else []
+    for leftover in leftovers:
         moment = now + timedelta(seconds=len(rescues))
-        rescue, dirty, saved = rescue_leftover(
+        found, dirty, saved = rescue_leftover(
             repo, pusher, leftover, issue=issue, branch=branch, base=base, moment=moment
         )
         lost += [f"{leftover.parent.name}: {p}" for p in dirty]
-        if rescue is not None:
-            rescues.append(rescue)
+        if found is not None:
+            rescues.append(found)
         if saved:
             shutil.rmtree(leftover, ignore_errors=True)
     return Workspace(repo, git_config, pusher, tuple(rescues), tuple(lost))

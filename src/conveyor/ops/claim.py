@@ -26,7 +26,7 @@ from conveyor.core.state_codec import StateLookup, TooNew, Undecodable, find_sta
 from conveyor.forge.types import Comment, Issue
 from conveyor.ops.claim_comments import close_claims
 from conveyor.ops.context import OpContext, fetch_comments
-from conveyor.ops.issue_md import ISSUE_MD, write_issue_md
+from conveyor.ops.issue_md import ISSUE_MD, taken_for, write_issue_md
 from conveyor.ops.labels import set_agent_label
 from conveyor.ops.state_store import save_state
 
@@ -117,6 +117,7 @@ def claim(
         close_claims(ctx, number, before.close, f"lane `{before.holder}` claimed the issue first.")
         return Lost(number, before.holder)
     fresh = not isinstance(before, Keep)
+    claim_key = f"{lane} {before.claim.sweep if isinstance(before, Keep) else ctx.run_id}"
     if fresh:
         posted = ctx.forge.create_comment(number, claim_body(ctx.signature(), lane, ctx.run_id))
         own = Claim(posted.id, lane, ctx.run_id, closed=False, updated_at=posted.updated_at)
@@ -134,7 +135,7 @@ def claim(
         now=now,
         folder=folder,
         decision=decision,
-        fresh=fresh,
+        claim_key=claim_key,
     )
 
 
@@ -147,7 +148,7 @@ def _take(
     now: datetime,
     folder: Path,
     decision: Pickup,
-    fresh: bool,
+    claim_key: str,
 ) -> Won:
     lookup: StateLookup = find_state(comments, ctx.account)
     base = lookup.state or IssueState()
@@ -161,8 +162,8 @@ def _take(
     )
     state = base if same_holder else base.model_copy(update={"lease": lease})
     target = folder / ISSUE_MD
-    if fresh or not target.exists():
-        target, _ = write_issue_md(folder, issue, comments, ctx.trust())
+    if not target.exists() or taken_for(folder) != claim_key:  # taken once per claim
+        target, _ = write_issue_md(folder, issue, comments, ctx.trust(), claim=claim_key)
     save_state(ctx, issue.number, state, lookup)
     set_agent_label(ctx, issue.number, issue.labels, status_label(Status.WORKING))
     return Won(issue.number, state, restarted, target)

@@ -70,7 +70,9 @@ def test_add_app_prints_ids_and_a_key_path(forge_server: ForgeServer, tmp_path: 
     fields = dict(line.split(" ", 1) for line in made.stdout.splitlines())
     assert int(fields["app_id"]) > 0
     assert int(fields["installation_id"]) > 0
-    assert Path(fields["private_key_path"]).read_text().startswith("-----BEGIN RSA PRIVATE KEY")
+    key_path = Path(fields["private_key_path"])
+    assert key_path.is_absolute()
+    assert key_path.read_text().startswith("-----BEGIN RSA PRIVATE KEY")
 
 
 def test_mistakes_exit_1_with_a_message_naming_them(tmp_path: Path) -> None:

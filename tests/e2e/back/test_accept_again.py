@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conveyor.core.labels import Status
 from conveyor.core.state import Stage
 from conveyor.testing.emulator import ForgeServer
@@ -42,6 +44,8 @@ def fixer(tag: str) -> dict[str, Any]:
     return {"tag": tag, "kind": "fix", "turns": [{"actions": files}, reply(answer)]}
 
 
+# A whole issue through a dozen stage jobs: more than the default 300 s on a busy machine.
+@pytest.mark.timeout(600)
 def test_acceptance_fails_then_passes_after_a_fix_round_and_the_issue_merges(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:

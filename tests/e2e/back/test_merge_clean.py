@@ -107,7 +107,7 @@ def test_a_base_moved_while_waiting_at_merge_reruns_only_the_tests(
 
     done = world.drive(issue.number)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "#%d: merge job" % issue.number in done.stdout
+    assert f"#{issue.number}: merge job" in done.stdout
     assert "review job" not in done.stdout
     assert world.issue(issue.number).state == "closed"
     assert world.base_file("NOTES.md") == "Someone else's change.\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.testing.emulator import ForgeServer
@@ -26,6 +28,8 @@ def session(tag: str, kind: str, answer: dict[str, Any]) -> dict[str, Any]:
     return {"tag": tag, "kind": kind, "turns": [reply(answer)]}
 
 
+# A whole issue through a dozen stage jobs: more than the default 300 s on a busy machine.
+@pytest.mark.timeout(600)
 def test_a_security_finding_still_open_after_the_rounds_stops_with_its_category(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:

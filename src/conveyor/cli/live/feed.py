@@ -40,11 +40,14 @@ def _time(value: object) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def parse_event(raw: Mapping[str, object]) -> Event:
-    """A decoded events.jsonl object as an `Event`; missing head fields become blanks."""
+def parse_event(raw: Mapping[str, object], key: str | None = None) -> Event:
+    """A decoded events.jsonl object as an `Event`; missing head fields become blanks.
+
+    `key` is the line as written, when known; otherwise the object's canonical JSON.
+    """
     issue = raw.get("issue")
     return Event(
-        key=json.dumps(raw, sort_keys=True, default=str),
+        key=json.dumps(raw, sort_keys=True, default=str) if key is None else key,
         at=_time(raw.get("ts")),
         issue=issue if isinstance(issue, int) and not isinstance(issue, bool) else None,
         stage=str(raw.get("stage") or ""),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -53,31 +54,40 @@ class EventTail:
             except ValueError:
                 decoded = None
             ok = isinstance(decoded, dict)
-            events.append(parse_event(decoded) if ok else unreadable(str(path), count))
+            text = raw.decode("utf-8", "replace").strip()
+            events.append(parse_event(decoded, text) if ok else unreadable(str(path), count))
         self._offsets[path] = (offset + len(whole), count)
         return events
 
 
 class JobFiles:
-    """Every `jobs/*/job.json`, parsed again only when it changed; liveness checked each read."""
+    """Every `jobs/*/job.json`: parsed again only when it changed, never again once finished."""
 
     def __init__(self, jobs: Path) -> None:
         self._jobs = jobs
-        self._cache: dict[Path, tuple[_Stamp, JobRecord | None]] = {}
+        self._cache: dict[str, tuple[_Stamp, JobRecord | None]] = {}
 
     def read(self) -> list[RecordedJob]:
-        """The recorded jobs, oldest first; unreadable files are skipped."""
+        """The recorded jobs, oldest first, each with whether its process runs now."""
+        try:
+            names = [entry.name for entry in os.scandir(self._jobs) if entry.is_dir()]
+        except OSError:
+            names = []
         found: list[RecordedJob] = []
-        cache: dict[Path, tuple[_Stamp, JobRecord | None]] = {}
-        for path in self._jobs.glob(f"*/{JOB_FILE}"):
-            try:
-                info = path.stat()
-            except OSError:
-                continue
-            stamp = (info.st_mtime_ns, info.st_size)
-            old = self._cache.get(path)
-            record = old[1] if old and old[0] == stamp else _load_job(path)
-            cache[path] = (stamp, record)
+        cache: dict[str, tuple[_Stamp, JobRecord | None]] = {}
+        for name in names:
+            path = self._jobs / name / JOB_FILE
+            old = self._cache.get(name)
+            if old and old[1] is not None and old[1].finished is not None:
+                cache[name] = old  # a finished job does not change: no stat, no parse
+            else:
+                try:
+                    info = path.stat()
+                except OSError:
+                    continue
+                stamp = (info.st_mtime_ns, info.st_size)
+                cache[name] = (stamp, old[1] if old and old[0] == stamp else _load_job(path))
+            record = cache[name][1]
             if record is not None:
                 alive = record.finished is None and process_alive(record.pid, record.process_start)
                 found.append(RecordedJob(path.parent, record, alive))

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conveyor.cli.live.feed import EventState, absorb
+from conveyor.cli.live.feed import EventState, absorb, chronological
 from conveyor.cli.live.files import EventTail, JobFiles, load_status_or_problem
-from conveyor.cli.live.lines import Printed, next_lines
+from conveyor.cli.live.lines import Printed, mark_printed, next_lines
 from conveyor.cli.live.model import View, build_view
 from conveyor.cli.live.render import render
 from conveyor.orchestrator.shell.status_file import STATUS_FILE
@@ -42,11 +42,13 @@ class LiveView:
         self._stopped = threading.Event()
         self._thread: threading.Thread | None = None
         self._live: Live | None = None
-        first = self._tail.read_new()
+        self._shown: View | None = None
+        first = chronological(self._tail.read_new())
         self._events = absorb(EventState(), first)
-        self._printed, lines = next_lines(Printed(), first)
-        if backlog > 0 and not console.is_terminal:  # on a terminal the panel shows them
-            self._print(lines[-backlog:])
+        shown = backlog if backlog > 0 and not console.is_terminal else 0  # else: the panel
+        cut = max(0, len(first) - shown)
+        self._printed, lines = next_lines(mark_printed(Printed(), first[:cut]), first[cut:])
+        self._print(lines)
 
     def view(self) -> View:
         """The view as the files stand now."""
@@ -59,6 +61,7 @@ class LiveView:
             self._clock(),
             money_per_day=self._per_day,
             status_problem=problem,
+            repo=self.repo_home.name.replace("__", "/", 1),  # `owner__name`, until status says
         )
 
     def refresh(self) -> None:
@@ -67,7 +70,10 @@ class LiveView:
             new = self._tail.read_new()
             self._events = absorb(self._events, new)
             if self._live is not None:
-                self._live.update(render(self.view()), refresh=True)
+                view = self.view()
+                if view != self._shown:  # redraw only what changed (ages tick once a second)
+                    self._live.update(render(view), refresh=True)
+                    self._shown = view
                 return
             self._printed, lines = next_lines(self._printed, new)
             self._print(lines)

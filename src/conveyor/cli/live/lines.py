@@ -97,6 +97,11 @@ class Printed:
     keys: frozenset[str] = frozenset()
 
 
+def mark_printed(printed: Printed, events: Sequence[Event]) -> Printed:
+    """`printed` with `events` counted as printed (a backlog left out)."""
+    return Printed(printed.keys | {event.key for event in events})
+
+
 def next_lines(printed: Printed, new: Sequence[Event]) -> tuple[Printed, list[str]]:
     """The lines for events not printed before, oldest first, and what is printed after them.
 

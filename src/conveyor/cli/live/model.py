@@ -73,6 +73,7 @@ class View:
     problem: str | None
     cooling_down: bool
     queue: tuple[tuple[str, tuple[int, ...]], ...]
+    merge_queue: tuple[int, ...]
     holds: tuple[Held, ...]
     pauses: tuple[str, ...]
     stopped: tuple[StopRow, ...]
@@ -164,6 +165,7 @@ def build_view(
     *,
     money_per_day: float | None = None,
     status_problem: str | None = None,
+    repo: str = "?",
 ) -> View:
     """The view at `now`; a status.json of an unexpected shape becomes `problem`, not a crash."""
     seen: Mapping[str, Any] = status or {}
@@ -172,9 +174,10 @@ def build_view(
         parts = (_queue(seen), _holds(seen), _stops(seen), _today(seen, money_per_day))
         pauses = tuple(f"{p['kind']}: {p.get('reason', '')}" for p in _field(seen, "pauses", list))
         degraded = tuple((str(k), int(v)) for k, v in _field(seen, "degraded", dict).items())
+        merging = tuple(int(n) for n in _field(seen, "merge_queue", list))
     except (LookupError, TypeError, ValueError, AttributeError) as exc:
         problem = problem or f"status.json has an unexpected shape: {exc}"
-        parts, pauses, degraded = ((), (), (), None), (), ()
+        parts, pauses, degraded, merging = ((), (), (), None), (), (), ()
     queue, holds, stopped, today = parts
     written = seen.get("written_at")
     age = None
@@ -184,13 +187,14 @@ def build_view(
         except (ValueError, TypeError):
             problem = problem or f"status.json: written_at {written!r} is not a time"
     return View(
-        repo=str(seen.get("repo") or "?"),
+        repo=str(seen.get("repo") or repo),
         lane=str(seen.get("lane") or "?"),
         status_age=age,
         stale=age is not None and age > STALE_SECONDS,
         problem=problem,
         cooling_down=bool(seen.get("cooling_down")),
         queue=queue,
+        merge_queue=merging,
         holds=holds,
         pauses=pauses,
         stopped=stopped,

@@ -47,6 +47,8 @@ def _queue(view: View) -> RenderableType:
     if not view.queue:
         table.add_row("-", "nothing queued")
     notes = Text()
+    if view.merge_queue:
+        notes.append("merge queue, in order: " + " ".join(f"#{n}" for n in view.merge_queue) + "\n")
     for held in view.holds:
         where = "waiting" if held.stage == "waiting" else f"held at {held.stage}"
         notes.append(f"#{held.issue} {where}: {held.reason}\n", style="yellow")

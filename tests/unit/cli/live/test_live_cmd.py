@@ -70,6 +70,16 @@ def reader(stream: IO[str]) -> tuple[queue.Queue[str], threading.Thread]:
     return lines, thread
 
 
+def next_line(lines: queue.Queue[str], proc: subprocess.Popen[str]) -> str:
+    """The next stdout line; if none comes, fail with what the process said on stderr."""
+    try:
+        return lines.get(timeout=WAIT)
+    except queue.Empty:
+        proc.kill()
+        _, err = proc.communicate()
+        pytest.fail(f"no line from `conveyor live` in {WAIT} s; stderr:\n{err}")
+
+
 def test_live_prints_the_backlog_then_each_new_event_once_and_stops_on_ctrl_c(
     live_process: tuple[subprocess.Popen[str], Path],
 ) -> None:
@@ -77,13 +87,13 @@ def test_live_prints_the_backlog_then_each_new_event_once_and_stops_on_ctrl_c(
     proc, repo_home = live_process
     assert proc.stdout is not None
     lines, pump = reader(proc.stdout)
-    first = [lines.get(timeout=WAIT) for _ in range(2)]
+    first = [next_line(lines, proc) for _ in range(2)]
     assert first[0].endswith("#7 review  session review-security-1 started")
     assert first[1].endswith("#9 fix  stopped by fix-loop: the same finding came back 3 times")
     merged = {"ts": "2026-11-29T12:07:00Z", "issue": 7, "stage": "merge", "kind": "merged"}
     with (repo_home / "runs" / "issue-7" / "events.jsonl").open("a") as out:
         out.write(json.dumps({**merged, "job": "j7", "pr": 21}) + "\n")
-    assert lines.get(timeout=WAIT) == "2026-11-29 12:07:00  #7 merge  merged PR #21"
+    assert next_line(lines, proc) == "2026-11-29 12:07:00  #7 merge  merged PR #21"
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=WAIT) == 0
     pump.join(timeout=WAIT)

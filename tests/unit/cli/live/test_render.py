@@ -50,6 +50,7 @@ def test_the_queue_shows_each_stage_with_its_issues(tmp_path: Path) -> None:
     text = screen(tmp_path)
     assert row(text, "triage", "#11 #12")
     assert row(text, "implement", "#4")
+    assert row(text, "merge queue, in order: #7 #3")
 
 
 def test_holds_and_stops_show_their_reasons_and_controls(tmp_path: Path) -> None:
@@ -91,3 +92,13 @@ def test_an_empty_home_says_no_status_yet_and_nothing_running() -> None:
     assert "no status.json yet" in text
     assert "no job running" in text
     assert "nothing queued" in text
+
+
+def test_a_stale_or_broken_status_file_is_said_in_the_header() -> None:
+    """An old status.json warns that the orchestrator may have stopped; a broken one is named."""
+    old = {"repo": "acme/inventory", "written_at": "2026-11-29T11:00:00+00:00", "queue": [1]}
+    console = Console(record=True, width=120)
+    console.print(render(build_view(old, EventState(), [], NOW)))
+    text = console.export_text()
+    assert row(text, "status written 1h05m ago", "stale: is the orchestrator running?")
+    assert row(text, "status.json has an unexpected shape: queue: expected a table")
