@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -162,14 +162,26 @@ def rereview_lenses(state: IssueState) -> tuple[str, ...]:
     )
 
 
+def _within(found: replies.Finding, fix_files: Collection[str] | None) -> replies.Finding:
+    if fix_files is None or found.severity == "nit" or found.file in fix_files:
+        return found
+    note = " (raised on a file the fix did not touch, so not acted on)"
+    return found.model_copy(update={"severity": "nit", "evidence": found.evidence + note})
+
+
 def apply_rereview(
-    state: IssueState, lens: str, reply: replies.RereviewReply
+    state: IssueState,
+    lens: str,
+    reply: replies.RereviewReply,
+    fix_files: Collection[str] | None = None,
 ) -> tuple[IssueState, tuple[Raw, ...]]:
     """One lens's re-review: rulings on disputes, what is still open, what the fix introduced.
 
     An upheld dispute withdraws the finding; a refused one reopens it for the fixer, who
     may not dispute it again. Findings of this lens not named still open are resolved;
-    a resolved one named again came back. Returns the new state and the new nits.
+    a resolved one named again came back. A new blocking finding on a file the fix did
+    not touch (`fix_files`) cannot be one the fix introduced: it is kept as a nit (FIX-2).
+    Returns the new state and the new nits.
     """
     rulings = {r.finding: r.upheld for r in reply.rulings}
     still = set(reply.still_open)
@@ -186,7 +198,7 @@ def apply_rereview(
                 status = "reopened"
         updated.append(f.model_copy(update={"status": status}))
     state = state.model_copy(update={"findings": tuple(updated)})
-    raws = tuple(Raw(lens, found) for found in reply.findings)
+    raws = tuple(Raw(lens, _within(found, fix_files)) for found in reply.findings)
     blocking = [r for r in raws if r.finding.severity == "blocking"]
     first = next_number(state.findings)
     new = [_finding(first + i, lens, r.finding) for i, r in enumerate(blocking)]

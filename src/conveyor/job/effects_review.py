@@ -24,7 +24,7 @@ def run_prepare(ctx: JobContext, effect: PrepareReview) -> ReviewPrepared:
     """Write the diff under the job folder, where the reader sessions are told to read it."""
     target = ctx.job_dir / REVIEW_DIR / effect.name
     made = prepare_review(ctx.git, f"refs/remotes/origin/{ctx.base}", target, since=effect.base_sha)
-    return ReviewPrepared(str(made.path), made.head_sha, made.empty)
+    return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
 
 def perform_review(

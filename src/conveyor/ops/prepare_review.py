@@ -12,12 +12,13 @@ HEADER = "# Diff under review: {what}\n# base {base} .. head {head}\n\n"
 
 @dataclass(frozen=True)
 class PreparedDiff:
-    """Where the diff was written, the head it was taken at, and whether it is empty."""
+    """Where the diff was written, its head and base, whether it is empty, and its files."""
 
     path: Path
     head_sha: str
     base_sha: str
     empty: bool
+    paths: tuple[str, ...] = ()
 
 
 def prepare_review(
@@ -41,8 +42,12 @@ def prepare_review(
         env=repo.env,
     )
     body = done.stdout.decode(errors="replace")
+    names = run_git(
+        ["diff", "--name-only", "--no-renames", f"{start}..{head}"], cwd=repo.path, env=repo.env
+    )
+    paths = tuple(line for line in names.stdout.decode().splitlines() if line)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial")
     partial.write_text(HEADER.format(what=what, base=start, head=head) + body, encoding="utf-8")
     partial.replace(target)
-    return PreparedDiff(target, head, start, not body.strip())
+    return PreparedDiff(target, head, start, not body.strip(), paths)

@@ -24,11 +24,12 @@ class PostPrComment:
 
 @dataclass(frozen=True)
 class ReviewPrepared:
-    """The diff file, the head it was taken at, and whether it changes nothing."""
+    """The diff file, the head it was taken at, whether it changes nothing, and its files."""
 
     diff_file: str
     head_sha: str
     empty: bool
+    paths: tuple[str, ...] = ()
 
 
 ReviewEffect = PrepareReview | PostPrComment

@@ -69,7 +69,7 @@ def _route(run: Review) -> tuple[Event, Review]:
     """After a lens or a comment: the next lens, the aggregator, the comments, or the verdict."""
     if run.index + 1 < len(run.lenses):
         return Event.NEXT_LENS, replace(run, index=run.index + 1, failures=0)
-    if not run.numbered:
+    if run.rereview is None and not run.numbered:
         blocking = [r for r in run.raw if r.finding.severity == "blocking"]
         if len(blocking) >= AGGREGATE_FROM and not run.aggregated:
             return Event.AGGREGATE, run
@@ -91,7 +91,7 @@ def _lens_replied(run: Review, ended: SessionEnded) -> tuple[Event, Review] | No
             raws = tuple(Raw(lens, f) for f in reply.findings)
             return Event.REPLIED, replace(run, raw=run.raw + raws, lens_reply=reply)
         case RereviewReply() as reply if run.rereview is not None:
-            state, new_nits = apply_rereview(run.state, lens, reply)
+            state, new_nits = apply_rereview(run.state, lens, reply, run.diff_paths)
             return Event.REPLIED, replace(
                 run, state=state, nits=run.nits + new_nits, lens_reply=reply
             )
@@ -119,8 +119,8 @@ def classify(run: Review, result: Result) -> tuple[Event, Review]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case ReviewPrepared(diff_file=diff_file, head_sha=head, empty=empty):
-            run = replace(run, diff_file=diff_file, head_sha=head)
+        case ReviewPrepared(diff_file=diff_file, head_sha=head, empty=empty, paths=paths):
+            run = replace(run, diff_file=diff_file, head_sha=head, diff_paths=paths)
             return (Event.EMPTY if empty and run.rereview is None else Event.READY), run
         case Charged(state=state):
             return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)

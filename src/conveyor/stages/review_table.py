@@ -113,6 +113,7 @@ class Review:
     index: int = 0
     diff_file: str = ""
     head_sha: str = ""
+    diff_paths: tuple[str, ...] = ()
     raw: tuple[Raw, ...] = ()
     nits: tuple[Raw, ...] = ()
     lens_reply: ReviewReply | RereviewReply | None = None

@@ -16,6 +16,7 @@ from conveyor.forge.emulator.app import bind, build_app, server_for, url_of
 if TYPE_CHECKING:
     from conveyor.forge.emulator.repos import RepoCreated
     from conveyor.forge.emulator.state import EmulatorState
+    from conveyor.forge.emulator.store import Store
 
 START_TIMEOUT_S = 10.0
 
@@ -81,13 +82,17 @@ class ForgeServer:
     ) -> None:
         self.stop()
 
+    def _shared_store(self) -> Store | None:
+        """The running server's store (admin calls then skip opening their own), else None."""
+        return self.state.store if self._server is not None and self.state is not None else None
+
     def add_user(self, login: str) -> str:
         """Create `login` when missing; return a fresh token for it."""
-        return admin.add_user(self.data_dir, login)
+        return admin.add_user(self.data_dir, login, store=self._shared_store())
 
     def add_collaborator(self, slug: str, login: str, permission: str = "write") -> None:
         """Make `login` a collaborator of OWNER/NAME."""
-        admin.add_collaborator(self.data_dir, slug, login, permission)
+        admin.add_collaborator(self.data_dir, slug, login, permission, store=self._shared_store())
 
     def add_app(self, slug: str, install: str | None = None) -> admin.AppCreated:
         """Create a GitHub App (and its installation on OWNER/NAME)."""
@@ -107,7 +112,14 @@ class ForgeServer:
         from conveyor.forge.emulator.repos import create_repo
 
         return create_repo(
-            self.data_dir, slug, src, at=at, default_branch=default_branch, ci=ci, wiki=wiki
+            self.data_dir,
+            slug,
+            src,
+            at=at,
+            default_branch=default_branch,
+            ci=ci,
+            wiki=wiki,
+            store=self._shared_store(),
         )
 
     def stats(self) -> dict[str, Any]:

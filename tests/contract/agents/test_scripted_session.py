@@ -17,7 +17,7 @@ from conveyor.agents.hooks import commit_msg_hook
 from conveyor.agents.launch import launch
 from conveyor.agents.runner import run_session
 from conveyor.core.replies import AcceptReply
-from conveyor.core.session import FailureKind, SessionRole, SessionStatus
+from conveyor.core.session import BackendName, FailureKind, SessionRole, SessionStatus
 from tests.contract.agents.conftest import ACCEPT, IMPLEMENT_DONE, Sessions, git
 
 pytestmark = pytest.mark.contract
@@ -27,6 +27,17 @@ SECRETS = {
     "GITHUB_TOKEN": "github-canary",
     "MY_FORGE_TOKEN": "configured-canary",
     "CONVEYOR_TEST_SECRET": "test-canary",
+}
+
+
+SESSION_VARIABLES = {
+    "CONVEYOR_ISSUE",
+    "CONVEYOR_STAGE",
+    "CONVEYOR_SESSION_KIND",
+    "CONVEYOR_ATTEMPT",
+    "CONVEYOR_SESSION_KEY",
+    "CONVEYOR_SESSION_DIR",
+    "CONVEYOR_REPLY_MODEL",
 }
 
 
@@ -79,6 +90,8 @@ def test_no_forge_token_reaches_the_agent_or_the_mcp_server(sessions: Sessions) 
         names = set(json.loads((spec.session_dir / record).read_text()))
         assert not set(SECRETS) & names, record
         assert {"CONVEYOR_ISSUE", "CONVEYOR_SESSION_DIR", "CONVEYOR_REPLY_MODEL"} <= names
+    agent = set(json.loads((spec.session_dir / "agent-env.json").read_text()))
+    assert agent >= SESSION_VARIABLES
 
 
 def test_a_clean_exit_without_a_reply_is_a_behavioural_failure_not_retried(
@@ -245,7 +258,7 @@ def test_a_model_the_cli_rejects_is_an_infrastructure_failure_with_its_message(
 
 @pytest.mark.parametrize("backend", ["claude", "codex", "opencode"])
 def test_under_pytest_a_real_cli_taken_from_path_fails_loudly(
-    sessions: Sessions, backend: str
+    sessions: Sessions, backend: BackendName
 ) -> None:
     """With no executable named, PATH finds the refusing stand-in, whose refusal is the error."""
     scenario = sessions.scenario({"turns": []})

@@ -30,7 +30,7 @@ def _seeder(world: World, login: str) -> httpx.Client:
 
 
 def test_the_open_list_reads_every_page(world: World) -> None:
-    """With more than 100 open issues every one is listed, and the ETag is page 1's."""
+    """With more than 100 open issues every one is listed; a 304 on page 1 fetches nothing more."""
     with _seeder(world, "issue-seeder") as seeder:
         opened = {
             seeder.post("/issues", json={"title": f"Issue {n}", "body": "x"}).json()["number"]
@@ -38,7 +38,10 @@ def test_the_open_list_reads_every_page(world: World) -> None:
         }
     page = world.pipeline.list_open_issues()
     assert {issue.number for issue in page.issues} >= opened
+    before = world.server.stats()
     assert world.pipeline.list_open_issues(page.etag).not_modified
+    after = world.server.stats()
+    assert (after["requests"] - before["requests"], after["points"] - before["points"]) == (1, 0)
 
 
 def test_a_thread_longer_than_a_page_is_read_whole_without_an_etag(world: World) -> None:

@@ -59,6 +59,7 @@ def test_the_review_diff_is_the_change_since_the_merge_base_not_the_bases_new_co
     assert "+x = 2" in text
     assert "other.py" not in text
     assert (made.empty, made.head_sha) == (False, git(branch, "rev-parse", "HEAD"))
+    assert made.paths == ("app.py",)
 
 
 def test_a_rereview_diff_holds_only_the_fix(branch: Path, tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conveyor.core.state import Stage
 from conveyor.testing.world import World
 from tests.e2e.back.test_review_fix import FINDING, lens
@@ -15,6 +17,8 @@ DISPUTE = {
 }
 
 
+# Eight stage jobs and their sessions: more than the default 300 s on a busy machine.
+@pytest.mark.timeout(600)
 def test_a_dispute_is_upheld_by_the_lens_and_the_issue_moves_on_without_a_change(
     world: World,
 ) -> None:

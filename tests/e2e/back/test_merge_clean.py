@@ -2,64 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import World
-from tests.e2e.helpers import IMPL, assert_invariants, implement_done, reply, spec_ready, triage
+from tests.e2e.back.merge_helpers import clean_back_half, fast_world, push_to_base
+from tests.e2e.helpers import IMPL, assert_invariants, implement_done, spec_ready, triage
 
-# The demo's fast CI poll: a repository without CI is ungated after two reads this far apart.
-FAST = {"limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2}}
-
-
-@pytest.fixture
-def fast_world(forge_server: ForgeServer, tmp_path: Path) -> World:
-    """A World whose CI waits are short."""
-    return World.create(forge_server, tmp_path / "world", config=FAST)
-
-
-def clean_back_half(tag: str) -> list[dict[str, Any]]:
-    """Three lenses with nothing to say, acceptance passing, security finding nothing."""
-    lenses = [
-        {
-            "tag": tag,
-            "kind": f"review-{name}",
-            "turns": [reply({"lens": name, "findings": [], "summary": f"{name}: fine"})],
-        }
-        for name in ("correctness", "tests", "scope")
-    ]
-    accept: dict[str, Any] = {
-        "verdict": "pass",
-        "reason": "total() sums the stock as asked",
-        "missing": [],
-        "no_tests_reason_holds": None,
-        "summary": "accepted",
-    }
-    security = {"findings": [], "summary": "nothing harmful"}
-    return [
-        *lenses,
-        {"tag": tag, "kind": "accept", "turns": [reply(accept)]},
-        {"tag": tag, "kind": "security", "turns": [reply(security)]},
-    ]
-
-
-def push_to_base(world: World, tmp_path: Path, path: str, text: str) -> str:
-    """A person pushes one commit to main (the forge's hook sees it like any push)."""
-    clone = tmp_path / "person"
-    git = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]
-    subprocess.run([*git, "clone", "-q", str(world.bare().path), str(clone)], check=True)
-    (clone / path).write_text(text)
-    subprocess.run([*git, "add", path], cwd=clone, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", f"Add {path}"], cwd=clone, check=True)
-    subprocess.run([*git, "push", "-q", "origin", "HEAD:main"], cwd=clone, check=True)
-    head = world.ref("refs/heads/main")
-    assert head is not None
-    return head
+__all__ = ["fast_world"]  # the fixture, imported for pytest
 
 
 def test_a_clean_issue_merges_with_a_signed_merger_comment(fast_world: World) -> None:

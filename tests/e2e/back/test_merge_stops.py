@@ -5,19 +5,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, TRUSTED, World
-from tests.e2e.back.test_merge_clean import FAST, clean_back_half
+from tests.e2e.back.merge_helpers import clean_back_half, fast_world
 from tests.e2e.helpers import assert_invariants, implement_done, spec_ready, triage
 
-
-@pytest.fixture
-def fast_world(forge_server: ForgeServer, tmp_path: Path) -> World:
-    """A World whose CI waits are short."""
-    return World.create(forge_server, tmp_path / "world", config=FAST)
+__all__ = ["fast_world"]  # the fixture, imported for pytest
 
 
 def person_pushes_to(world: World, tmp_path: Path, branch: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from conveyor.core.state import Stage
 from conveyor.testing.world import World
 from tests.e2e.helpers import (
@@ -53,6 +55,8 @@ def rereviewer(tag: str) -> dict[str, Any]:
     return {"tag": tag, "kind": "rereview-correctness", "turns": [reply(answer)]}
 
 
+# Eight stage jobs and their sessions: more than the default 300 s on a busy machine.
+@pytest.mark.timeout(600)
 def test_a_review_finding_is_fixed_in_round_1_and_the_issue_moves_on_to_checks(
     world: World,
 ) -> None:

@@ -25,7 +25,7 @@ def _config(world: World, root: Path, n: int) -> tuple[Path, Path]:
     """Orchestrator `n`'s own config file and home."""
     home = root / f"home-{n}"
     data = world.base_config() | {"home": str(home)}
-    for key, value in chain_config().items():
+    for key, value in chain_config(stage_caps={"implement": 0, "review": 0}).items():
         data[key] = {**data.get(key, {}), **value}
     path = root / f"config-{n}" / "conveyor.toml"
     path.parent.mkdir(parents=True)
@@ -36,7 +36,9 @@ def _config(world: World, root: Path, n: int) -> tuple[Path, Path]:
 def test_three_orchestrators_take_ten_issues_forward_without_doubling_any_job(
     world: World, tmp_path: Path
 ) -> None:
-    """Every issue reaches review once: jobs of one issue never overlap, one state comment each."""
+    """Every issue is triaged and specified once: one issue's jobs never overlap, one state
+    comment each, at most one live claim (the loops here stop before implement, to stay fast).
+    """
     world.write_scenario(entries(TAGS))
     numbers = [world.open_issue(f"Add {tag} [{tag}]", f"{tag}() returns 1.").number for tag in TAGS]
     configs = [_config(world, tmp_path, n) for n in range(3)]
@@ -59,11 +61,11 @@ def test_three_orchestrators_take_ten_issues_forward_without_doubling_any_job(
     for number in numbers:
         state = world.state(number)
         assert state is not None
-        assert state.stage is Stage.REVIEW, (number, state.stopped)
+        assert state.stage is Stage.IMPLEMENT, (number, state.stopped)
         assert_one_state_comment(world, number)
         spans = job_spans(homes, number)
-        assert len(spans) == 3
+        assert len(spans) == 2
         assert_no_overlap(spans)
     assert_invariants(world, *numbers)
     started = [line for home in homes for line in log_lines(home) if line.startswith("started #")]
-    assert len(started) >= len(numbers) * 3
+    assert len(started) >= len(numbers) * 2

@@ -260,3 +260,14 @@ def test_a_security_finding_found_again_after_max_security_reviews_stops() -> No
     assert add_security(reviewed, replies.SecurityReply(findings=[], summary=""), 2)[1] == (
         judge(IssueState(), 2)
     )
+
+
+def test_a_rereview_finding_on_a_file_the_fix_did_not_touch_is_only_a_nit() -> None:
+    """FIX-2: re-reviewers may raise only problems the fix introduced."""
+    state = IssueState(findings=(finding(1),))
+    elsewhere = found("old problem", file="other.py").finding.model_dump()
+    inside = found("new problem", line=60).finding.model_dump()
+    reply = rereview(findings=[elsewhere, inside])
+    after, nits_left = apply_rereview(state, "correctness", reply, ("app.py",))
+    assert [(f.id, f.evidence) for f in after.open_blocking()] == [("F2", "new problem")]
+    assert [n.finding.file for n in nits_left] == ["other.py"]

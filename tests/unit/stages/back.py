@@ -76,7 +76,7 @@ def answer(action: object, state: Any, session: Callable[[LaunchSession], Result
         case LaunchSession():
             return session(action)
         case PrepareReview():
-            return ReviewPrepared("/job/review/" + action.name, HEAD, empty=False)
+            return ReviewPrepared("/job/review/" + action.name, HEAD, False, ("app.py",))
         case PostPrComment() | PostComment() | ResetBranch():
             return Done()
         case PushBranch():

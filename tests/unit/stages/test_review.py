@@ -228,3 +228,17 @@ def test_more_rounds_can_be_configured() -> None:
     end, _ = run_to_end(step, review.transition, by_kind(**answers))
     assert isinstance(end, SavedAt)
     assert end.stage is Stage.FIX
+
+
+def test_a_rereviewer_cannot_block_on_a_file_the_fix_did_not_touch() -> None:
+    """FIX-2: such a finding is posted as a nit and the review is clean."""
+    old = issue_finding("an old problem elsewhere", file="other.py")
+    answers = {
+        "rereview_correctness": rereview_reply(findings=[old]),
+        "rereview_tests": rereview_reply(),
+    }
+    end, asked = run_to_end(review.start(inputs(), FIXING), review.transition, by_kind(**answers))
+    assert isinstance(end, SavedAt)
+    assert end.stage is Stage.CHECKS
+    assert "an old problem elsewhere" in posts(asked)[-1].text
+    assert posts(asked)[-1].kind == "nits"

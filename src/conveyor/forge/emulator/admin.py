@@ -1,11 +1,14 @@
 """Administration of the emulator's data directory; works whether or not the server runs.
 
 Each function opens the store directly (SQLite in WAL mode shares it safely with a
-running server). `repos.create_repo` (the git half) creates repositories.
+running server), or uses the `store` it is given (an in-process server's, which saves
+opening and closing one per call). `repos.create_repo` (the git half) creates repositories.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,38 +40,46 @@ class AppCreated:
     bot_login: str
 
 
-def add_user(data_dir: Path, login: str) -> str:
-    """Create `login` when missing and return a fresh token for it."""
-    _check_login(login)
+@contextmanager
+def store_for(data_dir: Path, shared: Store | None = None) -> Iterator[Store]:
+    """`shared` when given (left open), else the store under `data_dir`, closed afterwards."""
+    if shared is not None:
+        yield shared
+        return
     store = Store.open(data_dir)
     try:
-        with store.tx() as conn:
-            user_id = ensure_user(store, conn, login)
-            token = new_token()
-            conn.execute("INSERT INTO tokens (token, user_id) VALUES (?, ?)", (token, user_id))
-        return token
+        yield store
     finally:
         store.close()
 
 
-def add_collaborator(data_dir: Path, slug: str, login: str, permission: str = "write") -> None:
+def add_user(data_dir: Path, login: str, *, store: Store | None = None) -> str:
+    """Create `login` when missing and return a fresh token for it."""
+    _check_login(login)
+    with store_for(data_dir, store) as opened, opened.tx() as conn:
+        user_id = ensure_user(opened, conn, login)
+        token = new_token()
+        conn.execute("INSERT INTO tokens (token, user_id) VALUES (?, ?)", (token, user_id))
+    return token
+
+
+def add_collaborator(
+    data_dir: Path, slug: str, login: str, permission: str = "write", *, store: Store | None = None
+) -> None:
     """Make `login` (created when missing) a collaborator of OWNER/NAME with `permission`."""
     _check_login(login)
     if permission not in PERMISSIONS:
         msg = f"permission {permission!r} is not one of {', '.join(PERMISSIONS)}"
         raise AdminError(msg)
-    store = Store.open(data_dir)
-    try:
-        repo = _repo(store, slug)
-        with store.tx() as conn:
-            user_id = ensure_user(store, conn, login)
+    with store_for(data_dir, store) as opened:
+        repo = _repo(opened, slug)
+        with opened.tx() as conn:
+            user_id = ensure_user(opened, conn, login)
             conn.execute(
                 "INSERT OR REPLACE INTO collaborators (repo_id, user_id, permission) "
                 "VALUES (?, ?, ?)",
                 (repo["id"], user_id, permission),
             )
-    finally:
-        store.close()
 
 
 def add_app(data_dir: Path, slug: str, install: str | None = None) -> AppCreated:

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from conveyor.forge.emulator.admin import AdminError
+from conveyor.forge.emulator.admin import AdminError, store_for
 from conveyor.forge.emulator.http import ApiError, emulator, json_response, read_object
 from conveyor.forge.emulator.pushes import FORGE_GIT_ENV, hook_script
 from conveyor.forge.emulator.records import (
@@ -100,11 +100,13 @@ def create_repo(
     default_branch: str | None = None,
     ci: str | None = None,
     wiki: bool = False,
+    store: Store | None = None,
 ) -> RepoCreated:
     """Create OWNER/NAME from folder or git repository `src` (its history up to `at`).
 
     The owner becomes a user (when new) and an admin collaborator; the bare
     repository gets the `post-receive` hook that reports pushes to the server.
+    `store`: a running in-process server's (see `admin.store_for`).
     """
     try:
         owner, name = split_slug(slug)
@@ -117,10 +119,9 @@ def create_repo(
     if not src.is_dir():
         msg = f"source {src} is not a folder"
         raise AdminError(msg)
-    store = Store.open(data_dir)
     bare = bare_repo_path(data_dir, owner, name)
-    try:
-        if repo_row(store, owner, name) is not None or bare.exists():
+    with store_for(data_dir, store) as opened:
+        if repo_row(opened, owner, name) is not None or bare.exists():
             msg = f"repository {slug!r} already exists"
             raise AdminError(msg)
         try:
@@ -132,9 +133,9 @@ def create_repo(
             msg = f"cannot import {src}: {exc}"
             raise AdminError(msg) from exc
         now = now_iso()
-        with store.tx() as conn:
-            owner_id = ensure_user(store, conn, owner)
-            repo_id = store.next_id(conn)
+        with opened.tx() as conn:
+            owner_id = ensure_user(opened, conn, owner)
+            repo_id = opened.next_id(conn)
             conn.execute(
                 "INSERT INTO repos (id, owner_id, name, node_id, default_branch, has_wiki, "
                 "ci_command, created_at, pushed_at, updated_at) "
@@ -154,8 +155,6 @@ def create_repo(
         return RepoCreated(
             repo_id, f"{owner}/{name}", clone_url(data_dir, owner, name), branch, sha, wiki_url
         )
-    finally:
-        store.close()
 
 
 async def post_repo(request: Request) -> Response:
