@@ -176,6 +176,47 @@ def timed_merges(forge: GitHubForge, heads: dict[str, str]) -> list[float]:
     return times
 
 
+TICK_SLUG = "bench/tick"
+TICK_ISSUES = 20
+
+
+def idle_tick(server: ForgeServer, root: Path) -> tuple[int, int]:
+    """Requests and points of a second `conveyor tick` on a repository where nothing can start.
+
+    Its open issues are by a person the config does not trust, so no job starts.
+    """
+    from conveyor.job.drive import conveyor_argv
+    from conveyor.testing.world import config_toml
+
+    source = root / "tick-src"
+    source.mkdir()
+    (source / "README.md").write_text("# Tick\n")
+    server.create_repo(TICK_SLUG, source)
+    server.add_collaborator(TICK_SLUG, "conveyor-bot", "write")
+    server.add_collaborator(TICK_SLUG, "tick-owner", "write")
+    server.add_user("tick-owner")
+    stranger = server.add_user("tick-stranger")
+    headers = {"Authorization": f"token {stranger}"}
+    with httpx.Client(base_url=f"{server.url}/repos/{TICK_SLUG}", headers=headers) as plain:
+        for n in range(TICK_ISSUES):
+            plain.post("/issues", json={"title": f"Tick {n}", "body": "body"})
+    config = root / "tick.toml"
+    config.write_text(config_toml({
+        "repo": TICK_SLUG, "home": str(root / "tick-home"), "allowed_users": ["tick-owner"],
+        "forge": {"kind": "local", "api_url": server.url},
+        "account": {"login": "conveyor-bot", "token_env": "BENCH_TICK_TOKEN"},
+        "commands": {"test": "true"},
+    }))  # fmt: skip
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root)}
+    env["BENCH_TICK_TOKEN"] = server.add_user("conveyor-bot")
+    argv = [*conveyor_argv(), "tick", "--config", str(config)]
+    subprocess.run(argv, env=env, capture_output=True, check=True)
+    before = server.stats()
+    subprocess.run(argv, env=env, capture_output=True, check=True)
+    after = server.stats()
+    return after["requests"] - before["requests"], after["points"] - before["points"]
+
+
 def main() -> None:
     """Start a forge, seed it, run the three measurements, print the figures and the JSON."""
     started = time.perf_counter()
@@ -204,6 +245,7 @@ def main() -> None:
                 cpu_per_call = (time.process_time() - cpu_start) * 1000 / MIXED_CALLS
                 overhead = client_overhead(server, forge, token, issues[0])
                 merges = timed_merges(forge, heads)
+            tick_requests, tick_points = idle_tick(server, root)
     every = [t for kind in times.values() for t in kind]
     for name, kind in times.items():
         p50, p99 = statistics.median(kind), percentile(kind, 0.99)
@@ -221,6 +263,8 @@ def main() -> None:
         "client_overhead_p50_ms": round(overhead, 3),
         "merge_p50_ms": round(statistics.median(merges), 1),
         "merge_max_ms": round(max(merges), 1),
+        "idle_tick_requests": tick_requests,  # goal 1 request, 0 points (`conveyor tick`)
+        "idle_tick_points": tick_points,
         "wall_s": round(time.perf_counter() - started, 1),
         # Client and server share this process and the machine: latencies grow with load.
         "load_1m": round(os.getloadavg()[0], 2),

@@ -122,3 +122,44 @@ def test_the_home_key_wins_over_the_variable_which_wins_over_the_default(
     assert json.loads(_check(tmp_path, GOOD, "--config", path)[1])["home"] == str(
         tmp_path / "user" / ".local" / "share" / "conveyor"
     )
+
+
+CREDENTIALS = {
+    "unset token variable": (
+        'token_env = "CONVEYOR_TEST_UNSET"',
+        "conf.toml: account.token_env: the environment variable CONVEYOR_TEST_UNSET is not set",
+    ),
+    "missing token file": (
+        'token_file = "no-such-token"',
+        "conf.toml: account.token_file: cannot read ",
+    ),
+    "app key that is not a key": (
+        'app = { id = 1, slug = "bot", installation_id = 2, private_key_file = "conf.toml" }',
+        "conf.toml: account.app.private_key_file: conf.toml is not a PEM private key",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CREDENTIALS))
+def test_credentials_that_cannot_be_read_are_one_line_naming_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The token's variable, token file or app key file is checked; exit 1 with one line."""
+    monkeypatch.chdir(tmp_path)
+    source, expected = CREDENTIALS[kind]
+    text = GOOD.replace('token_env = "CONVEYOR_TEST_TOKEN"', source)
+    code, out, err = _check(tmp_path, text, "--config", "conf.toml")
+    assert code == 1
+    assert out == ""
+    (line,) = err.splitlines()
+    assert line.startswith(expected)
+
+
+def test_a_relative_token_file_is_read_next_to_the_config(tmp_path: Path) -> None:
+    """`token_file` relative to the config's folder; the path shows, its content never does."""
+    (tmp_path / "token").write_text("ghp_file-secret\n")
+    text = GOOD.replace('token_env = "CONVEYOR_TEST_TOKEN"', 'token_file = "token"')
+    code, out, _ = _check(tmp_path, text, "--config", str(tmp_path / "conf.toml"))
+    assert code == 0
+    assert json.loads(out)["account"]["token_file"] == "token"
+    assert "ghp_file-secret" not in out

@@ -6,6 +6,7 @@ import typer
 
 from conveyor.cli import config_cmd, demo_cmd, forge_cmd
 from conveyor.cli.cost_cmd import cost
+from conveyor.cli.doctor_cmd import doctor
 from conveyor.cli.drive_cmd import drive_cmd
 from conveyor.cli.job_cmd import job
 from conveyor.cli.live_cmd import live
@@ -28,4 +29,5 @@ app.command("status")(status)
 app.command("cost")(cost)
 app.command("run")(run)
 app.command("tick")(tick)
+app.command("doctor")(doctor)
 app.command("live")(live)

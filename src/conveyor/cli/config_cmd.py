@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, conveyor_home, load_config
+from conveyor.cli.config_load import ConfigError, config_path, conveyor_home, load_config
+from conveyor.forge.credentials import check_credentials
 
 app = typer.Typer(
     help="Check the configuration.",
@@ -25,13 +27,19 @@ ConfigOption = Annotated[
 
 @app.command("check")
 def check(config: ConfigOption = None) -> None:
-    """Validate the config; print it resolved (secrets redacted) or its errors (exit 1)."""
+    """Validate the config and that its credentials can be read; print it resolved (secrets
+    redacted) or its errors (exit 1)."""
     try:
-        loaded = load_config(config)
+        path = config_path(config)
+        loaded = load_config(path)
     except ConfigError as exc:
         for line in exc.lines:
             typer.echo(line, err=True)
         raise typer.Exit(1) from exc
+    problem = check_credentials(loaded, os.environ, path.parent)
+    if problem is not None:
+        typer.echo(f"{path}: {problem}", err=True)
+        raise typer.Exit(1)
     data = loaded.model_dump(mode="json")
     data["home"] = str(conveyor_home(loaded))
     account = data["account"]

@@ -53,12 +53,17 @@ def parse_config(text: str, source: str) -> Config:
         raise ConfigError(lines) from exc
 
 
-def load_config(path: Path | str | None = None) -> Config:
-    """Read the config from `path`, else `$CONVEYOR_CONFIG`."""
+def config_path(path: Path | str | None = None) -> Path:
+    """The config file to read: `path`, else `$CONVEYOR_CONFIG`; ConfigError when neither."""
     chosen = path or os.environ.get("CONVEYOR_CONFIG")
     if not chosen:
         raise ConfigError(["no configuration: pass --config PATH or set CONVEYOR_CONFIG"])
-    file = Path(chosen)
+    return Path(chosen)
+
+
+def load_config(path: Path | str | None = None) -> Config:
+    """Read the config from `path`, else `$CONVEYOR_CONFIG`."""
+    file = config_path(path)
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError as exc:

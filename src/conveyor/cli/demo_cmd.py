@@ -1,67 +1,21 @@
-"""`conveyor demo`: the embedded forge with the sample repository and its issues.
-
-For now it sets the stage only (forge, repository, people, issues) and
-serves the forge's page; the pipeline run is added by the demo issue.
-"""
+"""`conveyor demo`: issues to merged pull requests on the embedded forge, with a scripted agent."""
 
 from __future__ import annotations
 
+import shutil
 import signal
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-if TYPE_CHECKING:
-    from conveyor.testing.emulator import ForgeServer
+from conveyor.cli.demo.config import REAL_AGENTS
 
-REPO = "demo/inventory"
-ACCOUNT = "conveyor-bot"
-TRUSTED = "alice"
-VISITOR = "mallory"
-
-
-@dataclass(frozen=True)
-class DemoIssue:
-    """An issue the demo opens, and who opens it."""
-
-    author: str
-    title: str
-    body: str
-
-
-ISSUES = (
-    DemoIssue(TRUSTED, "Add a low-stock report [clean]", "List items with fewer than N units."),
-    DemoIssue(TRUSTED, "remove() accepts negative quantities [bugfix]", "`remove('x', -1)` adds."),
-    DemoIssue(VISITOR, "Please add a CSV export", "Visitors' issues are never touched."),
-)
-
-
-def sample_template() -> Path:
-    """The sample repository shipped as package data."""
-    return Path(str(resources.files("conveyor") / "sample" / "template"))
-
-
-def set_stage(server: ForgeServer) -> list[str]:
-    """Create people, the repository and the issues; returns one line per issue."""
-    from conveyor.forge.github import token_forge
-
-    server.add_user(ACCOUNT)
-    tokens = {TRUSTED: server.add_user(TRUSTED), VISITOR: server.add_user(VISITOR)}
-    server.create_repo(REPO, sample_template(), ci="python -m pytest")
-    server.add_collaborator(REPO, ACCOUNT)
-    server.add_collaborator(REPO, TRUSTED)
-    lines = []
-    for issue in ISSUES:
-        forge = token_forge(REPO, tokens[issue.author], base_url=server.url)
-        created = forge.create_issue(issue.title, issue.body)
-        lines.append(f"#{created.number} by {issue.author}: {created.title}")
-    return lines
+EXIT_MISSED = 1
+EXIT_USAGE = 2
 
 
 def _wait_for_interrupt() -> None:
@@ -71,25 +25,73 @@ def _wait_for_interrupt() -> None:
     stop.wait()
 
 
+def _data_dir(data: Path | None) -> Path:
+    """A fresh folder for the forge's data: `data` when empty or missing, else a usage error."""
+    if data is None:
+        return Path(tempfile.mkdtemp(prefix="conveyor-demo-"))
+    if data.exists() and any(data.iterdir()):
+        typer.echo(f"--data {data}: the folder is not empty; the demo needs a fresh one", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    data.mkdir(parents=True, exist_ok=True)
+    return data
+
+
+def _check_agent(agent: str) -> None:
+    if agent == "scripted":
+        return
+    if agent not in REAL_AGENTS:
+        typer.echo(f"--agent {agent}: expected one of {', '.join(REAL_AGENTS)}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if shutil.which(agent) is None:
+        typer.echo(
+            f"--agent {agent}: the `{agent}` CLI is not on PATH. Install it and sign it in"
+            f" (its own credentials), then run `conveyor doctor` to see what else is missing.",
+            err=True,
+        )
+        raise typer.Exit(EXIT_USAGE)
+
+
 def demo(
     data: Annotated[
         Path | None, typer.Option("--data", help="Keep the forge's data here (default: temp).")
     ] = None,
     no_serve: Annotated[
-        bool, typer.Option("--no-serve", help="Exit after setting up instead of serving.")
+        bool, typer.Option("--no-serve", help="Exit after the table instead of serving the page.")
     ] = False,
+    agent: Annotated[
+        str, typer.Option("--agent", help="claude, codex or opencode instead of the script.")
+    ] = "scripted",
 ) -> None:
-    """Start the embedded forge with the sample repository and issues, and serve its page."""
+    """Run the pipeline on a sample repository's issues, then show what became of each."""
+    from rich.console import Console
+
+    from conveyor.cli.demo.issues import expected_outcomes
+    from conveyor.cli.demo.run import DemoFiles, run_pipeline
+    from conveyor.cli.demo.table import build_rows, critical_path, misses, render
     from conveyor.testing.emulator import ForgeServer
 
-    data_dir = data or Path(tempfile.mkdtemp(prefix="conveyor-demo-"))
-    data_dir.mkdir(parents=True, exist_ok=True)
+    _check_agent(agent)
+    data_dir = _data_dir(data)
+    console = Console()
+    files = DemoFiles(data_dir / "conveyor")
     with ForgeServer(data_dir) as server:
-        for line in set_stage(server):
-            typer.echo(line)
-        typer.echo(f"forge data: {data_dir}")
+        typer.echo(f"forge page: {server.url}/  (data in {data_dir})")
+        result = run_pipeline(server, files, agent=agent, console=console)
+        rows = build_rows(result.facts)
+        typer.echo("")
+        typer.echo(render(rows))
+        typer.echo("")
+        typer.echo(f"wall time: {result.seconds:.0f}s")
+        typer.echo(f"critical path: {critical_path(result.facts)}")
+        missed = [] if agent != "scripted" else misses(rows, expected_outcomes())
+        for line in missed:
+            typer.echo(f"not as expected: {line}")
+        if result.interrupted:
+            typer.echo("interrupted: the table shows where each issue stopped")
         typer.echo(f"forge page: {server.url}/")
-        if no_serve or not sys.stdin.isatty():
-            return
-        typer.echo("serving; Ctrl-C to stop")
-        _wait_for_interrupt()
+        typer.echo(f"see it again later: conveyor forge serve --data {data_dir}")
+        if not no_serve and sys.stdin.isatty() and sys.stdout.isatty():
+            typer.echo("serving; Ctrl-C to stop")
+            _wait_for_interrupt()
+    if missed or result.interrupted:
+        raise typer.Exit(EXIT_MISSED)

@@ -64,7 +64,7 @@ def claim_for_job(
     expected = expected_stage(state, restarting=decision.action == "restart")
     if expected is not stage:
         return NotClaimable(f"wrong-stage: the issue waits for {expected.value}, not {stage.value}")
-    if own and state is not None and decision.action != "restart":
+    if own and state is not None and decision.reason == "leased":
         path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
         return Claimed(state, path, fresh=False)
     outcome = claim(

@@ -136,25 +136,34 @@ def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | 
     )
     guard = SignalGuard(started.hub)
     with handling_signals(guard), heartbeat(job_file.heartbeat):
-        outcome, ctx = _work(started, runner)
-        guard.disarm()
-        return finish_job(started, ctx, outcome)
+        held: list[JobContext] = []
+        outcome = _work(started, runner, guard, held)
+        return finish_job(started, held[0] if held else None, outcome)
 
 
-def _work(started: Started, runner: StageRunner | None) -> tuple[Outcome, JobContext | None]:
-    """Prepare the checkout and run the stage; how it ended."""
-    ctx: JobContext | None = None
+def _work(
+    started: Started, runner: StageRunner | None, guard: SignalGuard, held: list[JobContext]
+) -> Outcome:
+    """Prepare the checkout and run the stage; how it ended (the context goes into `held`).
+
+    The guard is disarmed before leaving, so no signal can cut the exit path short:
+    one landing before that is caught here as an interrupt.
+    """
     try:
-        ctx, state = build_context(started)
-        run = runner or _default_runner()
-        with serve_control(ctx.control_socket, ctx.hub.handlers()):
-            end = run(ctx, state)
+        try:
+            ctx, state = build_context(started)
+            held.append(ctx)
+            run = runner or _default_runner()
+            with serve_control(ctx.control_socket, ctx.hub.handlers()):
+                end = run(ctx, state)
+        finally:
+            guard.disarm()
     except JobInterrupted:
-        return "interrupted", ctx
+        return "interrupted"
     except Exception:  # noqa: BLE001 - any failure still saves the issue and cleans up
         traceback.print_exc(file=sys.stderr)
-        return "error", ctx
-    return end.outcome, ctx
+        return "error"
+    return end.outcome
 
 
 def _free_job_id(home: Path, opts: JobOptions, stamp: str) -> str:

@@ -66,7 +66,8 @@ class Orchestrator:
 
 @dataclass(frozen=True, slots=True)
 class TickResult:
-    """What one tick did: the jobs it started, how many run now, and whether all was idle."""
+    """What one tick did: the jobs it started, how many run now, and whether all was idle
+    (nothing started or resumed, no job running, no CI wait pending)."""
 
     started: tuple[JobHandle, ...]
     live: int
@@ -181,7 +182,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     started = tuple(h for n, h in orc.handles.items() if before.get(n) is not h)
     acted = bool(chosen.watchdog or started)
     live = len(orc.handles)
-    return TickResult(started, live, idle=not acted and live == 0, plan=chosen, snapshot=snapshot)
+    waits = any(i.ci_wait is not None and i.stopped is None for i in snapshot.issues)
+    idle = not acted and live == 0 and not waits
+    return TickResult(started, live, idle=idle, plan=chosen, snapshot=snapshot)
 
 
 def _ops(orc: Orchestrator) -> OpContext:

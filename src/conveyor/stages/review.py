@@ -207,7 +207,8 @@ def _post_lens(run: Review) -> Effect:
 def _post_findings(run: Review) -> Effect:
     limit = run.inputs.limits.max_fix_rounds
     text = findings_comment(run.state.open_blocking(), run.state.rounds.fix, limit)
-    return PostPrComment("findings", "aggregate", text)
+    # Signed by the coordinator: the list is the stage's own, aggregated or numbered raw.
+    return PostPrComment("findings", "coordinator", text)
 
 
 def _done(run: Review, stage: Stage) -> End:

@@ -13,9 +13,7 @@ TRIVIAL = f"{sys.executable} -c pass"
 
 
 def _world(forge_server: ForgeServer, tmp_path: Path) -> World:
-    return World.create(
-        forge_server, tmp_path / "world", config={"commands": {"test": TRIVIAL}}
-    )
+    return World.create(forge_server, tmp_path / "world", config={"commands": {"test": TRIVIAL}})
 
 
 def test_a_second_tick_on_an_idle_repository_is_one_request_and_no_points(

@@ -56,6 +56,7 @@ def test_the_second_of_two_issues_on_the_same_lines_is_resolved_and_merges(
             *(e for t in (first, second) for e in (triage(t), spec_ready(t))),
             implement_done(first),
             other_implementer(second),
+            resolver(first),
             resolver(second),
             *clean_back_half(first),
             *clean_back_half(second),
@@ -70,21 +71,27 @@ def test_the_second_of_two_issues_on_the_same_lines_is_resolved_and_merges(
     for started in drives:
         out, err = started.communicate(timeout=240)
         assert started.returncode == 0, out + err
+    prs: dict[int, int] = {}
     for n in (a.number, b.number):
         state = world.state(n)
         assert state is not None
         assert state.stage is Stage.MERGE
+        assert state.pr is not None
+        prs[n] = state.pr
+    # The merge order lets the older PR go first; the other one loses the race.
+    winner, loser = sorted((a.number, b.number), key=prs.__getitem__)
+    content = {a.number: IMPL, b.number: OTHER}
 
-    merged_a = world.drive(a.number)
-    assert merged_a.returncode == 0, merged_a.stdout + merged_a.stderr
-    assert world.base_file("inventory/total.py") == IMPL
+    won = world.drive(winner)
+    assert won.returncode == 0, won.stdout + won.stderr
+    assert world.base_file("inventory/total.py") == content[winner]
 
-    merged_b = world.drive(b.number)
-    assert merged_b.returncode == 0, merged_b.stdout + merged_b.stderr
-    assert "sync job" in merged_b.stdout
-    assert "agent:merged" in world.labels(b.number)
-    assert world.base_file("inventory/total.py") == OTHER
-    state = world.state(b.number)
+    lost = world.drive(loser)
+    assert lost.returncode == 0, lost.stdout + lost.stderr
+    assert "sync job" in lost.stdout
+    assert "agent:merged" in world.labels(loser)
+    assert world.base_file("inventory/total.py") == content[loser]
+    state = world.state(loser)
     assert state is not None
     assert (state.rounds.syncs, state.rounds.conflict_fixes) == (1, 1)
     assert_invariants(world, a.number, b.number)

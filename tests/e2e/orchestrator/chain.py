@@ -73,7 +73,8 @@ def implement_entry(tag: str, *, pause: Path | None = None) -> dict[str, Any]:
     ]
     if pause is not None:
         actions = [{"run": f"touch {pause}.started"}, {"pause_until": str(pause)}, *actions]
-    answer = {"status": "done", "summary": f"{tag}() returns 1.", "blocked_reason": None}
+    answer: dict[str, Any] = {"status": "done", "summary": f"{tag}() returns 1."}
+    answer["blocked_reason"] = None
     answer["deviations"] = []
     return {"tag": tag, "kind": "implement", "turns": [{"actions": actions}, reply(answer)]}
 

@@ -75,8 +75,8 @@ def conditional(
     version = store.version()  # read before building: a later commit misses
     wanted = _wanted(request)
     entry = cache.get(key)
-    fresh = entry is not None and entry.version == version
-    if entry is not None and fresh and (entry.etag.removeprefix("W/") in wanted or "*" in wanted):
+    held = entry is not None and (entry.etag.removeprefix("W/") in wanted or "*" in wanted)
+    if entry is not None and held and entry.version == version:
         headers = {"ETag": entry.etag}
         if entry.link is not None:
             headers["Link"] = entry.link

@@ -7,7 +7,8 @@ the module's `ROUTES: list[Route]`, and add the module's dotted name to
 `field_*` helpers for the body, `raise ApiError(...)` (or `not_found()`,
 `validation_failed(...)`) for GitHub-shaped errors, and `json_response(...)` /
 `paged_response(...)` to answer (weak ETag included; the middleware turns a matching
-`If-None-Match` into a 304 and adds the rate-limit headers).
+`If-None-Match` into a 304 and adds the rate-limit headers). A list that pollers repeat
+can answer through `etag_cache.conditional`, which skips building an unchanged body.
 """
 
 from __future__ import annotations

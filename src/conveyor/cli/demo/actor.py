@@ -1,0 +1,72 @@
+"""The demo's trusted person: watches the forge and answers the pipeline's questions.
+
+It reads only what a person reads (labels and comments) and acts only as
+that person (a comment), on its own thread beside the orchestrator.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from conveyor.cli.demo.issues import tag_of
+from conveyor.core.labels import Status
+from conveyor.forge.protocol import Forge
+from conveyor.forge.types import Comment
+
+
+def needs_answer(comments: tuple[Comment, ...], person: str, account: str) -> bool:
+    """Whether the account's latest comment is newer than the person's latest one."""
+    last_account = max((c.id for c in comments if c.author == account), default=0)
+    last_person = max((c.id for c in comments if c.author == person), default=0)
+    return last_account > last_person
+
+
+@dataclass
+class Actor:
+    """Answers each waiting issue whose tag has an answer, once per question asked."""
+
+    forge: Forge
+    person: str
+    account: str
+    answers: Mapping[str, str]
+    on_answer: Callable[[str, int], None] = lambda _tag, _number: None
+    interval: float = 0.5
+    answered: list[tuple[str, int]] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def pass_once(self) -> list[int]:
+        """One look at the forge: answer what waits; returns the issues answered."""
+        done = []
+        for issue in self.forge.list_open_issues().issues:
+            tag = tag_of(issue.title)
+            if Status.NEEDS_INFO.value not in issue.labels or tag not in self.answers:
+                continue
+            comments = self.forge.list_comments(issue.number).comments
+            if not needs_answer(comments, self.person, self.account):
+                continue
+            self.on_answer(tag, issue.number)
+            self.forge.create_comment(issue.number, self.answers[tag])
+            self.answered.append((tag, issue.number))
+            done.append(issue.number)
+        return done
+
+    def start(self) -> None:
+        """Watch on a daemon thread until `stop`."""
+        self._thread = threading.Thread(target=self._watch, name="demo-actor", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop watching and wait for the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.pass_once()
+            except Exception:  # noqa: BLE001 - a failed look is retried at the next one
+                continue

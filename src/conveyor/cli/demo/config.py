@@ -1,0 +1,58 @@
+"""The demo's config file: the embedded forge, fast polls, no budgets, the scripted agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from conveyor.cli.demo.issues import ACCOUNT, REPO, TRUSTED, test_command
+
+TOKEN_ENV = "CONVEYOR_DEMO_TOKEN"  # noqa: S105 - the variable's name, not a secret
+REAL_AGENTS = ("claude", "codex", "opencode")
+# A real agent's run is capped: the demo's issues are small, this is a safety net.
+REAL_AGENT_DAY_BUDGET = 5.0
+
+
+def demo_config(
+    *, api_url: str, home: Path, scenario: Path, agent: str = "scripted"
+) -> dict[str, Any]:
+    """The config's values: claim wait 0, 1 s polls, three jobs, token and money caps off.
+
+    A real `agent` replaces the scripted one and gets a daily money budget.
+    """
+    choice: dict[str, Any] = {"agent": "scripted", "scenario": str(scenario)}
+    money: dict[str, Any] = {}
+    if agent != "scripted":
+        choice = {"agent": agent}
+        money = {"per_day": REAL_AGENT_DAY_BUDGET}
+    values: dict[str, Any] = {
+        "repo": REPO,
+        "base": "main",
+        "home": str(home),
+        "allowed_users": [TRUSTED],
+        "forge": {"kind": "local", "api_url": api_url},
+        "account": {"login": ACCOUNT, "token_env": TOKEN_ENV},
+        "commands": {"test": test_command(), "timeout_seconds": 120},
+        "limits": {
+            "claim_wait_seconds": [0, 0],
+            "poll_seconds": 1,
+            "ci_poll_seconds": 1,
+            "max_jobs": 3,
+            "tokens_per_hour": 0,
+        },
+        "agents": {"default": choice},
+    }
+    if money:
+        values["money"] = money
+    return values
+
+
+def write_demo_config(path: Path, values: dict[str, Any]) -> Path:
+    """Write the config as TOML at `path` (outside the repository), validated first."""
+    from conveyor.core.config import Config
+    from conveyor.testing.world import config_toml
+
+    Config.model_validate(values)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(config_toml(values), encoding="utf-8")
+    return path

@@ -1,0 +1,127 @@
+"""The demo's closing table: what became of each issue, read from the forge and job files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from conveyor.core.labels import STOP_PREFIX, Status
+
+
+@dataclass(frozen=True)
+class JobSpan:
+    """One stage job of an issue: its stage, when it ran, its sessions and tokens."""
+
+    stage: str
+    started: datetime
+    finished: datetime
+    sessions: int
+    tokens: int
+
+
+@dataclass(frozen=True)
+class IssueFacts:
+    """What the forge and the job files say about one issue."""
+
+    number: int
+    tag: str | None
+    title: str
+    author_trusted: bool
+    open: bool
+    labels: tuple[str, ...]
+    pr: int | None
+    fix_rounds: int
+    jobs: tuple[JobSpan, ...] = ()
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table."""
+
+    number: int
+    tag: str | None
+    title: str
+    outcome: str
+    pr: int | None
+    fix_rounds: int
+    sessions: int
+    tokens: int
+
+
+def outcome(facts: IssueFacts) -> str:
+    """merged, stopped (<control>), waiting for an answer, split, skipped, or in progress."""
+    labels = facts.labels
+    if Status.MERGED.value in labels:
+        return "merged"
+    stops = [label.removeprefix(STOP_PREFIX) for label in labels if label.startswith(STOP_PREFIX)]
+    if stops:
+        return f"stopped ({stops[0]})"
+    if Status.NEEDS_INFO.value in labels:
+        return "waiting for an answer"
+    if Status.SPLIT.value in labels:
+        return "split" if not facts.open else "split (parent open)"
+    if not facts.jobs and not facts.author_trusted:
+        return "skipped"
+    return "in progress"
+
+
+def build_rows(facts: Iterable[IssueFacts]) -> list[Row]:
+    """One row per issue, by number."""
+    return [
+        Row(
+            number=f.number,
+            tag=f.tag,
+            title=f.title,
+            outcome=outcome(f),
+            pr=f.pr,
+            fix_rounds=f.fix_rounds,
+            sessions=sum(j.sessions for j in f.jobs),
+            tokens=sum(j.tokens for j in f.jobs),
+        )
+        for f in sorted(facts, key=lambda f: f.number)
+    ]
+
+
+def misses(rows: Sequence[Row], expected: Mapping[str, str]) -> list[str]:
+    """Each issue that did not reach the outcome the demo expects, named, with what it reached."""
+    by_tag = {row.tag: row for row in rows if row.tag is not None}
+    out = []
+    for tag, want in expected.items():
+        row = by_tag.get(tag)
+        if row is None:
+            out.append(f"[{tag}]: never opened (expected {want})")
+        elif row.outcome != want:
+            out.append(f"#{row.number} [{tag}]: {row.outcome} (expected {want})")
+    return out
+
+
+def render(rows: Sequence[Row]) -> str:
+    """The table as plain text, one issue a line."""
+    head = ("issue", "outcome", "PR", "fix rounds", "sessions", "tokens", "title")
+    lines = [
+        (f"#{r.number}", r.outcome, f"#{r.pr}" if r.pr else "-", str(r.fix_rounds),
+         str(r.sessions), f"{r.tokens:,}", r.title)
+        for r in rows
+    ]  # fmt: skip
+    widths = [max(len(str(c)) for c in col) for col in zip(head, *lines, strict=False)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"
+    return "\n".join(fmt.format(*line) for line in (head, *lines))
+
+
+def critical_path(facts: Iterable[IssueFacts]) -> str:
+    """Which issue finished last, and the stage jobs that took it there."""
+    done = [f for f in facts if f.jobs]
+    if not done:
+        return "no job ran"
+    last = max(done, key=lambda f: max(j.finished for j in f.jobs))
+    jobs = sorted(last.jobs, key=lambda j: j.started)
+    start = min(j.started for f in done for j in f.jobs)
+    end = max(j.finished for j in jobs)
+    steps = ", ".join(f"{j.stage} {(j.finished - j.started).total_seconds():.0f}s" for j in jobs)
+    waited = (jobs[0].started - start).total_seconds()
+    tag = f" [{last.tag}]" if last.tag else ""
+    return (
+        f"#{last.number}{tag} finished last, {(end - start).total_seconds():.0f}s after the first"
+        f" job began: it started {waited:.0f}s in and ran {len(jobs)} jobs ({steps})"
+    )

@@ -1,0 +1,178 @@
+"""The doctor's checks: each returns what it found, named, and whether it passed.
+
+Forge checks go through the `Forge` protocol; listing labels (which the
+protocol has no call for) is one paged REST read with the account's token.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+from conveyor.agents.launch import resolve_choice
+from conveyor.core.config import Config, Role
+from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
+from conveyor.core.labels import all_labels
+from conveyor.core.trust import same_login
+from conveyor.forge.connect import read_token
+from conveyor.forge.protocol import Forge
+from conveyor.ops.labels import spec_of
+
+WRITE = frozenset({"admin", "maintain", "write"})
+VERSION_TIMEOUT_S = 20.0
+SHELL_WORDS = frozenset({"!", "for", "if", "while", "until", "case", "[", "test", "true", "false"})
+SHELL_WORDS |= frozenset({"exit", "cd", "export", "set", ":", "."})
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One finding: what was checked, whether it passed, and what was seen."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+Probe = Callable[[list[str]], tuple[int, str]]
+
+
+def run_probe(argv: list[str]) -> tuple[int, str]:
+    """Run a version command; its exit status and first output line (127 when missing)."""
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=VERSION_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return 127, str(error)
+    lines = (done.stdout or done.stderr).strip().splitlines()
+    return done.returncode, lines[0] if lines else ""
+
+
+def check_account(forge: Forge, config: Config) -> list[Check]:
+    """The token acts as the configured account, which can write; the allowed users collaborate."""
+    login = config.account.login
+    acting = forge.whoami()
+    found = [Check("account", same_login(acting, login), f"the token acts as {acting!r}")]
+    permission = forge.permission(login)
+    found.append(
+        Check("permission", permission in WRITE, f"{login} has {permission!r} on {config.repo}"
+              " (writing issues, labels and pull requests needs write)")
+    )  # fmt: skip
+    for user in config.allowed_users:
+        ok = forge.is_collaborator(user)
+        detail = f"{user} is {'a' if ok else 'not a'} collaborator"
+        found.append(Check(f"allowed user {user}", ok, detail))
+    return found
+
+
+def _label_names(config: Config, environ: Mapping[str, str], base_dir: Path) -> set[str]:
+    """The repository's label names (lower case), read page by page."""
+    token = read_token(config, environ, base_dir)
+    url: str | None = f"{config.forge.api_url}/repos/{config.repo}/labels?per_page=100"
+    names: set[str] = set()
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"}
+    with httpx.Client(headers=headers, timeout=30.0) as client:
+        while url is not None:
+            answer = client.get(url)
+            answer.raise_for_status()
+            names.update(str(item["name"]).lower() for item in answer.json())
+            url = answer.links.get("next", {}).get("url")
+    return names
+
+
+def check_labels(
+    forge: Forge, config: Config, environ: Mapping[str, str], base_dir: Path, *, fix: bool
+) -> Check:
+    """Every pipeline label exists (created with `--fix`)."""
+    wanted = [spec_of(label) for label in all_labels()]
+    if fix:
+        forge.ensure_labels(wanted)
+        return Check("labels", True, f"{len(wanted)} labels exist (missing ones created)")
+    if config.account.app is not None:
+        return Check("labels", True, "not listed with a GitHub App; run with --fix to create")
+    have = _label_names(config, environ, base_dir)
+    missing = [spec.name for spec in wanted if spec.name.lower() not in have]
+    if missing:
+        return Check("labels", False, f"missing {', '.join(missing)} (run with --fix)")
+    return Check("labels", True, f"all {len(wanted)} labels exist")
+
+
+def check_tools(config: Config, probe: Probe = run_probe) -> list[Check]:
+    """git, and each role's agent CLI, installed with their versions."""
+    code, line = probe(["git", "--version"])
+    found = [Check("git", code == 0, line or "git not found")]
+    seen: set[tuple[str, str]] = set()
+    for role in Role:
+        choice = config.agents.for_role(role)
+        backend, executable, scenario = resolve_choice(choice)
+        program = executable or backend
+        if (choice.agent, program) in seen:
+            continue
+        seen.add((choice.agent, program))
+        name = f"agent {choice.agent}"
+        if choice.agent == "scripted":
+            ok = Path(program).is_file() and scenario is not None and scenario.is_file()
+            found.append(Check(name, ok, f"{program}, scenario {scenario}"))
+            continue
+        code, line = probe([program, "--version"])
+        found.append(Check(name, code == 0, f"{program}: {line or 'not found'}"))
+    return found
+
+
+def check_commands(config: Config) -> list[Check]:
+    """Each configured command's program exists (shell words pass)."""
+    found: list[Check] = []
+    commands = config.commands
+    named = {
+        "setup": commands.setup, "test": commands.test, "lint": commands.lint,
+        "typecheck": commands.typecheck, "teardown": commands.teardown,
+        "lockfile": commands.lockfile,
+    }  # fmt: skip
+    for key, command in named.items():
+        if command is None:
+            continue
+        try:
+            words = shlex.split(command)
+        except ValueError as error:
+            found.append(Check(f"commands.{key}", False, f"cannot parse {command!r}: {error}"))
+            continue
+        program = words[0] if words else ""
+        ok = program in SHELL_WORDS or "=" in program or shutil.which(program) is not None
+        found.append(Check(f"commands.{key}", ok, f"{program!r} {'found' if ok else 'not found'}"))
+    return found
+
+
+def check_base(forge: Forge, config: Config) -> Check:
+    """The base branch exists on the forge."""
+    ok = forge.get_branch(config.base) is not None
+    return Check("base branch", ok, f"{config.base} {'exists' if ok else 'does not exist'}")
+
+
+def check_open_issues(forge: Forge, config: Config) -> Check:
+    """C's invariants over every open issue (one state comment, one status label, claims, PR)."""
+    issues = []
+    for issue in forge.list_open_issues().issues:
+        pr = forge.find_pr(f"agent/issue-{issue.number}")
+        issues.append(
+            IssueSnapshot(
+                number=issue.number,
+                open=True,
+                labels=issue.labels,
+                comments=forge.list_comments(issue.number).comments,
+                pr=None if pr is None else PrSnapshot(pr.number, pr.title, pr.body),
+            )
+        )
+    limits = config.limits
+    snapshot = Snapshot(config.account.login, datetime.now(UTC), limits.lease_hours, tuple(issues))
+    broken = check_invariants(snapshot)
+    if broken:
+        text = "; ".join(f"#{v.number} {v.rule}: {v.detail}" for v in broken)
+        return Check("invariants", False, text)
+    return Check("invariants", True, f"{len(issues)} open issues hold every invariant")

@@ -1,0 +1,56 @@
+"""`conveyor doctor`: is this configuration ready to run? One line per check; 1 on a failure."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, load_config
+
+EXIT_FAILED = 1
+
+
+def doctor(
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
+    ] = None,
+    fix: Annotated[bool, typer.Option("--fix", help="Create the labels that are missing.")] = False,
+) -> None:
+    """Check the config, the account and its rights, labels, tools, the base branch, the issues."""
+    import httpx
+
+    from conveyor.cli import doctor_checks as checks  # lazy: githubkit is slow to import
+    from conveyor.forge.connect import CredentialsError, connect
+    from conveyor.forge.errors import ForgeError
+
+    try:
+        loaded = load_config(config)
+    except ConfigError as exc:
+        for line in exc.lines:
+            typer.echo(f"FAIL config: {line}")
+        raise typer.Exit(EXIT_FAILED) from exc
+    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    found = [checks.Check("config", True, str(path))]
+    found += checks.check_tools(loaded)
+    found += checks.check_commands(loaded)
+    try:
+        forge = connect(loaded, os.environ, base_dir=path.parent)
+        found += checks.check_account(forge, loaded)
+        found.append(checks.check_labels(forge, loaded, os.environ, path.parent, fix=fix))
+        found.append(checks.check_base(forge, loaded))
+        found.append(checks.check_open_issues(forge, loaded))
+    except (CredentialsError, ForgeError, OSError) as exc:
+        found.append(checks.Check("forge", False, str(exc)))
+    except httpx.HTTPError as exc:
+        found.append(checks.Check("forge", False, f"listing labels: {exc}"))
+    for check in found:
+        typer.echo(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+    failed = [check.name for check in found if not check.ok]
+    if failed:
+        typer.echo(f"doctor: {len(failed)} failed: {', '.join(failed)}")
+        raise typer.Exit(EXIT_FAILED)
+    typer.echo("doctor: all checks passed")

@@ -1,0 +1,60 @@
+"""`conveyor doctor` against the embedded forge: each failure named, `--fix` creates the labels."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from conveyor.job.drive import conveyor_argv
+from conveyor.testing.emulator import ForgeServer
+from conveyor.testing.world import TRUSTED, VISITOR, World
+
+
+def _failed(output: str) -> list[str]:
+    return [line.split(":", 1)[0].removeprefix("FAIL ") for line in output.splitlines()
+            if line.startswith("FAIL")]  # fmt: skip
+
+
+def test_doctor_names_the_missing_labels_and_fix_creates_them(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """A fresh repository lacks the pipeline's labels: doctor fails on them; `--fix` mends it."""
+    world = World.create(forge_server, tmp_path / "world", config={"commands": {"test": "true"}})
+    before = world.run("doctor")
+    assert before.returncode == 1, before.stdout + before.stderr
+    assert _failed(before.stdout) == ["labels"]
+    fixed = world.run("doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    again = world.run("doctor")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "ok   account" in again.stdout
+
+
+def test_doctor_fails_on_a_user_who_is_not_a_collaborator_and_a_missing_command(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """An allowed user without access and a test program that does not exist are both named."""
+    world = World.create(
+        forge_server,
+        tmp_path / "world",
+        config={
+            "allowed_users": [TRUSTED, VISITOR],
+            "commands": {"test": "no-such-program-for-conveyor --quick"},
+        },
+    )
+    done = world.run("doctor", "--fix")
+    assert done.returncode == 1
+    assert _failed(done.stdout) == ["commands.test", f"allowed user {VISITOR}"]
+
+
+def test_doctor_reports_a_bad_config_and_exits_1(tmp_path: Path) -> None:
+    """A config with an unknown key fails the doctor's first check, naming the key."""
+    config = tmp_path / "conveyor.toml"
+    config.write_text('repo = "a/b"\nsurprise = 1\n')
+    done = subprocess.run(
+        [*conveyor_argv(), "doctor", "--config", str(config)],
+        capture_output=True, text=True, check=False, env={"PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "FAIL config" in done.stdout
+    assert "surprise: unknown key" in done.stdout

@@ -1,0 +1,43 @@
+"""`conveyor run` takes issues all the way to merged when the whole stage chain is there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conveyor.testing.emulator import ForgeServer
+from conveyor.testing.world import World
+from tests.e2e.back.merge_helpers import clean_back_half
+from tests.e2e.orchestrator.chain import (
+    assert_invariants,
+    assert_no_overlap,
+    assert_one_state_comment,
+    chain_config,
+    entries,
+    job_spans,
+)
+
+TAGS = ("mu", "nu")
+
+
+def test_run_merges_two_issues_each_with_one_pr_and_no_live_claim(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """Triage to merge under the loop: both PRs merged, issues closed, jobs never overlapped."""
+    config = chain_config(stage_caps={}, ci_poll_seconds=0.2)
+    world = World.create(forge_server, tmp_path / "world", config=config)
+    back = [entry for tag in TAGS for entry in clean_back_half(tag)]
+    world.write_scenario([*entries(TAGS), *back])
+    numbers = [world.open_issue(f"Add {tag} [{tag}]", f"{tag}() returns 1.").number for tag in TAGS]
+    done = world.run("run", "--until-idle", timeout=280)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for number, tag in zip(numbers, TAGS, strict=True):
+        issue = world.issue(number)
+        assert issue.state == "closed", done.stdout
+        assert "agent:merged" in issue.labels
+        pr = world.pr(number)
+        assert pr is not None
+        assert pr.merged
+        assert world.base_file(f"inventory/{tag}.py") is not None
+        assert_one_state_comment(world, number)
+        assert_no_overlap(job_spans([world.repo_home], number))
+    assert_invariants(world, *numbers)
