@@ -90,3 +90,10 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(tmp_path / "nope.toml")
     assert caught.value.lines == [f"{tmp_path / 'nope.toml'}: no such file"]
+
+
+def test_a_local_forge_without_its_url_is_refused() -> None:
+    """`kind = "local"` never falls back to api.github.com."""
+    (line,) = errors_of(GOOD + '\n[forge]\nkind = "local"\n')
+    assert line.startswith("conf.toml: forge: ")
+    assert "api_url" in line

@@ -75,7 +75,8 @@ def load_config(path: Path | str | None = None) -> Config:
 
 def conveyor_home(config: Config) -> Path:
     """`$CONVEYOR_HOME` for this config: the `home` key, the variable, or the default."""
-    return Path(home_path(config, os.environ.get("CONVEYOR_HOME"), str(Path.home())))
+    chosen = home_path(config, os.environ.get("CONVEYOR_HOME"), str(Path.home()))
+    return Path(chosen).expanduser()
 
 
 def repo_home(config: Config) -> Path:

@@ -51,6 +51,16 @@ class ForgeConfig(Strict):
             raise ValueError(msg)
         return value.rstrip("/")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _local_needs_url(cls, data: object) -> object:
+        # The embedded forge has no well-known address: falling back to
+        # api.github.com would send the local token to GitHub.
+        if isinstance(data, dict) and data.get("kind") == "local" and "api_url" not in data:
+            msg = 'kind = "local" needs api_url (the embedded forge\'s URL)'
+            raise ValueError(msg)
+        return data
+
 
 class AppAuth(Strict):
     """GitHub App credentials: the pipeline acts as `SLUG[bot]`."""

@@ -1,0 +1,36 @@
+"""Merge order on the embedded forge: an older PR past review holds the merge, a stopped one not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from conveyor.core.labels import Status, status_label, stop_label
+from conveyor.core.state import IssueState, Stage
+from conveyor.core.stops import StopCode
+from conveyor.ops.labels import set_agent_label
+from conveyor.ops.merge_order import read_queue
+from conveyor.ops.state_store import save_state
+from tests.contract.ops_back.backworld import Back
+
+
+def _issue_at(back: Back, stage: Stage, pr: int, label: str = Status.WORKING.value) -> int:
+    number = back.bot.create_issue(f"At {stage.value}", "x").number
+    save_state(back.ctx(), number, IssueState(stage=stage, pr=pr))
+    target = status_label(Status.WORKING) if label == Status.WORKING.value else None
+    set_agent_label(back.ctx(), number, (), target)
+    if target is None:
+        set_agent_label(back.ctx(), number, (), stop_label(StopCode(label)))
+    return number
+
+
+def test_an_older_pr_past_review_holds_and_a_stopped_or_younger_one_does_not(
+    back: Back,
+) -> None:
+    """MRG-9: #checks with PR 5 holds PR 7; a stopped issue, a review one and PR 9 do not."""
+    holding = _issue_at(back, Stage.CHECKS, 5)
+    _issue_at(back, Stage.MERGE, 3, StopCode.CONFLICT.value)
+    _issue_at(back, Stage.REVIEW, 4)
+    _issue_at(back, Stage.MERGE, 9)
+    now = datetime.now(UTC)
+    assert read_queue(back.ctx(), 1, 7, now=now) == (holding,)
+    assert read_queue(back.ctx(), 1, 4, now=now) == ()
