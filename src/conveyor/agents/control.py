@@ -164,7 +164,8 @@ class ControlServer:
         self._remove_files()
 
     def _remove_files(self) -> None:
-        if self.path.is_symlink() and self._private is not None:
+        ours = self.path.is_symlink() and self.path.readlink() == self.socket_path
+        if self._private is not None and ours:  # a later server's symlink is left alone
             self.path.unlink(missing_ok=True)
         self.socket_path.unlink(missing_ok=True)
         if self._private is not None:
@@ -186,7 +187,9 @@ def _private_dir(path: Path) -> Path:
 def _short_tmp() -> str:
     """The temp folder, or /tmp when the configured one is itself too long for a socket."""
     tmp = tempfile.gettempdir()
-    return tmp if len(os.fsencode(tmp)) <= MAX_SOCKET_PATH - 48 else "/tmp"  # noqa: S108 - mkdtemp makes a private folder in it
+    if len(os.fsencode(tmp)) <= MAX_SOCKET_PATH - 48:
+        return tmp
+    return "/tmp"  # noqa: S108 - mkdtemp makes a private 0700 folder inside it
 
 
 def serve_control(path: Path, handlers: ControlHandlers) -> ControlServer:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 MARKER_PREFIX = "<!-- conveyor:"
-TOKEN = re.compile(r"^[A-Za-z0-9._:-]+$")
+TOKEN = re.compile(r"[A-Za-z0-9._:-]+")
 _COMMENT = re.compile(
     r"<!-- conveyor:comment role=(?P<role>\S+) kind=(?P<kind>\S+) run=(?P<run>\S+) -->"
 )
@@ -29,7 +29,7 @@ ROLE_NAMES = {
 
 def check_token(what: str, value: str) -> str:
     """A value that goes into a hidden marker: no spaces, no markup."""
-    if not TOKEN.match(value):
+    if not TOKEN.fullmatch(value):
         msg = f"{what}: expected letters, digits, '.', '_', ':' or '-', got {value!r}"
         raise ValueError(msg)
     return value

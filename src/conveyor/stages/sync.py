@@ -32,6 +32,7 @@ from conveyor.stages.step import (
     Stopped,
     Table,
     advance,
+    with_usage,
 )
 from conveyor.stages.sync_table import EXITS, Event, Phase, Sync
 
@@ -101,8 +102,8 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
             return _charged(run, state)
         case Refused(reason=reason):
             return Event.REFUSED, replace(run, note=reason)
-        case SessionEnded():
-            return _session(run, result)
+        case SessionEnded(used=used):
+            return _session(replace(run, state=with_usage(run.state, used)), result)
         case SyncFinished():
             return _finished(run, result)
     msg = f"the sync stage cannot take {type(result).__name__} in {run.phase.value!r}"

@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conveyor.agents.backends.base import McpCommand
@@ -114,6 +114,7 @@ toml_values = st.recursive(
 
 
 @given(toml_values)
+@example({"0\n": False})  # a key ending in a newline once passed as a bare key
 def test_codex_overrides_are_valid_toml_that_reads_back_the_same(value: object) -> None:
     """Whatever a setting holds, `-c key=<value>` parses back to it."""
     assert tomllib.loads(f"k = {toml_value(value)}")["k"] == value

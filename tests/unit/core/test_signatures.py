@@ -20,6 +20,8 @@ def test_values_that_would_break_the_marker_are_refused() -> None:
     """A run id with spaces or markup is an error naming the field."""
     with pytest.raises(ValueError, match="run_id"):
         Signature("spec", "claude", "sonnet", "a b -->")
+    with pytest.raises(ValueError, match="run_id"):
+        Signature("spec", "claude", "sonnet", "job-7\n")  # `$` alone would let this pass
 
 
 def test_the_commit_trailer_names_the_role_as_people_read_it() -> None:

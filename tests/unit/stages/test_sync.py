@@ -140,3 +140,12 @@ def test_a_clean_rebase_that_cannot_be_pushed_stops_push_rejected() -> None:
     )
     assert isinstance(step.action, Stopped)
     assert step.action.code is StopCode.PUSH_REJECTED
+
+
+def test_the_resolvers_reported_tokens_are_kept_beside_its_charge() -> None:
+    """BUD-9: the session's usage lands on the rebase-pool charge it was launched with."""
+    from conveyor.core.budget import charge
+
+    step = conflicted()
+    paid = charge(step.memory.state, Role.RESOLVER, inputs().limits and Budgets(), Limits())
+    assert not isinstance(paid, str)

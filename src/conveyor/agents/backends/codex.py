@@ -12,7 +12,7 @@ from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decod
 from conveyor.core.session import SessionSpec, Usage
 
 SERVER = "conveyor"
-BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def toml_value(value: object) -> str:
@@ -29,7 +29,7 @@ def toml_value(value: object) -> str:
     if isinstance(value, Mapping):
         pairs = []
         for key, item in value.items():
-            name = key if BARE_KEY.match(str(key)) else toml_value(str(key))
+            name = key if BARE_KEY.fullmatch(str(key)) else toml_value(str(key))
             pairs.append(f"{name} = {toml_value(item)}")
         return "{" + ", ".join(pairs) + "}"
     msg = f"cannot write {type(value).__name__} as TOML"
