@@ -16,7 +16,7 @@ from conveyor.ops.close_out import close_out, run_teardown
 from conveyor.ops.finish_sync import finish_sync
 from conveyor.ops.merge import check_behind, squash_merge
 from conveyor.ops.merge_order import read_queue
-from conveyor.ops.sync_base import base_ref, refresh_remote_refs, sync_base
+from conveyor.ops.sync_base import base_ref, refresh_remote_refs, restore_branch, sync_base
 from conveyor.ops.verify_op import failure_report, verify_head
 from conveyor.stages.effects import Checked, Done, Result
 from conveyor.stages.effects_merge import (
@@ -34,6 +34,7 @@ from conveyor.stages.effects_merge import (
     ReadQueue,
     Rebased,
     RebaseHere,
+    RestoreBranch,
     SyncBase,
     SyncFinished,
     Verified,
@@ -157,6 +158,9 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
             return run_sync_base(ctx)
         case FinishSync():
             return run_finish_sync(ctx)
+        case RestoreBranch():
+            restore_branch(ctx.git, ctx.branch)
+            return Done()
         case ReadQueue():
             return QueueRead(read_queue(ctx.ops, ctx.issue, _pr(ctx, state), now=ctx.now()))
         case CheckBehind(verified_sha=verified):

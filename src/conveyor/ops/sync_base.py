@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from conveyor.git import Repo, is_ancestor, rev_parse, run_git
+from conveyor.git import Repo, is_ancestor, rev_parse, run_git, try_rev_parse
 from conveyor.git.checkout import file_lock, lock_path, update_cache
-from conveyor.git.rebase import rebase
+from conveyor.git.rebase import abort_rebase, rebase
 
 COPY_REFS = "+refs/remotes/origin/*:refs/remotes/origin/*"
 
@@ -50,3 +50,11 @@ def sync_base(repo: Repo, base: str) -> SyncOutcome:
     if run.finished:
         return SyncOutcome("clean", run.head)
     return SyncOutcome("conflict", run.head, run.conflicts)
+
+
+def restore_branch(repo: Repo, branch: str) -> None:
+    """Abort a stopped rebase and reset to the branch as last fetched: nothing is left to push."""
+    abort_rebase(repo)
+    tracking = f"refs/remotes/origin/{branch}"
+    if try_rev_parse(repo, tracking) is not None:
+        run_git(["reset", "--quiet", "--hard", tracking], cwd=repo.path, env=repo.env)

@@ -12,7 +12,7 @@ from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Began, ChargeBudget, Effect, LaunchSession, Result
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
 from conveyor.stages.judge_table import EXITS, Event, Judging, Phase
-from conveyor.stages.judging import Reply, Rule, step
+from conveyor.stages.judging import Reply, Rule, step, to_fix
 from conveyor.stages.prompts import accept as prompt
 from conveyor.stages.step import Inputs, Released, SavedAt, Step, Stopped, Table
 
@@ -83,7 +83,7 @@ TABLE: Table[Phase, Event, Judging] = Table(
     },
     ends={
         Phase.PASSED: lambda run: SavedAt(Stage.SECURITY, run.state),
-        Phase.TO_FIX: lambda run: SavedAt(Stage.FIX, run.state),
+        Phase.TO_FIX: to_fix,
         Phase.OUT_OF_ROUNDS: lambda run: Stopped(
             StopCode.ACCEPTANCE,
             "the change still does not do what the issue asks and the fix rounds are used up",

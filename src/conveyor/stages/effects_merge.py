@@ -45,6 +45,11 @@ class FinishSync:
 
 
 @dataclass(frozen=True)
+class RestoreBranch:
+    """Abort an unfinished rebase and put the checkout back at the branch as last fetched."""
+
+
+@dataclass(frozen=True)
 class ReadQueue:
     """Merge order: the open issues whose older PR is past review (MRG-9)."""
 
@@ -82,6 +87,7 @@ MergeEffect = (
     | ReadCi
     | SyncBase
     | FinishSync
+    | RestoreBranch
     | ReadQueue
     | CheckBehind
     | RebaseHere

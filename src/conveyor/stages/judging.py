@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from conveyor.core.findings import Judged
 from conveyor.core.replies import AcceptReply, SecurityReply
 from conveyor.core.session import SessionStatus
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, Stage
 from conveyor.stages.effects import Began, Charged, Done, Refused, Result, SessionEnded
 from conveyor.stages.effects_review import ReviewPrepared
 from conveyor.stages.judge_table import (
@@ -19,7 +19,7 @@ from conveyor.stages.judge_table import (
     Judging,
     Phase,
 )
-from conveyor.stages.step import IllegalMove, Step, Table, advance
+from conveyor.stages.step import IllegalMove, SavedAt, Step, Table, advance
 
 Reply = AcceptReply | SecurityReply
 
@@ -72,3 +72,8 @@ def step(
     event, run = classify(run, result, rule)
     run = replace(run, phase=advance(EXITS, run.phase, event))
     return Step(run, table.act(run.phase, run))
+
+
+def to_fix(run: Judging) -> SavedAt:
+    """Back to fix: the fix is new code, so a merge's re-check ends here (BUD-5, SEC-7)."""
+    return SavedAt(Stage.FIX, run.state.model_copy(update={"merge_rebase": False}))

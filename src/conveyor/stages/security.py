@@ -12,7 +12,7 @@ from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Began, ChargeBudget, Effect, LaunchSession, Result
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
 from conveyor.stages.judge_table import EXITS, Event, Judging, Phase
-from conveyor.stages.judging import Reply, Rule, step
+from conveyor.stages.judging import Reply, Rule, step, to_fix
 from conveyor.stages.prompts import security as prompt
 from conveyor.stages.step import End, Inputs, Released, SavedAt, Step, Stopped, Table
 
@@ -95,7 +95,7 @@ TABLE: Table[Phase, Event, Judging] = Table(
         Phase.PASSED: lambda run: SavedAt(
             Stage.MERGE, run.state.model_copy(update={"passed_sha": run.head})
         ),
-        Phase.TO_FIX: lambda run: SavedAt(Stage.FIX, run.state),
+        Phase.TO_FIX: to_fix,
         Phase.OUT_OF_ROUNDS: _stop,
         Phase.FAILED: lambda run: Stopped(
             StopCode.ERROR, "the security reviewer failed twice", run.state, run.note

@@ -14,13 +14,21 @@ from conveyor.stages.effects import (
     ChargeBudget,
     Charged,
     Checked,
+    Done,
     Effect,
     LaunchSession,
     Refused,
     Result,
     SessionEnded,
 )
-from conveyor.stages.effects_merge import FinishSync, GuardBranch, Rebased, SyncBase, SyncFinished
+from conveyor.stages.effects_merge import (
+    FinishSync,
+    GuardBranch,
+    Rebased,
+    RestoreBranch,
+    SyncBase,
+    SyncFinished,
+)
 from conveyor.stages.prompts import resolver as prompt
 from conveyor.stages.step import (
     End,
@@ -34,7 +42,7 @@ from conveyor.stages.step import (
     advance,
     with_usage,
 )
-from conveyor.stages.sync_table import EXITS, Event, Phase, Sync
+from conveyor.stages.sync_table import EXITS, UNDO, Event, Phase, Sync
 
 
 def _used_up(run: Sync) -> bool:
@@ -106,6 +114,8 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
             return _session(replace(run, state=with_usage(run.state, used)), result)
         case SyncFinished():
             return _finished(run, result)
+        case Done():
+            return Event.RESTORED, run
     msg = f"the sync stage cannot take {type(result).__name__} in {run.phase.value!r}"
     raise IllegalMove(msg)
 
@@ -164,6 +174,7 @@ TABLE: Table[Phase, Event, Sync] = Table(
         Phase.CHARGE: lambda run: ChargeBudget(Role.RESOLVER),
         Phase.LAUNCH: _launch,
         Phase.FINISH: lambda run: FinishSync(),
+        **{undo: (lambda run: RestoreBranch()) for undo in UNDO},
     },
     ends={
         Phase.TO_CHECKS: _to_checks,

@@ -19,6 +19,12 @@ class Phase(StrEnum):
     CHARGE = "charge"
     LAUNCH = "launch-resolver"
     FINISH = "finish-sync"
+    UNDO_RETRY = "restore-then-retry"
+    UNDO_CONFLICT = "restore-then-conflict"
+    UNDO_TOO_LARGE = "restore-then-too-large"
+    UNDO_BUDGET = "restore-then-budget"
+    UNDO_DEFERRED = "restore-then-defer"
+    UNDO_PUSH = "restore-then-push-rejected"
     TO_CHECKS = "to-checks"
     RETRY_LATER = "retry-later"
     BRANCH_CHANGED = "branch-changed"
@@ -49,6 +55,7 @@ class Event(StrEnum):
     REJECTED = "rejected"
     REJECTED_LAST = "rejected-last"
     PUSH_FAILED = "push-failed"
+    RESTORED = "restored"
 
 
 ENDS = (
@@ -61,28 +68,39 @@ ENDS = (
     Phase.OVER_BUDGET,
     Phase.DEFERRED,
 )
+# Every end but success first restores the branch: a half-done rebase must not be pushed
+# by the job's exit push (nor reported as commits left only local).
+UNDO = {
+    Phase.UNDO_RETRY: Phase.RETRY_LATER,
+    Phase.UNDO_CONFLICT: Phase.CONFLICT,
+    Phase.UNDO_TOO_LARGE: Phase.TOO_LARGE,
+    Phase.UNDO_BUDGET: Phase.OVER_BUDGET,
+    Phase.UNDO_DEFERRED: Phase.DEFERRED,
+    Phase.UNDO_PUSH: Phase.PUSH_REJECTED,
+}
 EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.START: {Event.BEGIN: Phase.GUARD},
     Phase.GUARD: {Event.PASSED: Phase.SYNC_BASE, Event.CHANGED: Phase.BRANCH_CHANGED},
     Phase.SYNC_BASE: {
         Event.CLEAN: Phase.FINISH,
         Event.CONFLICT: Phase.CHARGE,
-        Event.EXHAUSTED: Phase.CONFLICT,
+        Event.EXHAUSTED: Phase.UNDO_CONFLICT,
     },
-    Phase.CHARGE: {Event.CHARGED: Phase.LAUNCH, Event.REFUSED: Phase.OVER_BUDGET},
+    Phase.CHARGE: {Event.CHARGED: Phase.LAUNCH, Event.REFUSED: Phase.UNDO_BUDGET},
     Phase.LAUNCH: {
         Event.DONE: Phase.FINISH,
-        Event.CANNOT_FIX: Phase.RETRY_LATER,
+        Event.CANNOT_FIX: Phase.UNDO_RETRY,
         Event.HANDOFF: Phase.CHARGE,
-        Event.TOO_MANY_HANDOFFS: Phase.TOO_LARGE,
-        Event.DEFERRED: Phase.DEFERRED,
+        Event.TOO_MANY_HANDOFFS: Phase.UNDO_TOO_LARGE,
+        Event.DEFERRED: Phase.UNDO_DEFERRED,
     },
     Phase.FINISH: {
         Event.FINISHED: Phase.TO_CHECKS,
-        Event.REJECTED: Phase.RETRY_LATER,
-        Event.REJECTED_LAST: Phase.CONFLICT,
-        Event.PUSH_FAILED: Phase.PUSH_REJECTED,
+        Event.REJECTED: Phase.UNDO_RETRY,
+        Event.REJECTED_LAST: Phase.UNDO_CONFLICT,
+        Event.PUSH_FAILED: Phase.UNDO_PUSH,
     },
+    **{undo: {Event.RESTORED: end} for undo, end in UNDO.items()},
     **{end: {} for end in ENDS},
 }
 

@@ -7,7 +7,7 @@ import subprocess
 from conveyor.git import rev_parse
 from conveyor.git.rebase import rebase_in_progress
 from conveyor.ops.finish_sync import finish_sync
-from conveyor.ops.sync_base import refresh_remote_refs, sync_base
+from conveyor.ops.sync_base import refresh_remote_refs, restore_branch, sync_base
 from tests.contract.ops_back.backworld import BRANCH, Back, git
 
 
@@ -98,3 +98,14 @@ def test_a_branch_already_on_the_base_is_up_to_date(back: Back) -> None:
     done = finish_sync(back.work, back.push, base="main", branch=BRANCH)
     assert done.ok
     assert done.head_sha == head
+
+
+def test_restoring_the_branch_aborts_the_rebase_and_leaves_nothing_to_push(back: Back) -> None:
+    """A resolver that gave up: the checkout is back at the pushed branch, no rebase stopped."""
+    _conflicted(back)
+    pushed = rev_parse(back.work, f"refs/remotes/origin/{BRANCH}")
+    sync_base(back.work, "main")
+    restore_branch(back.work, BRANCH)
+    assert not rebase_in_progress(back.work)
+    assert rev_parse(back.work, "HEAD") == pushed
+    assert "<<<<<<<" not in (back.work.path / "app.py").read_text()

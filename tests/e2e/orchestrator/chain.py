@@ -2,7 +2,7 @@
 
 Each issue gets its own module (`inventory/<tag>.py`) so writers never overlap,
 and the repository's test command is a trivial real command: it fails while a
-module that has a test still raises `NotImplementedError`. These tests are
+module that has a test is missing or still raises `NotImplementedError`. These tests are
 about coordination, not verification.
 """
 
@@ -24,7 +24,7 @@ from tests.e2e.helpers import assert_invariants, reply, spec_answer, triage
 
 TEST_COMMAND = (
     'for t in tests/test_*.py; do m="inventory/${t#tests/test_}"; '
-    'if [ -f "$m" ] && grep -q NotImplementedError "$m"; then exit 1; fi; done'
+    'if [ ! -f "$m" ] || grep -q NotImplementedError "$m"; then exit 1; fi; done'
 )
 STUB = '"""{tag}."""\n\n\ndef {tag}() -> int:\n    """One."""\n    raise NotImplementedError\n'
 TEST = "from inventory.{tag} import {tag}\n\n\ndef test_{tag}() -> None:\n    assert {tag}() == 1\n"

@@ -131,3 +131,16 @@ def test_a_security_finding_found_again_after_the_rounds_stops_with_its_category
     assert isinstance(end, Stopped)
     assert end.code is StopCode.USER_HARM
     assert end.code.label == "agent:stopped-user-harm"
+
+
+def test_a_finding_during_a_merge_recheck_ends_the_recheck() -> None:
+    """BUD-5, SEC-7: the fix is new code, paid from the issue's pool again."""
+    rechecking = STATE.model_copy(update={"merge_rebase": True})
+    for start, transition, answers in (
+        (accept.start, accept.transition, by_kind(accept=verdict("fail"))),
+        (security.start, security.transition, by_kind(security=harm("user-harm"))),
+    ):
+        end, _ = run_to_end(start(inputs(), rechecking), transition, answers)
+        assert isinstance(end, SavedAt)
+        assert end.stage is Stage.FIX
+        assert not end.state.merge_rebase

@@ -42,6 +42,7 @@ from conveyor.stages.effects_merge import (
     ReadQueue,
     Rebased,
     RebaseHere,
+    RestoreBranch,
     SyncBase,
     SyncFinished,
     Verified,
@@ -98,7 +99,7 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
         case LaunchSession():
             status = data.draw(st.sampled_from(list(SessionStatus)))
             return SessionEnded(status, data.draw(st.sampled_from(REPLIES)), "boom")
-        case PostComment() | CloseOut():
+        case PostComment() | CloseOut() | RestoreBranch():
             return Done()
         case GuardBranch():
             return Checked(data.draw(st.booleans()), ("moved",))

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from conveyor.core.config import Role
+from conveyor.core.budget import Charged as BudgetCharged
+from conveyor.core.budget import charge
+from conveyor.core.config import Budgets, Limits, Role
 from conveyor.core.session import SessionRole, SessionStatus
-from conveyor.core.state import IssueState, Rounds, Stage
+from conveyor.core.state import IssueState, Pool, Rounds, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import sync
 from conveyor.stages.effects import (
     ChargeBudget,
     Charged,
     Checked,
+    Done,
     LaunchSession,
     Refused,
     SessionEnded,
 )
-from conveyor.stages.effects_merge import FinishSync, GuardBranch, Rebased, SyncBase, SyncFinished
+from conveyor.stages.effects_merge import (
+    FinishSync,
+    GuardBranch,
+    Rebased,
+    RestoreBranch,
+    SyncBase,
+    SyncFinished,
+)
 from conveyor.stages.step import Released, SavedAt, Step, Stopped
 from conveyor.stages.sync_table import Sync
 from tests.unit.stages.factory import failed, inputs, replied
@@ -31,6 +41,12 @@ def conflicted(state: IssueState = STATE) -> Step[Sync]:
     assert step.action == GuardBranch(HEAD)
     step, _ = run_through(step, sync.transition, [Checked(True), CONFLICT])
     return step
+
+
+def restored(step: Step[Sync]) -> Step[Sync]:
+    """The branch is restored (the rebase undone) before a non-success end."""
+    assert step.action == RestoreBranch()
+    return sync.transition(step.memory, Done())
 
 
 def test_a_clean_rebase_is_finished_and_goes_to_checks_unverified() -> None:
@@ -70,7 +86,7 @@ def test_cannot_fix_leaves_the_issue_at_sync_for_a_fresh_resolver() -> None:
     for ended in (replied(resolver_reply("cannot-fix")), failed()):
         step = conflicted()
         step = sync.transition(step.memory, Charged(step.memory.state))
-        end = sync.transition(step.memory, ended).action
+        end = restored(sync.transition(step.memory, ended)).action
         assert isinstance(end, SavedAt)
         assert end.stage is Stage.SYNC
         assert end.state.rounds.conflict_fixes == 1
@@ -83,7 +99,8 @@ def test_a_rejected_resolution_retries_then_stops_conflict_on_the_last_attempt()
         step = conflicted(state)
         step = sync.transition(step.memory, Charged(step.memory.state))
         step = sync.transition(step.memory, replied(resolver_reply()))
-        end = sync.transition(step.memory, SyncFinished(False, HEAD, ("a.py: marker",))).action
+        step = sync.transition(step.memory, SyncFinished(False, HEAD, ("a.py: marker",)))
+        end = restored(step).action
         assert isinstance(end, expected)
         if isinstance(end, Stopped):
             assert end.code is StopCode.CONFLICT
@@ -92,14 +109,14 @@ def test_a_rejected_resolution_retries_then_stops_conflict_on_the_last_attempt()
 def test_max_conflict_fixes_used_up_stops_conflict_without_a_resolver() -> None:
     """SYNC-6: no further resolver once max_conflict_fixes are used."""
     state = STATE.model_copy(update={"rounds": Rounds(conflict_fixes=2)})
-    end = conflicted(state).action
+    end = restored(conflicted(state)).action
     assert isinstance(end, Stopped)
     assert end.code is StopCode.CONFLICT
 
 
 def test_an_unpayable_resolver_stops_budget_not_conflict() -> None:
     """SYNC-7: the rebase pool cannot pay: budget."""
-    end = sync.transition(conflicted().memory, Refused("pool spent")).action
+    end = restored(sync.transition(conflicted().memory, Refused("pool spent"))).action
     assert isinstance(end, Stopped)
     assert end.code is StopCode.BUDGET
 
@@ -113,7 +130,7 @@ def test_a_resolver_handing_off_continues_then_stops_too_large() -> None:
     assert isinstance(step.action, ChargeBudget)
     step = sync.transition(step.memory, Charged(step.memory.state))
     assert step.memory.state.rounds.conflict_fixes == 1
-    end = sync.transition(step.memory, handoff).action
+    end = restored(sync.transition(step.memory, handoff)).action
     assert isinstance(end, Stopped)
     assert end.code is StopCode.TOO_LARGE
 
@@ -127,7 +144,7 @@ def test_a_changed_branch_stops_and_a_rate_limit_releases() -> None:
     step = conflicted()
     step = sync.transition(step.memory, Charged(step.memory.state))
     limited = SessionEnded(SessionStatus.RATE_LIMITED, None, "limit")
-    assert isinstance(sync.transition(step.memory, limited).action, Released)
+    assert isinstance(restored(sync.transition(step.memory, limited)).action, Released)
 
 
 def test_a_clean_rebase_that_cannot_be_pushed_stops_push_rejected() -> None:
@@ -138,14 +155,18 @@ def test_a_clean_rebase_that_cannot_be_pushed_stops_push_rejected() -> None:
         sync.transition,
         [Checked(True), Rebased("up-to-date", HEAD), SyncFinished(False, HEAD, ("stale",))],
     )
+    step = restored(step)
     assert isinstance(step.action, Stopped)
     assert step.action.code is StopCode.PUSH_REJECTED
 
 
 def test_the_resolvers_reported_tokens_are_kept_beside_its_charge() -> None:
     """BUD-9: the session's usage lands on the rebase-pool charge it was launched with."""
-    from conveyor.core.budget import charge
-
     step = conflicted()
-    paid = charge(step.memory.state, Role.RESOLVER, inputs().limits and Budgets(), Limits())
-    assert not isinstance(paid, str)
+    paid = charge(step.memory.state, Role.RESOLVER, Budgets(), Limits())
+    assert isinstance(paid, BudgetCharged)
+    step = sync.transition(step.memory, Charged(paid.state))
+    ended = SessionEnded(SessionStatus.REPLIED, resolver_reply(), used=1234)
+    step = sync.transition(step.memory, ended)
+    charged = step.memory.state.charges[-1]
+    assert (charged.role, charged.pool, charged.used) == ("resolver", Pool.REBASE, 1234)
