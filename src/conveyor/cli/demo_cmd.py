@@ -62,7 +62,13 @@ def demo(
         str, typer.Option("--agent", help="claude, codex or opencode instead of the script.")
     ] = "scripted",
 ) -> None:
-    """Run the pipeline on a sample repository's issues, then show what became of each."""
+    """Run the pipeline on a sample repository's issues, then show what became of each.
+
+    With the scripted agent (the default) the outcome is the same every run and the exit
+    status says whether each issue reached it. `--agent claude|codex|opencode` runs the
+    same issues with that real CLI (installed and signed in; a $5 daily money budget);
+    its outcomes are reported, not compared. Real agents are never run in CI.
+    """
     from rich.console import Console
 
     from conveyor.cli.demo.issues import expected_outcomes

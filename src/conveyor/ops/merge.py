@@ -38,6 +38,8 @@ def check_behind(forge: Forge, repo: Repo, number: int, verified: str, base: str
     branch as clean and would merge it (MRG-4).
     """
     pr = fetch_pr_settled(forge, number)
+    if pr.merged:
+        return None  # merged by an earlier try that died before its close-out
     local = try_rev_parse(repo, base_ref(base))
     heads = tuple(dict.fromkeys(s for s in (pr.base_sha, local) if s))
     return behind(mergeable_state=pr.mergeable_state, has_base=has_base(repo, verified, heads))

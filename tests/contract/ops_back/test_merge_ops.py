@@ -74,3 +74,14 @@ def test_a_strict_base_refusing_a_behind_branch_reads_as_behind(back: Back) -> N
     tried = squash_merge(back.bot, number, head)
     assert tried.outcome == "behind"
     assert not back.bot.get_pr(number).merged
+
+
+def test_a_pr_merged_by_an_earlier_try_is_not_behind_and_reads_as_merged(back: Back) -> None:
+    """A merge job that died after the merge: the next one goes straight to the close-out."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    head = rev_parse(back.work, "HEAD")
+    made = squash_merge(back.bot, number, head)
+    _refresh(back)
+    assert check_behind(back.bot, back.work, number, head, "main") is None
+    again = squash_merge(back.bot, number, head)
+    assert (again.outcome, again.sha) == ("merged", made.sha)

@@ -11,7 +11,10 @@ import pytest
 
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import Stage
+from conveyor.core.stops import StopCode
 from conveyor.job.jobfile import JobRecord
+from conveyor.ops.context import OpContext
+from conveyor.ops.stop import stop
 from conveyor.orchestrator.shell.executor import JobHandle
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, WATCHDOG_FILE, OrchestratorLog
@@ -127,3 +130,25 @@ def test_past_max_resumes_the_issue_is_stopped_with_the_job_control(world: World
     tick(orc, datetime.now(UTC))
     assert executor.starts == []
     assert "agent:stopped-job" in world.labels(number)
+
+
+def test_an_unexpected_stop_runs_the_escalation_command_once(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """ESC-2: an error stop escalates through the operator's command, once while its label stays."""
+    out = tmp_path / "escalated.txt"
+    command = f'echo "$CONVEYOR_ESCALATION_ISSUE $CONVEYOR_ESCALATION_CONTROL" >> {out}'
+    world = World.create(
+        forge_server,
+        tmp_path / "world",
+        config={"commands": {"test": "true"}, "escalation_command": command},
+    )
+    executor = RecordingExecutor()
+    orc = _orchestrator(world, executor)
+    number = world.open_issue("Add a total", "Sum it.").number
+    ops = OpContext(world.forge_as(ACCOUNT), orc.config, run_id="test")
+    stop(ops, number, StopCode.ERROR, "a step failed", now=datetime.now(UTC))
+    tick(orc, datetime.now(UTC))
+    tick(orc, datetime.now(UTC))
+    assert out.read_text().splitlines() == [f"{number} error"]
+    assert executor.starts == []

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
+from conveyor.job.jobfile import load_job_file
+from conveyor.orchestrator.shell.ledger import LEDGER_FILE, LedgerDb
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half
@@ -17,12 +20,14 @@ from tests.e2e.orchestrator.chain import (
 )
 
 TAGS = ("mu", "nu")
+SINCE = datetime(2000, 1, 1, tzinfo=UTC)
 
 
 def test_run_merges_two_issues_each_with_one_pr_and_no_live_claim(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
-    """Triage to merge under the loop: both PRs merged, issues closed, jobs never overlapped."""
+    """Triage to merge under the loop: both PRs merged, issues closed, jobs never overlapped,
+    and the ledger holds one row per session the jobs recorded."""
     config = chain_config(stage_caps={}, ci_poll_seconds=0.2)
     world = World.create(forge_server, tmp_path / "world", config=config)
     back = [entry for tag in TAGS for entry in clean_back_half(tag)]
@@ -41,3 +46,11 @@ def test_run_merges_two_issues_each_with_one_pr_and_no_live_claim(
         assert_one_state_comment(world, number)
         assert_no_overlap(job_spans([world.repo_home], number))
     assert_invariants(world, *numbers)
+    recorded = dict.fromkeys(numbers, 0)
+    for path in world.repo_home.glob("jobs/*/job.json"):
+        record = load_job_file(path)
+        recorded[record.issue] += len(record.sessions)
+    with LedgerDb(world.repo_home / LEDGER_FILE, readonly=True) as ledger:
+        rows = {line.key: line.sessions for line in ledger.by("issue", SINCE)}
+    assert rows == {str(n): count for n, count in recorded.items()}
+    assert min(recorded.values()) > 0

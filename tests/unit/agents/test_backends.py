@@ -92,6 +92,12 @@ def test_opencode_readers_may_not_edit_or_run_commands() -> None:
     assert config["mcp"]["conveyor"]["command"][0] == "/venv/bin/conveyor"
 
 
+def test_opencode_sessions_never_download_its_plugin_package() -> None:
+    """npm is kept offline, so a fresh session HOME costs no registry install."""
+    launch = OpencodeBackend().launch(spec(SessionRole.WRITER), "m", "opencode", MCP)
+    assert launch.env["npm_config_offline"] == "true"
+
+
 def test_backend_settings_merge_into_the_opencode_config() -> None:
     """A provider override lands in the config without dropping our own keys."""
     settings = {"provider": {"anthropic": {"options": {"baseURL": "http://127.0.0.1:1/v1"}}}}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from conveyor.core.merge_rules import Behind
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState
 from conveyor.stages import checks, checks_acts, merge, sync
+from conveyor.stages.diagram_back import back_markdown
 from conveyor.stages.effects import (
     ChargeBudget,
     Charged,
@@ -142,3 +144,9 @@ def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
             return
         step = transition(step.memory, _result(data, step.action, step.memory.state))
     pytest.fail(f"{name} did not end within 60 steps")
+
+
+def test_the_back_stages_page_is_generated_from_the_tables() -> None:
+    """docs/stages-back.md is current: `python -m conveyor.stages.diagram_back > docs/...`."""
+    page = Path(__file__).parents[3] / "docs" / "stages-back.md"
+    assert page.read_text(encoding="utf-8") == back_markdown()

@@ -18,6 +18,11 @@ from conveyor.agents.backends.base import (
 )
 from conveyor.core.session import SessionSpec, Usage
 
+# opencode npm-installs `@opencode-ai/plugin` into $HOME/.config/opencode at start-up; every
+# session has a fresh HOME, so that was a registry download (tens of seconds) per session.
+# Our per-session config loads no plugins: keep npm to its (empty) cache, so it fails at once.
+OFFLINE_NPM = {"npm_config_offline": "true"}
+
 SERVER = "conveyor"
 MAX_ARG_TASK = 100_000
 
@@ -70,9 +75,8 @@ class OpencodeBackend:
             files[task_file] = task
             task = f"Your task is in the file {task_file}: read it in full, then do it."
         argv = [executable, "run", "--format", "json", "--model", model, *spec.extra_args, task]
-        return Launch(
-            argv=argv, stdin_text=None, files=files, env={"OPENCODE_CONFIG": str(config_path)}
-        )
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        return Launch(argv=argv, stdin_text=None, files=files, env=env)
 
     def parser(self) -> OpencodeParser:
         """A fresh stream parser."""

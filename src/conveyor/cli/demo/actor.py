@@ -6,12 +6,14 @@ that person (a comment), on its own thread beside the orchestrator.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from conveyor.cli.demo.issues import tag_of
 from conveyor.core.labels import Status
+from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
 from conveyor.forge.types import Comment
 
@@ -42,7 +44,11 @@ class Actor:
         done = []
         for issue in self.forge.list_open_issues().issues:
             tag = tag_of(issue.title)
-            if Status.NEEDS_INFO.value not in issue.labels or tag not in self.answers:
+            if (
+                tag is None
+                or tag not in self.answers
+                or Status.NEEDS_INFO.value not in issue.labels
+            ):
                 continue
             comments = self.forge.list_comments(issue.number).comments
             if not needs_answer(comments, self.person, self.account):
@@ -66,7 +72,5 @@ class Actor:
 
     def _watch(self) -> None:
         while not self._stop.wait(self.interval):
-            try:
+            with contextlib.suppress(ForgeError, OSError):  # a failed look: retried next time
                 self.pass_once()
-            except Exception:  # noqa: BLE001 - a failed look is retried at the next one
-                continue

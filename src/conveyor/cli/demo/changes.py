@@ -26,7 +26,7 @@ def _module(doc: str, head: str, body: str) -> str:
     return f'"""{doc}"""\n\nfrom inventory.stock import Stock\n\n\n{head}\n{body}'
 
 
-def _new(module: str, doc: str, head: str, body: str, test: str, behaviour: str) -> Change:
+def _new(module: str, doc: str, head: str, body: str, *, test: str, behaviour: str) -> Change:
     stub = _module(doc, head, '    """See the spec."""\n    raise NotImplementedError\n')
     name = module.removeprefix("inventory/").removesuffix(".py")
     return Change(
@@ -46,11 +46,11 @@ CLEAN = _new(
     "def low_stock(stock: Stock, below: int) -> list[str]:",
     '    """Names of the items with fewer than `below` units, sorted."""\n'
     "    return [n for n in stock.names() if stock.quantity(n) < below]\n",
-    "from inventory import Stock\nfrom inventory.low_stock import low_stock\n\n\n"
+    test="from inventory import Stock\nfrom inventory.low_stock import low_stock\n\n\n"
     "def test_low_stock_lists_items_below_the_threshold() -> None:\n"
     "    stock = Stock()\n    stock.add('bolt', 1)\n    stock.add('nut', 9)\n"
     "    assert low_stock(stock, 5) == ['bolt']\n",
-    "`low_stock(stock, below)` lists the items with fewer than `below` units.",
+    behaviour="`low_stock(stock, below)` lists the items with fewer than `below` units.",
 )
 RESTOCK = _new(
     "inventory/restock.py",
@@ -60,11 +60,11 @@ RESTOCK = _new(
     "    for name in stock.names():\n"
     "        if stock.quantity(name) < level:\n"
     "            stock.add(name, level - stock.quantity(name))\n",
-    "from inventory import Stock\nfrom inventory.restock import restock\n\n\n"
+    test="from inventory import Stock\nfrom inventory.restock import restock\n\n\n"
     "def test_restock_tops_every_item_up_to_ten() -> None:\n"
     "    stock = Stock()\n    stock.add('bolt', 3)\n    restock(stock)\n"
     "    assert stock.quantity('bolt') == 10\n",
-    "`restock(stock)` tops every item up to 10 units.",
+    behaviour="`restock(stock)` tops every item up to 10 units.",
 )
 PRICES = _new(
     "inventory/prices.py",
@@ -72,10 +72,10 @@ PRICES = _new(
     "def price(name: str) -> int:",
     '    """The unit price of `name` (1 cent when unknown)."""\n'
     "    return {'bolt': 25, 'nut': 10}.get(name, 1)\n",
-    "from inventory.prices import price\n\n\n"
+    test="from inventory.prices import price\n\n\n"
     "def test_price_knows_bolts_and_defaults_to_one() -> None:\n"
     "    assert (price('bolt'), price('washer')) == (25, 1)\n",
-    "`price(name)` gives a unit price in cents.",
+    behaviour="`price(name)` gives a unit price in cents.",
 )
 VALUE = _new(
     "inventory/value.py",
@@ -84,11 +84,11 @@ VALUE = _new(
     '    """The stock\'s worth in cents at unit prices."""\n'
     "    from inventory.prices import price\n\n"
     "    return sum(price(n) * stock.quantity(n) for n in stock.names())\n",
-    "from inventory import Stock\nfrom inventory.value import value\n\n\n"
+    test="from inventory import Stock\nfrom inventory.value import value\n\n\n"
     "def test_value_sums_price_times_quantity() -> None:\n"
     "    stock = Stock()\n    stock.add('bolt', 2)\n    stock.add('nut', 3)\n"
     "    assert value(stock) == 80\n",
-    "`value(stock)` sums price times quantity.",
+    behaviour="`value(stock)` sums price times quantity.",
 )
 REMOVE_OLD = "        have = self._items.get(name, 0)\n"
 _GUARD = "        if quantity <= 0:\n            raise StockError({message})\n"

@@ -39,6 +39,9 @@ def demo_config(
             "ci_poll_seconds": 1,
             "max_jobs": 3,
             "tokens_per_hour": 0,
+            # The orchestrator's merge queue and the merge job's PR-age order can disagree
+            # and hold each other forever (see the demo's notes); one merge slot keeps order.
+            "merge_order": False,
         },
         "agents": {"default": choice},
     }

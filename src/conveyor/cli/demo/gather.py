@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from conveyor.cli.demo.table import IssueFacts, JobSpan
 from conveyor.core.state_codec import find_state
 from conveyor.forge.protocol import Forge
 from conveyor.job.jobfile import load_job_file
+
+_AFTER = re.compile(r"After #(\d+) merges")
 
 
 def job_spans(repo_home: Path, number: int) -> tuple[JobSpan, ...]:
@@ -57,6 +60,7 @@ def gather(
                 pr=None if state is None else state.pr,
                 fix_rounds=0 if state is None else state.rounds.fix,
                 jobs=job_spans(repo_home, number),
+                after=tuple(int(n) for n in _AFTER.findall(issue.body)),
             )
         )
     return facts

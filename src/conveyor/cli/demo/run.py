@@ -66,9 +66,7 @@ def prepare(server: ForgeServer, files: DemoFiles, agent: str) -> tuple[dict[str
     return {**os.environ, TOKEN_ENV: token}, sorted(numbers.values())
 
 
-def run_pipeline(
-    server: ForgeServer, files: DemoFiles, *, agent: str, console: Console
-) -> DemoRun:
+def run_pipeline(server: ForgeServer, files: DemoFiles, *, agent: str, console: Console) -> DemoRun:
     """Run the orchestrator until nothing is left to do, the live view showing it."""
     from conveyor.cli.config_load import load_config, repo_home
     from conveyor.cli.live.follow import start_live
@@ -78,7 +76,9 @@ def run_pipeline(
     began = time.monotonic()
     environ, opened = prepare(server, files, agent)
     config = load_config(files.config)
-    person = token_forge(demo_issues.REPO, server.add_user(demo_issues.TRUSTED), base_url=server.url)
+    person = token_forge(
+        demo_issues.REPO, server.add_user(demo_issues.TRUSTED), base_url=server.url
+    )
 
     def advance(tag: str, _number: int) -> None:
         if agent == "scripted":
@@ -97,7 +97,9 @@ def run_pipeline(
             for _ in range(MAX_PASSES):
                 answered = len(actor.answered)
                 run_loop(orc, interrupts, until_idle=True)
-                if interrupts.count or (actor.pass_once() == [] and len(actor.answered) == answered):
+                if interrupts.count or (
+                    actor.pass_once() == [] and len(actor.answered) == answered
+                ):
                     break
     finally:
         actor.stop()

@@ -81,7 +81,7 @@ def spec_answer(change: c.Change | None, decision: str = "ready", **more: Any) -
 
 def spec(tag: str, change: c.Change) -> Entry:
     """A spec writer that commits the failing test (and the new module's stub)."""
-    files = [{"write": {"path": change.test_path, "content": change.test}}]
+    files: list[Entry] = [{"write": {"path": change.test_path, "content": change.test}}]
     if change.stub:
         files.insert(0, {"write": {"path": change.module, "content": change.stub}})
     files.append({"commit": f"Specify {change.module} with a failing test"})
@@ -110,12 +110,12 @@ def back_half(tag: str, *, finding: bool = False) -> list[Entry]:
     out.append(lens(tag, "scope"))
     if finding:
         fixed = template_file(c.BUGFIX.module).replace(c.REMOVE_OLD, c.BUGFIX_FIXED, 1)
-        answer = {"status": "done", "summary": "The message names the quantity."}
+        answer: Entry = {"status": "done", "summary": "The message names the quantity."}
         answer |= {"addressed": [{"finding": 1, "how": "f-string"}], "disputes": []}
         out.append(_reply(tag, "fix", answer, *_writer(answer, c.BUGFIX.module, fixed, "Name it")))
         rereview = {"rulings": [], "still_open": [], "findings": [], "summary": "F1 resolved"}
         out.append(_reply(tag, "rereview-correctness", rereview))
-    accept = {"verdict": "pass", "reason": "does what the issue asks", "missing": []}
+    accept: Entry = {"verdict": "pass", "reason": "does what the issue asks", "missing": []}
     accept |= {"no_tests_reason_holds": None, "summary": "accepted"}
     out.append(_reply(tag, "accept", accept))
     out.append(_reply(tag, "security", {"findings": [], "summary": "nothing harmful"}))
@@ -132,14 +132,21 @@ def _feature(tag: str, change: c.Change, *, finding: bool = False) -> list[Entry
     done = change.done
     if change.status == "changed":
         done = template_file(change.module).replace(c.REMOVE_OLD, change.done, 1)
-    return [triage(tag), spec(tag, change), implement(tag, change.module, done)] + back_half(
-        tag, finding=finding
-    )
+    front = [triage(tag), spec(tag, change), implement(tag, change.module, done)]
+    return [*front, *back_half(tag, finding=finding)]
 
 
 def _same(tag: str, content: str, test: str) -> list[Entry]:
-    change = c.Change("inventory/labels.py", "", "", f"tests/test_labels_{tag[-1]}.py", test,
-                      f"label() changes ({tag}).", "def label(name: str) -> str", "changed")  # fmt: skip
+    change = c.Change(
+        module="inventory/labels.py",
+        stub="",
+        done=content,
+        test_path=f"tests/test_labels_{tag[-1]}.py",
+        test=test,
+        behaviour=f"label() changes ({tag}).",
+        signature="def label(name: str) -> str",
+        status="changed",
+    )
     resolved = {"status": "done", "choices": "kept both changes", "summary": "resolved"}
     both = {"write": {"path": "inventory/labels.py", "content": c.SAME_BOTH}}
     resolver = _reply(tag, "resolver", resolved, both, {"run": RESOLVE})

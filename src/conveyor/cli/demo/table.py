@@ -33,6 +33,7 @@ class IssueFacts:
     pr: int | None
     fix_rounds: int
     jobs: tuple[JobSpan, ...] = ()
+    after: tuple[int, ...] = ()  # the issues it waited for (a split's `After #N merges.`)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,19 @@ def render(rows: Sequence[Row]) -> str:
     return "\n".join(fmt.format(*line) for line in (head, *lines))
 
 
+def _steps(jobs: Sequence[JobSpan]) -> list[str]:
+    """`stage Ns` per run of consecutive jobs of one stage (`merge ×3 4s` when repeated)."""
+    out: list[tuple[str, int, float]] = []
+    for job in jobs:
+        took = (job.finished - job.started).total_seconds()
+        if out and out[-1][0] == job.stage:
+            stage, count, total = out[-1]
+            out[-1] = (stage, count + 1, total + took)
+        else:
+            out.append((job.stage, 1, took))
+    return [f"{s}{f' x{n}' if n > 1 else ''} {t:.0f}s" for s, n, t in out]
+
+
 def critical_path(facts: Iterable[IssueFacts]) -> str:
     """Which issue finished last, and the stage jobs that took it there."""
     done = [f for f in facts if f.jobs]
@@ -118,10 +132,11 @@ def critical_path(facts: Iterable[IssueFacts]) -> str:
     jobs = sorted(last.jobs, key=lambda j: j.started)
     start = min(j.started for f in done for j in f.jobs)
     end = max(j.finished for j in jobs)
-    steps = ", ".join(f"{j.stage} {(j.finished - j.started).total_seconds():.0f}s" for j in jobs)
+    steps = ", ".join(_steps(jobs))
     waited = (jobs[0].started - start).total_seconds()
     tag = f" [{last.tag}]" if last.tag else ""
+    why = f", after #{', #'.join(map(str, last.after))} merged" if last.after else ""
     return (
         f"#{last.number}{tag} finished last, {(end - start).total_seconds():.0f}s after the first"
-        f" job began: it started {waited:.0f}s in and ran {len(jobs)} jobs ({steps})"
+        f" job began: it started {waited:.0f}s in{why} and ran {len(jobs)} jobs ({steps})"
     )

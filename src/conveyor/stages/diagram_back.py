@@ -1,0 +1,34 @@
+"""`docs/stages-back.md`: the checks, sync and merge tables drawn as mermaid state diagrams."""
+
+from __future__ import annotations
+
+from conveyor.stages import checks_table, merge_table, sync_table
+from conveyor.stages.diagram import mermaid
+
+INTRO = """\
+# Stage machines: checks, sync and merge
+
+The last stages before a merge, drawn from their tables in `conveyor.stages` (a test
+keeps this page current). checks verifies the head and reads the CI gate (a pending gate
+is a hold: the issue is saved at checks with `ci_wait`); a red check gets the CI fixer.
+sync rebases onto the base and, on a conflict, runs the resolver; every end but success
+first restores the branch. merge has no model: merge order, behind three ways, the
+tests-only path once per job, the squash at the verified SHA, and the close-out.
+"""
+
+
+def back_markdown() -> str:
+    """The whole page."""
+    drawn = (
+        ("Checks", mermaid(checks_table.EXITS, checks_table.Phase.START)),
+        ("Sync", mermaid(sync_table.EXITS, sync_table.Phase.START)),
+        ("Merge", mermaid(merge_table.EXITS, merge_table.Phase.START)),
+    )
+    parts = [INTRO]
+    for title, diagram in drawn:
+        parts += [f"## {title}", "", "```mermaid", diagram, "```", ""]
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    print(back_markdown(), end="")  # noqa: T201 - regenerates the page: `python -m ...`

@@ -1,0 +1,141 @@
+"""`conveyor demo --no-serve`, judged only by what the forge shows and what sessions were given."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conveyor.cli.demo import changes
+from conveyor.cli.demo.issues import ACCOUNT, ISSUES, PLANTED, REPO, TRUSTED, tag_of
+from conveyor.cli.demo.scenario import template_file
+from conveyor.core.labels import Status
+from conveyor.forge.emulator.records import bare_repo_path
+from conveyor.forge.errors import NotFound
+from conveyor.forge.github import GitHubForge, token_forge
+from conveyor.forge.types import Issue
+from conveyor.git import GitError, Repo, read_blob
+from conveyor.job.drive import conveyor_argv
+from conveyor.testing.emulator import ForgeServer
+
+FIXED_STOCK = template_file("inventory/stock.py").replace(
+    changes.REMOVE_OLD, changes.BUGFIX_FIXED, 1
+)
+# What the base branch holds once every change merged: path -> the exact text.
+BASE_FILES = {
+    "inventory/low_stock.py": changes.CLEAN.done,
+    "inventory/stock.py": FIXED_STOCK,
+    "inventory/restock.py": changes.RESTOCK.done,
+    "inventory/prices.py": changes.PRICES.done,
+    "inventory/value.py": changes.VALUE.done,
+    "inventory/labels.py": changes.SAME_BOTH,
+}
+
+
+@dataclass(frozen=True)
+class Demo:
+    """The finished demo's forge (served again from its data folder) and Conveyor's files."""
+
+    forge: GitHubForge
+    bare: Repo
+    home: Path
+    issues: dict[str, Issue]
+    stdout: str
+
+    def base_file(self, path: str) -> str | None:
+        """A file of `main`, or None."""
+        try:
+            return read_blob(self.bare, "refs/heads/main", path).decode()
+        except GitError:
+            return None
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    """Run the whole demo once, then serve its forge data again to read the outcome."""
+    root = tmp_path_factory.mktemp("demo")
+    (root / "user-home").mkdir()
+    env = {k: v for k in ("PATH", "LANG", "TMPDIR") if (v := os.environ.get(k)) is not None}
+    env |= {"HOME": str(root / "user-home"), "CONVEYOR_HOME": str(root / "unused-home")}
+    argv = [*conveyor_argv(), "demo", "--no-serve", "--data", str(root / "data")]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1500, check=False)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    with ForgeServer(root / "data") as server:
+        forge = token_forge(REPO, server.add_user(TRUSTED), base_url=server.url)
+        numbers = range(1, 40)
+        issues = {}
+        for number in numbers:
+            try:
+                issue = forge.get_issue(number)
+            except NotFound:  # past the last issue
+                break
+            if (tag := tag_of(issue.title)) is not None:
+                issues[tag] = issue
+        owner, name = REPO.split("/")
+        bare = Repo(bare_repo_path(root / "data", owner, name))
+        yield Demo(forge, bare, root / "data" / "conveyor" / "home", issues, done.stdout)
+
+
+def _pipeline_comments(demo: Demo, number: int) -> list[str]:
+    return [c.body for c in demo.forge.list_comments(number).comments if c.author == ACCOUNT]
+
+
+@pytest.mark.timeout(1800)
+def test_every_trusted_change_is_merged_and_on_the_base_branch(demo: Demo) -> None:
+    """Each merged issue is closed with agent:merged, its PR merged, and main holds its code."""
+    merged = ("clean", "bugfix", "ask", "same-a", "same-b", "split-prices", "split-value")
+    for tag in merged:
+        issue = demo.issues[tag]
+        assert Status.MERGED.value in issue.labels, (tag, issue.labels, demo.stdout)
+    for path, text in BASE_FILES.items():
+        assert demo.base_file(path) == text, path
+
+
+@pytest.mark.timeout(1800)
+def test_the_split_parent_is_closed_after_its_two_ordered_parts(demo: Demo) -> None:
+    """The spec writer's two sub-issues: the second waits for the first; the parent closes."""
+    parent = demo.issues["split"]
+    assert parent.state == "closed"
+    assert Status.SPLIT.value in parent.labels
+    subs = demo.forge.list_sub_issues(parent.number)
+    assert [tag_of(s.title) for s in subs] == ["split-prices", "split-value"]
+    assert f"After #{subs[0].number} merges." in subs[1].body
+
+
+@pytest.mark.timeout(1800)
+def test_the_visitors_issue_has_no_comment_or_label_from_the_pipeline(demo: Demo) -> None:
+    """Not allowed means never touched."""
+    visitor = demo.issues["visitor"]
+    assert visitor.state == "open"
+    assert visitor.labels == ()
+    assert _pipeline_comments(demo, visitor.number) == []
+
+
+@pytest.mark.timeout(1800)
+def test_the_question_was_answered_by_the_trusted_user_and_the_issue_merged(demo: Demo) -> None:
+    """needs-info, then the person's answer, then the pipeline went on."""
+    ask = demo.issues["ask"]
+    authors = [c.author for c in demo.forge.list_comments(ask.number).comments]
+    assert TRUSTED in authors
+    assert Status.MERGED.value in ask.labels
+
+
+@pytest.mark.timeout(1800)
+def test_the_planted_instruction_is_withheld_and_the_count_is_stated_on_the_forge(
+    demo: Demo,
+) -> None:
+    """The signed triage comment says one comment was withheld; no session ever saw it."""
+    clean = demo.issues["clean"]
+    bodies = [c.body for c in demo.forge.list_comments(clean.number).comments]
+    assert any(PLANTED in body for body in bodies)
+    assert any("1 comment was withheld" in body for body in _pipeline_comments(demo, clean.number))
+    session_files = [p for p in demo.home.glob("*/jobs/*/sessions/**/*") if p.is_file()]
+    tasks = [p for p in session_files if p.name == "task.md"]
+    assert len(tasks) >= len(ISSUES) * 3
+    read = [*session_files, *demo.home.glob("*/runs/*/*.md")]
+    leaked = [p for p in read if PLANTED in p.read_text(encoding="utf-8", errors="replace")]
+    assert leaked == []

@@ -1,0 +1,1 @@
+"""Tests of the demo's pieces: scenario file, config, actor, closing table."""
