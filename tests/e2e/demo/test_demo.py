@@ -73,7 +73,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
                 issue = forge.get_issue(number)
             except NotFound:  # past the last issue
                 break
-            if (tag := tag_of(issue.title)) is not None:
+            if "/pull/" not in issue.html_url and (tag := tag_of(issue.title)) is not None:
                 issues[tag] = issue
         owner, name = REPO.split("/")
         bare = Repo(bare_repo_path(root / "data", owner, name))

@@ -37,10 +37,15 @@ class Actor:
     interval: float = 0.5
     answered: list[tuple[str, int]] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)  # the thread and the caller
     _thread: threading.Thread | None = None
 
     def pass_once(self) -> list[int]:
         """One look at the forge: answer what waits; returns the issues answered."""
+        with self._lock:
+            return self._look()
+
+    def _look(self) -> list[int]:
         done = []
         for issue in self.forge.list_open_issues().issues:
             tag = tag_of(issue.title)

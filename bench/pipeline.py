@@ -1,0 +1,244 @@
+"""Benchmark: a clean issue taken to merged by `conveyor drive`, against its git and tests run bare.
+
+The sample repository's test command sleeps about 3 s and then runs the real tests, and
+appends a line to a counter file first, so the bench knows how often the pipeline ran it.
+The scripted agent answers at once and claims are not waited for. The bare run does what
+the pipeline cannot avoid: clone, branch, commit the change, the test command as often as
+the pipeline ran it, push, open and merge the PR through the forge client. Overhead is
+wall − bare; per session and per job it is divided by the counts read from the job folders.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
+
+from conveyor.core.replies import SPEC_END  # noqa: E402
+from conveyor.testing.emulator import ForgeServer  # noqa: E402
+from conveyor.testing.world import ACCOUNT, World  # noqa: E402
+
+GOALS = {"overhead_s": 20.0, "ratio": 2.5, "forge_requests": 60.0}
+TIME_LIMIT_S = 40.0
+SLEEP_S = 2.6  # plus the sample's own tests (about 0.4 s): a test command of about 3 s
+TAG = "bench"
+STUB = (
+    '"""Totals of the stock."""\n\nfrom inventory.stock import Stock\n\n\n'
+    "def total(stock: Stock) -> int:\n"
+    '    """Every item\'s quantity, summed."""\n'
+    "    raise NotImplementedError\n"
+)
+IMPL = STUB.replace(
+    "raise NotImplementedError", "return sum(stock.quantity(n) for n in stock.names())"
+)
+TEST = (
+    "from inventory.stock import Stock\nfrom inventory.total import total\n\n\n"
+    "def test_total_sums_every_item() -> None:\n"
+    "    stock = Stock()\n    stock.add('bolt', 2)\n    stock.add('nut', 3)\n"
+    "    assert total(stock) == 5\n"
+)
+BEHAVIOUR = "`total(stock)` sums the quantity of every item."
+SPEC = (
+    f"## Behaviour\n- {BEHAVIOUR}\n\n## Out of scope\nNothing else.\n\n"
+    "## Design\nA new module `inventory/total.py`.\n\n## Test interfaces\n`inventory.total.total`\n\n"
+    "## Tests\n`tests/test_total.py` drives `total`.\n\n## Wiki updates\nNone.\n\n"
+    f"## Assumptions and risks\nNone.\n\n## Sources\nThe issue.\n{SPEC_END}\n"
+)
+
+
+def reply(kind: str, answer: dict[str, Any], *actions: dict[str, Any]) -> dict[str, Any]:
+    """A scenario entry: optional file actions in a first turn, then the reply."""
+    turns: list[dict[str, Any]] = [{"actions": list(actions)}] if actions else []
+    return {"tag": TAG, "kind": kind, "turns": [*turns, {"actions": [{"reply": answer}]}]}
+
+
+def scenario() -> list[dict[str, Any]]:
+    """Every session of a clean issue: triage, spec, implement, three lenses, accept, security."""
+    interface = {
+        "name": "total",
+        "kind": "function",
+        "where": "inventory/total.py",
+        "status": "new",
+        "signature": "def total(stock: Stock) -> int",
+        "behaviours": [BEHAVIOUR],
+    }
+    spec = {
+        "decision": "ready",
+        "spec": SPEC,
+        "questions": [],
+        "sub_issues": [],
+        "interfaces": [interface],
+        "no_tests_reason": None,
+        "wiki_only": False,
+        "spec_in_draft": False,
+        "status": "done",
+        "summary": "spec ready",
+    }
+    accept = {
+        "verdict": "pass",
+        "reason": "total() sums the stock as asked",
+        "missing": [],
+        "no_tests_reason_holds": None,
+        "summary": "accepted",
+    }
+    triage = {"decision": "ready", "notes": "New module.", "questions": [], "reason": None}
+    done = {"status": "done", "summary": "total() sums", "blocked_reason": None, "deviations": []}
+    return [
+        reply("triage", triage | {"summary": "triage: ready"}),
+        reply(
+            "spec",
+            spec,
+            {"write": {"path": "inventory/total.py", "content": STUB}},
+            {"write": {"path": "tests/test_total.py", "content": TEST}},
+            {"commit": "Stub total() and its failing test"},
+        ),
+        reply(
+            "implement",
+            done,
+            {"write": {"path": "inventory/total.py", "content": IMPL}},
+            {"commit": "Sum every item in total()"},
+        ),
+        *(
+            reply(f"review-{lens}", {"lens": lens, "findings": [], "summary": f"{lens}: fine"})
+            for lens in ("correctness", "tests", "scope")
+        ),
+        reply("accept", accept),
+        reply("security", {"findings": [], "summary": "nothing harmful"}),
+    ]
+
+
+def test_command(counter: Path) -> str:
+    """The sample's test command: count the run, sleep, run the real tests."""
+    python = sys.executable
+    sleep = f'{python} -c "import time; time.sleep({SLEEP_S})"'
+    return f"echo run >> {counter} && {sleep} && {python} -m pytest"
+
+
+def run_pipeline(world: World, number: int) -> float:
+    """Wall seconds of `conveyor drive` taking the issue to merged (raises when it does not)."""
+    start = time.perf_counter()
+    done = world.drive(number)
+    wall = time.perf_counter() - start
+    pr = world.pr(number)
+    if done.returncode != 0 or pr is None or not pr.merged:
+        msg = f"the issue did not merge (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
+        raise RuntimeError(msg)
+    return wall
+
+
+def git(*args: str, cwd: Path) -> None:
+    """Run git quietly, as the bare run's person."""
+    ident = ["-c", "user.name=b", "-c", "user.email=b@b", "-c", f"core.hooksPath={os.devnull}"]
+    subprocess.run(["git", *ident, *args], cwd=cwd, check=True, capture_output=True)
+
+
+def run_bare(world: World, work: Path, command: str, runs: int) -> float:
+    """Wall seconds of the same git, test and merge work done directly."""
+    start = time.perf_counter()
+    tree = work / "tree"
+    git("clone", "-q", world.bare().path.resolve().as_uri(), str(tree), cwd=work)
+    git("checkout", "-q", "-b", "bare/total", cwd=tree)
+    (tree / "inventory" / "total.py").write_text(IMPL)
+    (tree / "tests" / "test_total.py").write_text(TEST)
+    git("add", "-A", cwd=tree)
+    git("commit", "-q", "-m", "Add total()", cwd=tree)
+    env = {"PATH": os.environ["PATH"], "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
+    for _ in range(runs):
+        subprocess.run(["/bin/sh", "-c", command], cwd=tree, env=env, capture_output=True)
+    git("push", "-q", "origin", "bare/total", cwd=tree)
+    sha = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=tree, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    forge = world.forge_as(ACCOUNT)
+    pr = forge.create_draft_pr("bare/total", "main", "Add total()", "Bare run.")
+    forge.mark_pr_ready(pr.number)
+    result = forge.merge_pr(pr.number, sha, "Add total()", "Bare run.")
+    wall = time.perf_counter() - start
+    if not result.merged:
+        msg = f"the bare merge failed: {result}"
+        raise RuntimeError(msg)
+    return wall
+
+
+def job_times(world: World, number: int) -> tuple[list[dict[str, Any]], int]:
+    """Per job (oldest first): stage, wall seconds and session count; and the sessions' total."""
+    jobs: list[tuple[datetime, dict[str, Any]]] = []
+    for path in sorted((world.repo_home / "jobs").glob(f"issue-{number}-*/job.json")):
+        record = json.loads(path.read_text())
+        started = datetime.fromisoformat(record["started_at"])
+        end = (record.get("finished") or {}).get("at") or record["heartbeat"]
+        wall = (datetime.fromisoformat(end) - started).total_seconds()
+        sessions = len(record.get("sessions") or [])
+        row = {"stage": record["stage"], "wall_s": round(wall, 2), "sessions": sessions}
+        jobs.append((started, row))
+    jobs.sort(key=lambda pair: pair[0])
+    rows = [row for _, row in jobs]
+    return rows, sum(row["sessions"] for row in rows)
+
+
+def measure(root: Path) -> dict[str, Any]:
+    """Run the pipeline and the bare work once each; return the figures."""
+    counter = root / "test-runs"
+    with ForgeServer(root / "forge") as server:
+        config = {
+            "commands": {"test": test_command(counter), "timeout_seconds": 120},
+            "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
+        }
+        world = World.create(server, root / "world", config=config)
+        world.write_scenario(scenario())
+        issue = world.open_issue(f"Add a stock total [{TAG}]", "Sum the quantities of every item.")
+        before = int(server.stats()["requests"])
+        wall = run_pipeline(world, issue.number)
+        requests = int(server.stats()["requests"]) - before
+        runs = len(counter.read_text().splitlines()) if counter.exists() else 0
+        jobs, sessions = job_times(world, issue.number)
+        bare = run_bare(world, root, test_command(root / "bare-runs"), runs)
+    overhead = wall - bare
+    return {
+        "wall_s": round(wall, 2),
+        "bare_s": round(bare, 2),
+        "overhead_s": round(overhead, 2),
+        "ratio": round(wall / bare, 2),
+        "forge_requests": requests,
+        "jobs": len(jobs),
+        "sessions": sessions,
+        "test_runs": runs,
+        "overhead_per_job_s": round(overhead / max(len(jobs), 1), 2),
+        "overhead_per_session_s": round(overhead / max(sessions, 1), 2),
+        "job_wall_s": jobs,
+    }
+
+
+def main() -> None:
+    """Measure, print where the time went, then the JSON line."""
+    root = Path(tempfile.mkdtemp(prefix="conveyor-bench-pipeline-"))
+    os.environ["CONVEYOR_HOME"] = str(root / "home")
+    try:
+        figures = measure(root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    total = time.perf_counter() - STARTED
+    figures["bench_total_s"] = round(total, 2)
+    for job in figures["job_wall_s"]:
+        print(f"{job['stage']:>10} job: {job['wall_s']:6.2f} s, {job['sessions']} session(s)")
+    met = (
+        figures["overhead_s"] <= GOALS["overhead_s"]
+        and figures["ratio"] <= GOALS["ratio"]
+        and figures["forge_requests"] <= GOALS["forge_requests"]
+        and total < TIME_LIMIT_S
+    )
+    goals: dict[str, float] = {**GOALS, "bench_total_s": TIME_LIMIT_S}
+    print(json.dumps({"bench": "pipeline", "figures": figures, "goals": goals, "met": met}))
+
+
+if __name__ == "__main__":
+    main()
