@@ -225,10 +225,16 @@ def main() -> None:
     os.environ["CONVEYOR_HOME"] = str(root / "home")
     try:
         figures = measure(root)
+    except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
+        print(f"the pipeline bench failed: {exc}", file=sys.stderr)
+        figures = {"error": str(exc).splitlines()[0], "job_wall_s": []}
     finally:
         shutil.rmtree(root, ignore_errors=True)
     total = time.perf_counter() - STARTED
     figures["bench_total_s"] = round(total, 2)
+    if "error" in figures:
+        print(json.dumps({"bench": "pipeline", "figures": figures, "goals": GOALS, "met": False}))
+        return
     for job in figures["job_wall_s"]:
         print(f"{job['stage']:>10} job: {job['wall_s']:6.2f} s, {job['sessions']} session(s)")
     met = (
