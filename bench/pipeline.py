@@ -162,12 +162,8 @@ def run_bare(world: World, work: Path, command: str, runs: int) -> float:
     forge = world.forge_as(ACCOUNT)
     pr = forge.create_draft_pr("bare/total", "main", "Add total()", "Bare run.")
     forge.mark_pr_ready(pr.number)
-    result = forge.merge_pr(pr.number, sha, "Add total()", "Bare run.")
-    wall = time.perf_counter() - start
-    if not result.merged:
-        msg = f"the bare merge failed: {result}"
-        raise RuntimeError(msg)
-    return wall
+    forge.merge_pr(pr.number, sha, "Add total()", "Bare run.")  # raises when refused
+    return time.perf_counter() - start
 
 
 def job_times(world: World, number: int) -> tuple[list[dict[str, Any]], int]:

@@ -26,11 +26,32 @@ def restart_stage(state: IssueState) -> Stage:
     return Stage.REVIEW
 
 
+def _adopted_heads(state: IssueState) -> dict[str, object]:
+    """After branch-changed, the person's push is the work: review it from scratch.
+
+    The recorded SHAs name the head the person replaced; keeping them would
+    make the branch guard stop the issue again. Review records the new head.
+    """
+    stopped = state.stopped
+    if stopped is None or stopped.control is not StopCode.BRANCH_CHANGED or not state.implemented:
+        return {}
+    return {
+        "stage": Stage.REVIEW,
+        "head_sha": None,
+        "reviewed_sha": None,
+        "verified_sha": None,
+        "passed_sha": None,
+        "rereview": None,
+        "ci_wait": None,
+    }
+
+
 def restart(state: IssueState) -> IssueState:
     """A fresh attempt: every limit reset, the stop cleared, the stage chosen by the rule.
 
     Rounds, continuations and resumes start again and the rebase pool is
-    emptied (BUD-6); the PR, branch SHAs and findings are kept.
+    emptied (BUD-6); the PR, branch SHAs and findings are kept, except after
+    branch-changed, when the person's head is adopted and reviewed.
     """
     return state.model_copy(
         update={
@@ -40,5 +61,6 @@ def restart(state: IssueState) -> IssueState:
             "rebase_from": len(state.charges),
             "merge_rebase": False,
             "stopped": None,
+            **_adopted_heads(state),
         }
     )

@@ -29,6 +29,3 @@ def back_markdown() -> str:
         parts += [f"## {title}", "", "```mermaid", diagram, "```", ""]
     return "\n".join(parts)
 
-
-if __name__ == "__main__":
-    print(back_markdown(), end="")  # noqa: T201 - regenerates the page: `python -m ...`

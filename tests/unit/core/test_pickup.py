@@ -158,3 +158,15 @@ def test_a_sweep_never_takes_an_untrusted_or_stop_labelled_issue(
         assert decision.action == "skip"
     if decision.action == "restart":
         assert stopped
+
+
+def test_a_restart_after_branch_changed_adopts_the_persons_head_and_reviews_it() -> None:
+    """The person's push is the work now: review it; the old SHAs would stop it again."""
+    moved = Stopped(control=StopCode.BRANCH_CHANGED, reason="x", stage=Stage.CHECKS, at=T0)
+    state = IssueState(
+        implemented=True, pr=4, head_sha="a", reviewed_sha="a", verified_sha="a", stopped=moved
+    )
+    fresh = restart(state)
+    assert fresh.stage is Stage.REVIEW
+    assert (fresh.head_sha, fresh.reviewed_sha, fresh.verified_sha) == (None, None, None)
+    assert fresh.pr == 4

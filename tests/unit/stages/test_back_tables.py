@@ -147,6 +147,6 @@ def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
 
 
 def test_the_back_stages_page_is_generated_from_the_tables() -> None:
-    """docs/stages-back.md is current: `python -m conveyor.stages.diagram_back > docs/...`."""
+    """docs/stages-back.md is what `diagram_back.back_markdown()` draws from the tables."""
     page = Path(__file__).parents[3] / "docs" / "stages-back.md"
     assert page.read_text(encoding="utf-8") == back_markdown()
