@@ -49,7 +49,8 @@ TEST = (
 BEHAVIOUR = "`total(stock)` sums the quantity of every item."
 SPEC = (
     f"## Behaviour\n- {BEHAVIOUR}\n\n## Out of scope\nNothing else.\n\n"
-    "## Design\nA new module `inventory/total.py`.\n\n## Test interfaces\n`inventory.total.total`\n\n"
+    "## Design\nA new module `inventory/total.py`.\n\n"
+    "## Test interfaces\n`inventory.total.total`\n\n"
     "## Tests\n`tests/test_total.py` drives `total`.\n\n## Wiki updates\nNone.\n\n"
     f"## Assumptions and risks\nNone.\n\n## Sources\nThe issue.\n{SPEC_END}\n"
 )
@@ -83,15 +84,25 @@ def scenario() -> list[dict[str, Any]]:
         "status": "done",
         "summary": "spec ready",
     }
-    accept = {
+    accept: dict[str, Any] = {
         "verdict": "pass",
         "reason": "total() sums the stock as asked",
         "missing": [],
         "no_tests_reason_holds": None,
         "summary": "accepted",
     }
-    triage = {"decision": "ready", "notes": "New module.", "questions": [], "reason": None}
-    done = {"status": "done", "summary": "total() sums", "blocked_reason": None, "deviations": []}
+    triage: dict[str, Any] = {
+        "decision": "ready",
+        "notes": "New module.",
+        "questions": [],
+        "reason": None,
+    }
+    done: dict[str, Any] = {
+        "status": "done",
+        "summary": "total() sums",
+        "blocked_reason": None,
+        "deviations": [],
+    }
     return [
         reply("triage", triage | {"summary": "triage: ready"}),
         reply(
@@ -117,10 +128,10 @@ def scenario() -> list[dict[str, Any]]:
 
 
 def test_command(counter: Path) -> str:
-    """The sample's test command: count the run, sleep, run the real tests."""
+    """The sample's test command: note the run's folder, sleep, run the real tests."""
     python = sys.executable
     sleep = f'{python} -c "import time; time.sleep({SLEEP_S})"'
-    return f"echo run >> {counter} && {sleep} && {python} -m pytest"
+    return f"pwd >> {counter} && {sleep} && {python} -m pytest"
 
 
 def run_pipeline(world: World, number: int) -> float:
@@ -130,7 +141,8 @@ def run_pipeline(world: World, number: int) -> float:
     wall = time.perf_counter() - start
     pr = world.pr(number)
     if done.returncode != 0 or pr is None or not pr.merged:
-        msg = f"the issue did not merge (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
+        said = (done.stdout.strip().splitlines() or ["nothing"])[-1]
+        msg = f"the issue did not merge (drive exit {done.returncode}: {said})\n{done.stderr}"
         raise RuntimeError(msg)
     return wall
 
@@ -149,12 +161,16 @@ def run_bare(world: World, work: Path, command: str, runs: int) -> float:
     git("checkout", "-q", "-b", "bare/total", cwd=tree)
     # the pipeline's change is on main already: the same change under other names
     (tree / "inventory" / "total_bare.py").write_text(IMPL)
-    (tree / "tests" / "test_total_bare.py").write_text(TEST.replace("total import", "total_bare import"))
+    (tree / "tests" / "test_total_bare.py").write_text(
+        TEST.replace("total import", "total_bare import")
+    )
     git("add", "-A", cwd=tree)
     git("commit", "-q", "-m", "Add total()", cwd=tree)
     env = {"PATH": os.environ["PATH"], "HOME": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
     for _ in range(runs):
-        subprocess.run(["/bin/sh", "-c", command], cwd=tree, env=env, capture_output=True)
+        subprocess.run(
+            ["/bin/sh", "-c", command], check=False, cwd=tree, env=env, capture_output=True
+        )
     git("push", "-q", "origin", "bare/total", cwd=tree)
     sha = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=tree, check=True, capture_output=True, text=True
@@ -166,8 +182,12 @@ def run_bare(world: World, work: Path, command: str, runs: int) -> float:
     return time.perf_counter() - start
 
 
-def job_times(world: World, number: int) -> tuple[list[dict[str, Any]], int]:
-    """Per job (oldest first): stage, wall seconds and session count; and the sessions' total."""
+def job_times(world: World, number: int, runs: list[str]) -> tuple[list[dict[str, Any]], int]:
+    """Per job (oldest first): stage, wall seconds, sessions and test runs; the sessions' total.
+
+    A test run counts for a job when it ran in that job's folder (the checkout); runs in a
+    temporary worktree (fails-before-fix) count for no job.
+    """
     jobs: list[tuple[datetime, dict[str, Any]]] = []
     for path in sorted((world.repo_home / "jobs").glob(f"issue-{number}-*/job.json")):
         record = json.loads(path.read_text())
@@ -175,7 +195,9 @@ def job_times(world: World, number: int) -> tuple[list[dict[str, Any]], int]:
         end = (record.get("finished") or {}).get("at") or record["heartbeat"]
         wall = (datetime.fromisoformat(end) - started).total_seconds()
         sessions = len(record.get("sessions") or [])
+        tests = sum(1 for run in runs if str(path.parent) in run)
         row = {"stage": record["stage"], "wall_s": round(wall, 2), "sessions": sessions}
+        row["test_runs"] = tests
         jobs.append((started, row))
     jobs.sort(key=lambda pair: pair[0])
     rows = [row for _, row in jobs]
@@ -193,24 +215,32 @@ def measure(root: Path) -> dict[str, Any]:
         world = World.create(server, root / "world", config=config)
         world.write_scenario(scenario())
         issue = world.open_issue(f"Add a stock total [{TAG}]", "Sum the quantities of every item.")
-        before = int(server.stats()["requests"])
+        before = server.stats()
         wall = run_pipeline(world, issue.number)
-        requests = int(server.stats()["requests"]) - before
-        runs = len(counter.read_text().splitlines()) if counter.exists() else 0
-        jobs, sessions = job_times(world, issue.number)
+        after = server.stats()
+        requests = int(after["requests"]) - int(before["requests"])
+        old = before["by_method"]
+        by_method = {k: int(v) - int(old.get(k, 0)) for k, v in after["by_method"].items()}
+        folders = counter.read_text().splitlines() if counter.exists() else []
+        runs = len(folders)
+        jobs, sessions = job_times(world, issue.number, folders)
         bare = run_bare(world, root, test_command(root / "bare-runs"), runs)
     overhead = wall - bare
+    in_jobs = sum(job["wall_s"] for job in jobs)
     return {
         "wall_s": round(wall, 2),
         "bare_s": round(bare, 2),
         "overhead_s": round(overhead, 2),
         "ratio": round(wall / bare, 2),
         "forge_requests": requests,
+        "forge_requests_by_method": by_method,
         "jobs": len(jobs),
         "sessions": sessions,
         "test_runs": runs,
         "overhead_per_job_s": round(overhead / max(len(jobs), 1), 2),
         "overhead_per_session_s": round(overhead / max(sessions, 1), 2),
+        "in_jobs_s": round(in_jobs, 2),
+        "between_jobs_s": round(wall - in_jobs, 2),
         "job_wall_s": jobs,
     }
 
@@ -232,7 +262,8 @@ def main() -> None:
         print(json.dumps({"bench": "pipeline", "figures": figures, "goals": GOALS, "met": False}))
         return
     for job in figures["job_wall_s"]:
-        print(f"{job['stage']:>10} job: {job['wall_s']:6.2f} s, {job['sessions']} session(s)")
+        line = f"{job['stage']:>10} job: {job['wall_s']:6.2f} s, {job['sessions']} session(s)"
+        print(f"{line}, {job['test_runs']} test run(s)")
     met = (
         figures["overhead_s"] <= GOALS["overhead_s"]
         and figures["ratio"] <= GOALS["ratio"]
