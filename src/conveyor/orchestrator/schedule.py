@@ -76,9 +76,14 @@ def _oldest_first(issues: list[IssueView]) -> list[IssueView]:
     return issues
 
 
-def merge_queue(snapshot: Snapshot, unblocks: Counter[int], facts: _Facts) -> tuple[int, ...]:
+def merge_queue(
+    snapshot: Snapshot, unblocks: Counter[int], facts: _Facts, *, by_pr: bool = False
+) -> tuple[int, ...]:
     """Issues at merge, first those that unblock the most waiting ones, then oldest (ORC-5).
 
+    With the merge order on (`by_pr`), the merge op lets a PR merge only after
+    every older PR past review (MRG-9), so the queue follows PR age instead:
+    ranking a younger PR first would start a merge job that can only wait.
     An issue held by its own rules (an `after` mark, a question) is not ranked.
     """
     merge = Stage.MERGE
@@ -89,7 +94,10 @@ def merge_queue(snapshot: Snapshot, unblocks: Counter[int], facts: _Facts) -> tu
             if issue.stage is merge and issue.stopped is None and _issue_hold(issue, facts) is None
         ]
     )
-    ranked.sort(key=lambda issue: -unblocks[issue.number])
+    if by_pr:
+        ranked.sort(key=lambda issue: issue.pr if issue.pr is not None else issue.number)
+    else:
+        ranked.sort(key=lambda issue: -unblocks[issue.number])
     return tuple(issue.number for issue in ranked)
 
 
@@ -134,7 +142,7 @@ def schedule(
     current = open_gate(snapshot, config, now) if gate is None else gate
     facts = _facts(snapshot, config, now)
     unblocks = snapshot.unblocks()
-    queue = merge_queue(snapshot, unblocks, facts)
+    queue = merge_queue(snapshot, unblocks, facts, by_pr=config.limits.merge_order)
     rank = {number: index for index, number in enumerate(queue)}
     busy = current.busy
     merges: list[IssueView] = []

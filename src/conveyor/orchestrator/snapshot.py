@@ -58,6 +58,7 @@ class IssueView:
     stopped: StopCode | None = None
     waiting: str | None = None
     rereview_lenses: int = 0
+    pr: int | None = None
 
     @property
     def writer_paths(self) -> tuple[str, ...]:

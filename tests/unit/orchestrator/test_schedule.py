@@ -125,6 +125,19 @@ def test_an_issue_after_one_closed_without_completing_stays_held() -> None:
     assert reasons(schedule(snap, config(), NOW)) == {2: "after:#1:closed-unmerged"}
 
 
+def test_with_merge_order_merges_follow_pr_age_whatever_they_unblock() -> None:
+    """MRG-9: the merge op lets only the oldest PR past review merge, so it heads the queue."""
+    snap = snapshot(
+        issue(3, Stage.MERGE, pr=12),
+        issue(7, Stage.MERGE, pr=10),
+        issue(9, Stage.MERGE, pr=11, age_minutes=99),
+        issue(8, after=9),
+    )
+    decisions = schedule(snap, config(max_jobs=1, merge_order=True), NOW)
+    assert decisions.merge_queue == (7, 9, 3)
+    assert started(decisions) == [7]
+
+
 def test_merges_go_first_for_the_issues_that_unblock_the_most() -> None:
     """#7 unblocks two waiting issues, #3 none: #7 heads the queue and takes the one slot."""
     snap = snapshot(
@@ -134,7 +147,7 @@ def test_merges_go_first_for_the_issues_that_unblock_the_most() -> None:
         issue(8, after=7),
         issue(9, after=7),
     )
-    decisions = schedule(snap, config(max_jobs=1), NOW)
+    decisions = schedule(snap, config(max_jobs=1, merge_order=False), NOW)
     assert decisions.merge_queue == (7, 3)
     assert started(decisions) == [7]
     assert reasons(decisions) == {

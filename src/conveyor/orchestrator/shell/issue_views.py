@@ -94,6 +94,7 @@ def issue_view(
         lease=lease,
         stopped=stopped,
         waiting=waiting,
+        pr=state.pr if state is not None else None,
     )
 
 
