@@ -105,7 +105,10 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
         "session-started", key=spec.session_key, session_kind=effect.kind, attempt=effect.attempt
     )
     spec.session_dir.mkdir(parents=True, exist_ok=True)
+    # The task and the system prompt are kept beside the transcript, so a person
+    # (and the demo's test) can read exactly what the session was told.
     (spec.session_dir / "task.md").write_text(spec.task, encoding="utf-8")
+    (spec.session_dir / "system.md").write_text(spec.system_prompt, encoding="utf-8")
     handle = SessionHandle()
     with ctx.hub.track(spec.session_key, handle):
         result = launch(spec, ctx.environ, handle)

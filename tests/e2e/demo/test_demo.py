@@ -135,7 +135,9 @@ def test_the_planted_instruction_is_withheld_and_the_count_is_stated_on_the_forg
     assert any("1 comment was withheld" in body for body in _pipeline_comments(demo, clean.number))
     session_files = [p for p in demo.home.glob("*/jobs/*/sessions/**/*") if p.is_file()]
     tasks = [p for p in session_files if p.name == "task.md"]
+    prompts = [p for p in session_files if p.name == "system.md"]
     assert len(tasks) >= len(ISSUES) * 3
+    assert len(prompts) == len(tasks)
     read = [*session_files, *demo.home.glob("*/runs/*/*.md")]
     leaked = [p for p in read if PLANTED in p.read_text(encoding="utf-8", errors="replace")]
     assert leaked == []
