@@ -28,4 +28,3 @@ def back_markdown() -> str:
     for title, diagram in drawn:
         parts += [f"## {title}", "", "```mermaid", diagram, "```", ""]
     return "\n".join(parts)
-
