@@ -123,6 +123,7 @@ def run_loop(
 ) -> int:
     """Tick until interrupted (or, with `until_idle`, until nothing runs and nothing starts)."""
     orc.log.write(clock(), f"orchestrator started: lane {orc.lane}, pid {os.getpid()}")
+    confirming = False
     while True:
         if interrupts.count >= 2:
             return _hard_stop(orc, clock)
@@ -134,6 +135,13 @@ def run_loop(
             orc.log.write(clock(), "cooled down: no job running; orchestrator stopped")
             return 0 if interrupts.count == 0 else EXIT_INTERRUPTED
         if until_idle and result.idle:
+            if not confirming:
+                # An idle tick may rest on cached answers (a 304 list, comments
+                # edited within a second): confirm it with one full read first.
+                confirming = True
+                orc.store.forget()
+                continue
             orc.log.write(clock(), "idle: nothing running and nothing to start; stopped")
             return 0
+        confirming = False
         _nap(orc, interrupts, orc.config.limits.poll_seconds)

@@ -208,6 +208,10 @@ class SnapshotStore:
                 )
         self._entries = {e.issue.number: e for e in entries}
 
+    def forget(self) -> None:
+        """Drop the list's ETag and every cached issue: the next read is a full one."""
+        self.replace(None, [])
+
     def answer(self, key: str, now: datetime) -> str | None:
         """A forge answer stored less than ten minutes before `now`, else None."""
         row = self._conn.execute("SELECT value, at FROM answers WHERE key = ?", (key,)).fetchone()
