@@ -183,7 +183,10 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     acted = bool(chosen.watchdog or started)
     live = len(orc.handles)
     waits = any(i.ci_wait is not None and i.stopped is None for i in snapshot.issues)
-    idle = not acted and live == 0 and not waits
+    # A job another process started (or one whose handle this process lost)
+    # still counts: idle means no job.json of this home is unfinished and alive.
+    running = any(job.alive and job.record.finished is None for job in recorded)
+    idle = not acted and live == 0 and not waits and not running
     return TickResult(started, live, idle=idle, plan=chosen, snapshot=snapshot)
 
 

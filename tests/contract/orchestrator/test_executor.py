@@ -15,7 +15,13 @@ import pytest
 
 from conveyor.core.state import Stage
 from conveyor.job.jobfile import JobRecord, process_start_ticks
-from conveyor.orchestrator.shell.executor import JobHandle, LocalExecutor, adopt, read_jobs
+from conveyor.orchestrator.shell.executor import (
+    JobHandle,
+    LocalExecutor,
+    adopt,
+    process_alive,
+    read_jobs,
+)
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 FAKE_JOB = """
@@ -125,3 +131,20 @@ def test_an_adopted_job_is_alive_until_its_process_ends(tmp_path: Path) -> None:
     other.kill()
     other.wait()
     assert not executor.alive(handle)
+
+
+def test_an_exited_but_unreaped_job_is_not_alive() -> None:
+    """A zombie (exited, not yet reaped, e.g. under a non-reaping init) is a dead job."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        deadline = time.monotonic() + 30
+        while not _exited(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not process_alive(child.pid, process_start_ticks(child.pid))
+    finally:
+        child.wait()
+
+
+def _exited(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    return stat.rpartition(")")[2].split()[0] == "Z"

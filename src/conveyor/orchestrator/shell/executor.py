@@ -68,7 +68,19 @@ def process_alive(pid: int, process_start: int | None) -> bool:
         return False
     except PermissionError:
         pass
+    if _zombie(pid):
+        return False  # exited; its parent (maybe a non-reaping init) has not reaped it
     return process_start_ticks(pid) == process_start
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` has exited but is still in the process table (state `Z`)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    fields = stat.rpartition(")")[2].split()
+    return bool(fields) and fields[0] in ("Z", "X")
 
 
 @dataclass(frozen=True, slots=True)
