@@ -79,6 +79,18 @@ def still_working_body(body: str, lane: str, now: datetime) -> str:
     return f"{_STILL.sub('', body).rstrip()}\n\nLane `{lane}` still working at {stamp}.\n"
 
 
+def renewal_due(claim: Claim, body: str, now: datetime, lease_hours: float) -> bool:
+    """Whether a release should write the "still working" line (CLAIM-14).
+
+    When the line is missing, or the claim was last edited a twelfth of the
+    lease ago (15 minutes by default): a lane finishing jobs every minute keeps
+    its claim live without editing it after every one.
+    """
+    if _STILL.search(body) is None:
+        return True
+    return now - claim.updated_at >= timedelta(hours=lease_hours) / 12
+
+
 def claim_wait(bounds: tuple[float, float], unit: float) -> float:
     """The wait before listing claims: `unit` in [0, 1) scaled into `bounds` (CLAIM-10)."""
     low, high = bounds

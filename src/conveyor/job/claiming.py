@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from conveyor.core.claims import Keep, before_posting, parse_claims
 from conveyor.core.restart import restart
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import IssueState, Lease, Stage
 from conveyor.core.state_codec import find_state
+from conveyor.forge.types import Comment
 from conveyor.ops.claim import Lost, Skipped, Won, claim, decide
 from conveyor.ops.context import OpContext, fetch_comments
 from conveyor.ops.issue_md import write_issue_md
@@ -40,6 +42,19 @@ def expected_stage(state: IssueState | None, *, restarting: bool) -> Stage:
     return state.stage
 
 
+def _lane_continues(
+    ctx: OpContext, comments: tuple[Comment, ...], state: IssueState, lane: str, now: datetime
+) -> bool:
+    """Whether `lane` released the issue itself and still holds the live claim."""
+    lease = state.lease
+    if lease is None or lease.lane != lane or not lease.released:
+        return False
+    before = before_posting(
+        parse_claims(comments, ctx.account), lane, now, ctx.config.limits.lease_hours
+    )
+    return isinstance(before, Keep)
+
+
 def claim_for_job(
     ctx: OpContext,
     number: int,
@@ -67,6 +82,14 @@ def claim_for_job(
     if own and state is not None and decision.reason == "leased":
         path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
         return Claimed(state, path, fresh=False)
+    released = decision.action == "take" and decision.reason == "released"
+    if released and state is not None and _lane_continues(ctx, comments, state, lane, now):
+        # The lane's last job released the issue at this stage and its claim is still the
+        # live one (CLAIM-14): take it back without posting or saving; the renewed lease is
+        # saved with the job's first change to the state.
+        renewed = Lease(lane=lane, job_id=ctx.run_id, at=now)
+        path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
+        return Claimed(state.model_copy(update={"lease": renewed}), path, fresh=False)
     outcome = claim(
         ctx,
         number,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from conveyor.core.ci_gate import Verdict
 from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
 from conveyor.git import rev_parse
@@ -48,6 +49,11 @@ class MergeEffectFailed(RuntimeError):
     """An effect the stage needs could not be carried out (the job saves and exits 1)."""
 
 
+# A CI wait polled this often is waited in the job, up to SHORT_WAIT_S (see run_read_ci).
+SHORT_POLL_S = 5.0
+SHORT_WAIT_S = 15.0
+
+
 def _pr(ctx: JobContext, state: IssueState) -> int:
     if state.pr is not None:
         return state.pr
@@ -83,19 +89,37 @@ def run_verify(ctx: JobContext, effect: VerifyHead) -> Verified:
 
 
 def run_read_ci(ctx: JobContext, effect: ReadCi) -> CiRead:
-    """The CI gate on the head; a failing gate also reads the base's head."""
+    """The CI gate on the head; a failing gate also reads the base's head.
+
+    While the gate is pending and `ci_poll_seconds` is at most `SHORT_POLL_S`,
+    the job waits for the next read itself, for up to `SHORT_WAIT_S` in all:
+    starting a new job a second later would cost more than the wait. Longer
+    polls are the hold of CHK-15 (the issue is saved with its `ci_wait`).
+    """
     branch = ctx.forge.get_branch(ctx.base)
     base_sha = branch.sha if branch else rev_parse(ctx.git, base_ref(ctx.base))
-    status = read_ci(
-        ctx.forge,
-        effect.sha,
-        base=ctx.base,
-        base_sha=base_sha,
-        wait=effect.wait,
-        now=ctx.now(),
-        limits=ctx.config.limits,
-    )
-    return CiRead(status.gate, status.unrelated)
+    limits = ctx.config.limits
+    wait, start = effect.wait, ctx.now()
+    while True:
+        status = read_ci(
+            ctx.forge,
+            effect.sha,
+            base=ctx.base,
+            base_sha=base_sha,
+            wait=wait,
+            now=ctx.now(),
+            limits=limits,
+        )
+        gate = status.gate
+        waited = (ctx.now() - start).total_seconds()
+        short = limits.ci_poll_seconds <= SHORT_POLL_S
+        if gate.verdict is not Verdict.PENDING or not short:
+            return CiRead(gate, status.unrelated)
+        if waited + limits.ci_poll_seconds > SHORT_WAIT_S:
+            return CiRead(gate, status.unrelated)
+        if ctx.hub.interrupted.wait(limits.ci_poll_seconds):
+            return CiRead(gate, status.unrelated)
+        wait = gate.wait
 
 
 def run_sync_base(ctx: JobContext) -> Rebased:

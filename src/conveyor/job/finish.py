@@ -10,12 +10,13 @@ from conveyor.git.checkout import dirty_paths
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.rescue import rescue_ref
 from conveyor.git.runner import GitError
-from conveyor.job.assemble import Started
+from conveyor.job.assemble import Started, now_utc
 from conveyor.job.context import JobContext
 from conveyor.job.jobfile import Outcome
 from conveyor.job.ledger import save_job_sessions
 from conveyor.job.push_op import unpushed_head
 from conveyor.job.roles import JobRole
+from conveyor.job.view_file import write_view
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
 
@@ -95,6 +96,8 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
         _guarded("clear the lease", lambda: clear_lease(started.ops, started.issue, started.lane))
         started.events.emit("released", lease="cleared", outcome=outcome)
     started.job_file.finish(outcome)
+    if outcome in STAGE_ENDED and not interrupted:
+        _guarded("write the issue's view", lambda: _write_view(started))
     _guarded(
         "write the ledger", lambda: save_job_sessions(started.paths.home, started.job_file.record)
     )
@@ -103,6 +106,11 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
     else:
         shutil.rmtree(started.paths.checkout, ignore_errors=True)
     return 0 if outcome in STAGE_ENDED else 1
+
+
+def _write_view(started: Started) -> None:
+    started.paths.run_dir.mkdir(parents=True, exist_ok=True)
+    write_view(started.paths.run_dir, started.ops, started.issue, started.paths.job_id, now_utc())
 
 
 def _guarded(what: str, step: Callable[[], object]) -> None:

@@ -21,7 +21,9 @@ from pathlib import Path
 from conveyor.agents.control import serve_control
 from conveyor.core.config import Config, home_path
 from conveyor.core.state import IssueState, Stage
+from conveyor.forge.answers import ANSWERS_FILE, AnswerFile
 from conveyor.forge.connect import connect
+from conveyor.forge.job_view import JobForge
 from conveyor.job.assemble import Started, build_context, now_utc
 from conveyor.job.boundary import boundary_line
 from conveyor.job.claiming import Claimed, claim_for_job
@@ -79,7 +81,8 @@ def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | 
     config = opts.config
     home = repo_home(config, environ)
     lane = opts.lane or load_lane(home)
-    forge = connect(config, environ, base_dir=opts.config_dir)
+    answers = AnswerFile(home / ANSWERS_FILE, now_utc)
+    forge = JobForge(connect(config, environ, base_dir=opts.config_dir), answers)
     start = now_utc()
     job_id = _free_job_id(home, opts, job_stamp(start))
     ops = OpContext(forge, config, run_id=job_id)

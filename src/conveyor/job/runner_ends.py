@@ -31,8 +31,8 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
     """Save the end's state and run its op; the result is what the job reports."""
     match end:
         case SavedAt(stage=stage, state=state):
-            _save(ctx, state.model_copy(update={"stage": stage}))
-            saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now())
+            at_stage = state.model_copy(update={"stage": stage})
+            saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=at_stage)
             return StageEnd("saved", saved, f"saved at {stage.value}")
         case Stopped(code=code, reason=reason, state=state, details=details):
             _save(ctx, state)
@@ -46,8 +46,7 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             ctx.events.emit("stopped", code=code.value, reason=reason)
             return StageEnd("stopped", state, f"{code.value}: {reason}")
         case Released(state=state, reason=reason):
-            _save(ctx, state)
-            released = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now())
+            released = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=state)
             return StageEnd("released", released, reason)
         case Asked(questions=questions, state=state):
             _save(ctx, state)

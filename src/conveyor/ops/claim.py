@@ -122,7 +122,7 @@ def claim(
         posted = ctx.forge.create_comment(number, claim_body(ctx.signature(), lane, ctx.run_id))
         own = Claim(posted.id, lane, ctx.run_id, closed=False, updated_at=posted.updated_at)
         wait(claim_wait(limits.claim_wait_seconds, unit))
-        comments = fetch_comments(ctx, number)
+        comments = fetch_comments(ctx, number, fresh=True)  # the race: other lanes' claims
         winner = race_winner(parse_claims(comments, ctx.account), own, now, limits.lease_hours)
         if winner.comment_id != own.comment_id:
             close_claims(ctx, number, [own], f"lane `{winner.lane}` claimed the issue first.")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from conveyor.core.config import Config
 from conveyor.core.signatures import Signature
 from conveyor.core.trust import Trust, build_trust
+from conveyor.forge.job_view import JobForge
 from conveyor.forge.protocol import Forge
 from conveyor.forge.types import Comment
 
@@ -45,8 +46,10 @@ class OpContext:
         return self._trust[0]
 
 
-def fetch_comments(ctx: OpContext, number: int) -> tuple[Comment, ...]:
-    """Every comment of an issue or PR, oldest first."""
+def fetch_comments(ctx: OpContext, number: int, *, fresh: bool = False) -> tuple[Comment, ...]:
+    """Every comment of an issue or PR, oldest first; `fresh` reads past a job's kept copy."""
+    if fresh and isinstance(ctx.forge, JobForge):
+        ctx.forge.forget(number)
     return ctx.forge.list_comments(number).comments
 
 

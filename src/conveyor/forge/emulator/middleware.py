@@ -76,7 +76,7 @@ class ForgeMiddleware:
                     out = [(k, v) for k, v in out if k.lower() in {b"etag", b"link"}]
                 out.extend(self._rate_headers(user_id, status, scope["path"]))
                 if counted:
-                    self.state.count(method, status, fault=False)
+                    self.state.count(method, status, fault=False, path=scope["path"])
                 message = {**message, "status": status, "headers": out}
             elif not_modified:
                 if message.get("more_body", False):

@@ -6,6 +6,7 @@ Route modules reach it with `conveyor.forge.emulator.http.emulator(request)`.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +16,8 @@ from pathlib import Path
 from conveyor.forge.emulator.etag_cache import EtagCache
 from conveyor.forge.emulator.store import Store
 
+# Path parts that are numbers or SHAs, folded so `by_route` groups one kind of request.
+_FOLD = re.compile(r"(?<=/)(?:[0-9]+|[0-9a-f]{40})(?=/|$)")
 RATE_LIMIT = 5000
 ANONYMOUS_RATE_LIMIT = 60
 RATE_WINDOW_S = 3600
@@ -38,6 +41,7 @@ class Stats:
     faults: int = 0
     by_status: dict[str, int] = field(default_factory=dict)
     by_method: dict[str, int] = field(default_factory=dict)
+    by_route: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -78,11 +82,13 @@ class EmulatorState:
                     self.stats.points += 1
             return limit, bucket.used, int(bucket.window_start + RATE_WINDOW_S)
 
-    def count(self, method: str, status: int, *, fault: bool) -> None:
-        """Count one answered request."""
+    def count(self, method: str, status: int, *, fault: bool, path: str = "") -> None:
+        """Count one answered request (`path` with its numbers and SHAs folded to `N`)."""
+        route = f"{method} {_FOLD.sub('N', path)}"
         with self.lock:
             stats = self.stats
             stats.requests += 1
+            stats.by_route[route] = stats.by_route.get(route, 0) + 1
             stats.by_status[str(status)] = stats.by_status.get(str(status), 0) + 1
             stats.by_method[method] = stats.by_method.get(method, 0) + 1
             if status == 304:
@@ -101,6 +107,7 @@ class EmulatorState:
                 "faults": stats.faults,
                 "by_status": dict(stats.by_status),
                 "by_method": dict(stats.by_method),
+                "by_route": dict(stats.by_route),
                 "knobs": {
                     "fail_rate": self.knobs.fail_rate,
                     "list_lag_ms": self.knobs.list_lag_ms,

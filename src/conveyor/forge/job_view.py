@@ -1,0 +1,129 @@
+"""A forge for one job: the issue and comment reads it repeats come from what it last saw.
+
+A stage job reads its issue and the issue's comments at the start and then
+saves its state, posts comments and sets labels many times. It holds the
+issue's lease, so between its own writes nothing it relies on changes: the
+writes it makes through this wrapper update the copies it keeps, and a
+repeated read is answered from them. `forget(number)` drops the copies, so
+the next read goes to the forge (the claim race re-reads after its wait).
+Who collaborates and what the repository is come from the answer file while
+it is fresh. Everything else goes straight to the wrapped forge.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from conveyor.forge.answers import AnswerFile
+from conveyor.forge.protocol import Forge
+from conveyor.forge.types import Comment, CommentPage, Issue, RepoInfo
+
+REPO_KEY = "repo"
+
+
+class JobForge:
+    """Wraps a `Forge`; keeps the issues and comment lists it read or wrote, and the repo."""
+
+    def __init__(self, inner: Forge, answers: AnswerFile | None = None) -> None:
+        self.inner = inner
+        self.answers = answers
+        self._issues: dict[int, Issue] = {}
+        self._comments: dict[int, tuple[Comment, ...]] = {}
+        self._repo: RepoInfo | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def forget(self, number: int) -> None:
+        """Read the issue's comments from the forge next time."""
+        self._comments.pop(number, None)
+
+    def repo_info(self) -> RepoInfo:
+        """The repository, read once (or taken from the answer file)."""
+        if self._repo is None:
+            kept = self.answers.get(REPO_KEY) if self.answers is not None else None
+            if isinstance(kept, dict):
+                with contextlib.suppress(TypeError):
+                    self._repo = RepoInfo(**kept)
+        if self._repo is None:
+            self._repo = self.inner.repo_info()
+            if self.answers is not None:
+                self.answers.put(REPO_KEY, dataclasses.asdict(self._repo))
+        return self._repo
+
+    def is_collaborator(self, login: str) -> bool:
+        """Whether `login` collaborates (an answer less than ten minutes old is reused)."""
+        key = f"collaborator:{login.casefold()}"
+        kept = self.answers.get(key) if self.answers is not None else None
+        if isinstance(kept, bool):
+            return kept
+        answer = self.inner.is_collaborator(login)
+        if self.answers is not None:
+            self.answers.put(key, answer)
+        return answer
+
+    def get_issue(self, number: int) -> Issue:
+        """The issue as last read or written."""
+        if number not in self._issues:
+            self._issues[number] = self.inner.get_issue(number)
+        return self._issues[number]
+
+    def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
+        """The comments as last read, with this job's own posts and edits applied."""
+        if etag is None and number in self._comments:
+            return CommentPage(self._comments[number], etag=None, not_modified=False)
+        page = self.inner.list_comments(number, etag)
+        if not page.not_modified:
+            self._comments[number] = page.comments
+        return page
+
+    def create_comment(self, number: int, body: str) -> Comment:
+        """Post a comment, and add it to the kept list."""
+        posted = self.inner.create_comment(number, body)
+        if number in self._comments:
+            self._comments[number] = (*self._comments[number], posted)
+        return posted
+
+    def edit_comment(self, comment_id: int, body: str, number: int | None = None) -> Comment:
+        """Edit a comment, and replace it in whichever kept list holds it."""
+        edited = self.inner.edit_comment(comment_id, body, number)
+        for issue, comments in self._comments.items():
+            if any(c.id == comment_id for c in comments):
+                self._comments[issue] = tuple(edited if c.id == comment_id else c for c in comments)
+        return edited
+
+    def add_labels(self, number: int, names: Sequence[str]) -> tuple[str, ...]:
+        """Add labels; the kept issue takes the forge's answer (every label it now has)."""
+        labels = self.inner.add_labels(number, names)
+        self._relabel(number, labels)
+        return labels
+
+    def remove_label(self, number: int, name: str) -> None:
+        """Remove a label from the issue and from the kept copy."""
+        self.inner.remove_label(number, name)
+        if (kept := self._issues.get(number)) is not None:
+            self._relabel(number, tuple(n for n in kept.labels if n != name))
+
+    def close_issue(
+        self, number: int, reason: Literal["completed", "not_planned"] = "completed"
+    ) -> Issue:
+        """Close the issue; keep the forge's answer."""
+        self._issues[number] = issue = self.inner.close_issue(number, reason)
+        return issue
+
+    def reopen_issue(self, number: int) -> Issue:
+        """Reopen the issue; keep the forge's answer."""
+        self._issues[number] = issue = self.inner.reopen_issue(number)
+        return issue
+
+    def edit_issue_body(self, number: int, body: str) -> Issue:
+        """Edit the issue's body; keep the forge's answer."""
+        self._issues[number] = issue = self.inner.edit_issue_body(number, body)
+        return issue
+
+    def _relabel(self, number: int, labels: tuple[str, ...]) -> None:
+        if (kept := self._issues.get(number)) is not None:
+            self._issues[number] = dataclasses.replace(kept, labels=labels)
