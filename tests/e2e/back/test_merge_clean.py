@@ -35,6 +35,10 @@ def test_a_clean_issue_merges_with_a_signed_merger_comment(fast_world: World) ->
     checks = [c.body for c in world.comments(issue.number) if "kind=checks " in c.body]
     assert len(checks) == 1
     assert "ungated" in checks[0]
+    claims = [c for c in world.comments(issue.number) if "<!-- conveyor:claim" in c.body]
+    assert len(claims) == 1, "the lane keeps its one claim from job to job (CLAIM-12, CLAIM-14)"
+    checks_jobs = list((world.repo_home / "jobs").glob(f"issue-{issue.number}-checks-*"))
+    assert len(checks_jobs) == 1, "a 0.2 s CI poll is waited inside the checks job"
     assert_invariants(world, issue.number)
 
 

@@ -14,6 +14,7 @@ from conveyor.core.claims import (
     closed_body,
     parse_claims,
     race_winner,
+    renewal_due,
     still_working_body,
 )
 from conveyor.core.signatures import Signature
@@ -62,6 +63,16 @@ def test_the_still_working_line_is_replaced_not_repeated() -> None:
     twice = still_working_body(once, "me", T0 + timedelta(hours=1))
     assert twice.count("still working at") == 1
     assert "13:00:00Z" in twice
+
+
+def test_the_still_working_line_is_written_first_then_every_twelfth_of_the_lease() -> None:
+    """A release adds the missing line, then renews it only 15 minutes (of 3 h) after an edit."""
+    body = claim_body(SIG, "me", "s")
+    claim = parse_claims([comment(4, ACCOUNT, body)], ACCOUNT)[0]
+    assert renewal_due(claim, body, T0, 3)
+    working = still_working_body(body, "me", T0)
+    assert not renewal_due(claim, working, T0 + timedelta(minutes=14), 3)
+    assert renewal_due(claim, working, T0 + timedelta(minutes=15), 3)
 
 
 def test_the_claim_wait_stays_within_its_bounds() -> None:

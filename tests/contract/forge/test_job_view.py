@@ -1,0 +1,91 @@
+"""A job's forge view: repeated reads are answered from what it saw and wrote."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from conveyor.forge.answers import AnswerFile
+from conveyor.forge.job_view import JobForge
+from tests.contract.forge.conftest import TRUSTED, VISITOR, World
+
+pytestmark = pytest.mark.contract
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def requests(world: World, route: str) -> int:
+    """How many requests the forge answered on `route` of this module's repository."""
+    by_route = world.server.stats()["by_route"]
+    assert isinstance(by_route, dict)
+    method, _, path = route.partition(" ")
+    return int(by_route.get(f"{method} /repos/{world.repo}{path}", 0))
+
+
+def test_repeated_reads_ask_the_forge_once(world: World) -> None:
+    """The second read of an issue and its comments makes no request."""
+    issue = world.pipeline.create_issue("Read twice", "body")
+    view = JobForge(world.pipeline)
+    before = (requests(world, "GET /issues/N"), requests(world, "GET /issues/N/comments"))
+    for _ in range(3):
+        view.get_issue(issue.number)
+        view.list_comments(issue.number)
+    after = (requests(world, "GET /issues/N"), requests(world, "GET /issues/N/comments"))
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 1)
+
+
+def test_the_jobs_own_posts_edits_and_labels_show_in_its_view(world: World) -> None:
+    """What the job writes is in what it reads next, exactly as the forge has it."""
+    issue = world.pipeline.create_issue("Own writes", "body")
+    view = JobForge(world.pipeline)
+    view.list_comments(issue.number)
+    view.get_issue(issue.number)
+    posted = view.create_comment(issue.number, "first")
+    view.edit_comment(posted.id, "edited", issue.number)
+    view.add_labels(issue.number, ["agent:working"])
+    kept = [c.body for c in view.list_comments(issue.number).comments]
+    fresh = world.pipeline.list_comments(issue.number).comments
+    assert kept == [c.body for c in fresh] == ["edited"]
+    assert view.get_issue(issue.number).labels == ("agent:working",)
+    view.remove_label(issue.number, "agent:working")
+    assert view.get_issue(issue.number).labels == world.pipeline.get_issue(issue.number).labels
+
+
+def test_forget_reads_other_peoples_comments_again(world: World) -> None:
+    """After `forget`, a comment someone else posted meanwhile is seen."""
+    issue = world.pipeline.create_issue("Forget", "body")
+    view = JobForge(world.pipeline)
+    assert view.list_comments(issue.number).comments == ()
+    world.visitor.create_comment(issue.number, "a rival claim")
+    assert view.list_comments(issue.number).comments == ()
+    view.forget(issue.number)
+    assert [c.author for c in view.list_comments(issue.number).comments] == [VISITOR]
+
+
+def test_answers_are_shared_between_jobs_for_ten_minutes(world: World, tmp_path: Path) -> None:
+    """A second job reuses the repository and collaborator answers; after ten minutes it asks."""
+    clock = [NOW]
+    answers = AnswerFile(tmp_path / "answers.json", lambda: clock[0])
+    before = (requests(world, "GET "), requests(world, f"GET /collaborators/{TRUSTED}"))
+    first = JobForge(world.pipeline, answers)
+    assert first.is_collaborator(TRUSTED)
+    info = first.repo_info()
+    second = JobForge(world.pipeline, answers)
+    assert (second.is_collaborator(TRUSTED), second.repo_info()) == (True, info)
+    middle = (requests(world, "GET "), requests(world, f"GET /collaborators/{TRUSTED}"))
+    assert (middle[0] - before[0], middle[1] - before[1]) == (1, 1)
+    clock[0] = NOW + timedelta(minutes=10)
+    third = JobForge(world.pipeline, answers)
+    assert third.is_collaborator(TRUSTED)
+    assert requests(world, f"GET /collaborators/{TRUSTED}") - middle[1] == 1
+
+
+def test_an_unreadable_answer_file_is_asked_again(world: World, tmp_path: Path) -> None:
+    """A damaged answers.json costs a request, never a wrong answer."""
+    path = tmp_path / "answers.json"
+    path.write_text("{not json")
+    view = JobForge(world.pipeline, AnswerFile(path, lambda: NOW))
+    assert view.is_collaborator(VISITOR) is False
+    assert AnswerFile(path, lambda: NOW).get(f"collaborator:{VISITOR}") is False
