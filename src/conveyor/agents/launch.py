@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from conveyor.agents.process import SessionHandle
-from conveyor.agents.runner import run_session
+from conveyor.agents.runner import Progress, run_session
 from conveyor.core.config import AgentChoice
 from conveyor.core.session import (
     READ_IN_PARTS,
@@ -34,15 +34,21 @@ def _retry_spec(spec: SessionSpec, suffix: str, *, task: str, model: str) -> Ses
 
 
 def launch(
-    spec: SessionSpec, environ: Mapping[str, str], handle: SessionHandle | None = None
+    spec: SessionSpec,
+    environ: Mapping[str, str],
+    handle: SessionHandle | None = None,
+    progress: Progress | None = None,
 ) -> SessionResult:
-    """Run `spec` until it ends in a way no retry changes (CTX-4..6, BB-OUT-4/5)."""
+    """Run `spec` until it ends in a way no retry changes (CTX-4..6, BB-OUT-4/5).
+
+    `progress` hears each launch's stream state as it goes (retries included).
+    """
     earlier: list[SessionResult] = []
     context_stops = 0
     infra_done = 0
     current = spec
     while True:
-        result = run_session(current, environ, retry=len(earlier), handle=handle)
+        result = run_session(current, environ, retry=len(earlier), handle=handle, progress=progress)
         if result.status is SessionStatus.CONTEXT_STOPPED:
             context_stops += 1
             outcome = after_context_stop(spec.role, context_stops)

@@ -31,6 +31,9 @@ INSTALL_HINTS = {
     "opencode": "npm install -g opencode-ai",
 }
 TRANSCRIPT = "transcript.jsonl"
+Progress = Callable[[SessionSpec, StreamState], None]
+"""Told of a launch's stream state once the CLI has started and after each line of its stream
+(the job keeps job.json current with it; it must be quick and must not raise)."""
 
 
 def backend_for(name: str) -> Backend:
@@ -85,6 +88,7 @@ def run_session(
     *,
     retry: int = 0,
     handle: SessionHandle | None = None,
+    progress: Progress | None = None,
 ) -> SessionResult:
     """One launch of one CLI, no retries; the result is also saved as `result.json`."""
     spec.session_dir.mkdir(parents=True, exist_ok=True)
@@ -137,6 +141,12 @@ def run_session(
             save_result(result)
             return result
         proc.send_task(launch.stdin_text, keep_open=launch.keep_stdin_open)
+
+        def tell() -> None:
+            if progress is not None:
+                progress(spec, parser.state)
+
+        tell()
         _follow(
             spec,
             backend=backend,
@@ -145,6 +155,7 @@ def run_session(
             state=parser.state,
             out=out,
             seen=seen,
+            tell=tell,
         )
         seen.exit_code = proc.finish()
     result = build_result(spec, model, parser.state, seen, transcript)
@@ -161,6 +172,7 @@ def _follow(
     state: StreamState,
     out: IO[str],
     seen: Watch,
+    tell: Callable[[], None],
 ) -> None:
     """Read events until the CLI ends, steering or stopping it on context and time."""
     for event in proc.events(time.monotonic() + spec.timeout_seconds):
@@ -181,6 +193,7 @@ def _follow(
         out.write(event.text if event.text.endswith("\n") else event.text + "\n")
         out.flush()  # the transcript is readable live
         context = feed(event.text)
+        tell()
         if state.ended and backend.steerable:
             proc.close_stdin()
         if context is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from conveyor.agents.launch import launch, resolve_choice
@@ -20,6 +21,7 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.job.context import JobContext
 from conveyor.job.hub import CheckReply
 from conveyor.job.jobfile import SessionRecord, UsageRecord
+from conveyor.job.live_session import LiveSession
 from conveyor.stages.effects import LaunchSession, SessionEnded
 from conveyor.stages.spec_text import spec_findings
 from conveyor.stages.triage import reply_findings
@@ -59,8 +61,10 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
     )
 
 
-def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, budget: int) -> None:
+def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, live: LiveSession) -> None:
+    """The session's end record, under the key its running record had."""
     usage = result.total_usage
+    reset = result.rate_limit_reset
     ctx.job_file.record_session(
         SessionRecord(
             key=spec.session_key,
@@ -76,8 +80,10 @@ def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, budget: i
             cost_usd=result.total_cost_usd,
             peak_context=result.peak_context,
             last_context=result.last_context,
-            budget=budget,
+            budget=live.budget,
             last_tool_failure=result.last_tool_failure,
+            tool_failure=live.tool_failure,
+            rate_limit_reset=None if reset is None else datetime.fromtimestamp(reset, UTC),
         )
     )
 
@@ -110,9 +116,15 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     (spec.session_dir / "task.md").write_text(spec.task, encoding="utf-8")
     (spec.session_dir / "system.md").write_text(spec.system_prompt, encoding="utf-8")
     handle = SessionHandle()
-    with ctx.hub.track(spec.session_key, handle):
-        result = launch(spec, ctx.environ, handle)
-    _record(ctx, spec, result, budget)
+    live = LiveSession(ctx.job_file, spec.session_key, budget)
+    try:
+        with ctx.hub.track(spec.session_key, handle):
+            result = launch(spec, ctx.environ, handle, progress=live)
+    except BaseException:
+        live.close(SessionStatus.FAILED.value)
+        raise
+    live.close()
+    _record(ctx, spec, result, live)
     kept = keep_handoff(ctx, result)
     ctx.events.emit(
         "session-ended",

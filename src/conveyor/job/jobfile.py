@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 JOB_FILE = "job.json"
 SCHEMA_VERSION = 1
+RUNNING = "running"
 Outcome = Literal[
     "saved", "stopped", "asked", "split", "merged", "released", "interrupted", "error"
 ]
@@ -31,8 +32,23 @@ class UsageRecord(_Model):
     cache_write: int = 0
 
 
+class ToolFailureRecord(_Model):
+    """The tool that failed last in a session, its error, and how many of its calls in a row
+    failed (WD-8: a streak counts one tool; a different tool or a call that did not fail
+    in between starts it again)."""
+
+    tool: str
+    error: str
+    streak: int
+
+
 class SessionRecord(_Model):
-    """One session launch as job.json records it (JOB-8); `cost_usd` None means unknown."""
+    """One session launch as job.json records it (JOB-8); `cost_usd` None means unknown.
+
+    A session is recorded with status `running` when it starts and kept current while it
+    runs (usage, contexts, `tool_failure`); its end replaces that record under the same key.
+    `rate_limit_reset` is when the provider's usage limit that ended it lifts (BB-PAUSE-7).
+    """
 
     key: str
     backend: str
@@ -44,6 +60,8 @@ class SessionRecord(_Model):
     last_context: int = 0
     budget: int = 0
     last_tool_failure: str | None = None
+    tool_failure: ToolFailureRecord | None = None
+    rate_limit_reset: datetime | None = None
 
 
 class Finished(_Model):

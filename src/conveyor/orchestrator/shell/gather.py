@@ -3,7 +3,8 @@
 The forge part comes from J's snapshot cache (an idle tick is one 304);
 this module adds what the views leave to the tick: CI waits, re-review
 lenses, the `after` targets closed without completing (asked once per ten
-minutes, cached beside the other answers), and the jobs this orchestrator
+minutes, cached beside the other answers), the provider's usage-limit hold
+from the jobs' recorded resets, and the jobs this orchestrator
 started whose `job.json` is not written yet (a job writes it only after
 its claim), so no second job starts for their issue in that gap.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from conveyor.core.config import Config
 from conveyor.forge.protocol import Forge
@@ -31,6 +32,8 @@ from conveyor.orchestrator.snapshot import (
 )
 
 CLOSED_KEY = "closed-unmerged:{}"
+# A provider's usage-limit hold never lasts longer than this (BB-PAUSE-7).
+USAGE_LIMIT_CAP = timedelta(hours=8)
 
 
 def _view(entry: CachedIssue, forge: ForgeSnapshot, now: datetime, config: Config) -> IssueView:
@@ -66,6 +69,30 @@ def closed_unmerged(
         if known == "yes":
             found.add(number)
     return frozenset(found)
+
+
+def usage_limit_until(recorded: Iterable[RecordedJob], now: datetime) -> datetime | None:
+    """When the provider's usage limit lifts: the latest reset still ahead (BB-PAUSE-7).
+
+    A session that ended rate-limited records its reset in job.json; each
+    reset is capped at `USAGE_LIMIT_CAP` after the session ended, so a hold
+    never outlasts it however far ahead the provider named. Jobs whose file
+    was last written longer than the cap ago cannot hold anything and are skipped.
+    """
+    found: datetime | None = None
+    for job in recorded:
+        record = job.record
+        ended = record.finished.at if record.finished is not None else record.heartbeat
+        if now - ended > USAGE_LIMIT_CAP:
+            continue
+        for session in record.sessions:
+            reset = session.rate_limit_reset
+            if reset is None:
+                continue
+            until = min(reset, ended + USAGE_LIMIT_CAP, now + USAGE_LIMIT_CAP)
+            if until > now and (found is None or until > found):
+                found = until
+    return found
 
 
 def _pending_view(handle: JobHandle, now: datetime) -> JobView:
@@ -112,11 +139,13 @@ def gather(
 ) -> Snapshot:
     """The snapshot the pure rules read for this tick."""
     issues = tuple(_view(entry, fresh, now, config) for entry in fresh.issues)
+    jobs = list(recorded)
     return Snapshot(
         lane=lane,
         issues=issues,
-        jobs=job_views(recorded, live_handles, now),
+        jobs=job_views(jobs, live_handles, now),
         ledger=ledger,
+        usage_limit_until=usage_limit_until(jobs, now),
         closed_unmerged=closed_unmerged(forge, store, issues, now),
         money_paused=money_paused,
         cooling_down=cooling_down,

@@ -18,9 +18,10 @@ from conveyor.core.pickup import IssueFacts, answered, pickup
 from conveyor.core.restart import restart_stage
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.trust import Trust, same_login
+from conveyor.job.jobfile import RUNNING
 from conveyor.orchestrator.shell.executor import RecordedJob
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue
-from conveyor.orchestrator.snapshot import IssueView, JobRole, JobView, Lease
+from conveyor.orchestrator.snapshot import IssueView, JobRole, JobView, Lease, ToolFailure
 
 _AFTER = re.compile(r"^After #(\d+) merges\.\s*$", re.MULTILINE)
 WAITING = frozenset({
@@ -111,12 +112,14 @@ def newest_jobs(jobs: Sequence[RecordedJob]) -> list[RecordedJob]:
 def job_view(job: RecordedJob) -> JobView:
     """A job as the watchdog and scheduler see it.
 
-    job.json records a session when it ends, so a running session's live
-    context is not known here: `context_tokens` stays None rather than
-    judging a live session by an earlier one's figures.
+    Only a session job.json shows as `running` gives the live context, its
+    budget and its failing tool: an ended session's figures are never judged
+    as if it were still running.
     """
     record = job.record
     last = record.sessions[-1] if record.sessions else None
+    running = last if last is not None and last.status == RUNNING else None
+    failure = running.tool_failure if running is not None else None
     return JobView(
         issue=record.issue,
         stage=Stage(record.stage),
@@ -127,4 +130,9 @@ def job_view(job: RecordedJob) -> JobView:
         heartbeat=record.heartbeat,
         finished=record.finished is not None,
         session=None if last is None else last.key,
+        context_tokens=None if running is None else running.last_context,
+        token_budget=None if running is None else running.budget,
+        tool_failure=(
+            None if failure is None else ToolFailure(failure.tool, failure.error, failure.streak)
+        ),
     )
