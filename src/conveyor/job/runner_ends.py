@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from conveyor.core.redact import redact
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, Stage
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_forge import SPEC_MD, signature
@@ -33,6 +33,8 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
         case SavedAt(stage=stage, state=state):
             at_stage = state.model_copy(update={"stage": stage})
             saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=at_stage)
+            if stage is Stage.DONE:
+                return StageEnd("merged", saved, "merged")
             return StageEnd("saved", saved, f"saved at {stage.value}")
         case Stopped(code=code, reason=reason, state=state, details=details):
             _save(ctx, state)

@@ -42,8 +42,9 @@ def _red(run: Checks, problems: tuple[str, ...]) -> tuple[Event, Checks]:
 def _guarded(run: Checks, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Checks]:
     if not ok:
         return Event.CHANGED, replace(run, note="\n".join(findings))
-    wait, head = run.state.ci_wait, run.inputs.head_sha
-    if wait is not None and wait.sha == head and run.state.verified_sha == head:
+    # CHK-14, CHK-15: a head verified already (back from a CI wait, or from a round that
+    # changed nothing) is not verified again; its CI gate is read.
+    if run.state.verified_sha == run.inputs.head_sha:
         return Event.WAITING, run
     return Event.PASSED, run
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conveyor.core.state import Stage
+from conveyor.job.jobfile import load_job_file
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half, fast_world, push_to_base
 from tests.e2e.helpers import IMPL, assert_invariants, implement_done, spec_ready, triage
@@ -39,6 +40,10 @@ def test_a_clean_issue_merges_with_a_signed_merger_comment(fast_world: World) ->
     assert len(claims) == 1, "the lane keeps its one claim from job to job (CLAIM-12, CLAIM-14)"
     checks_jobs = list((world.repo_home / "jobs").glob(f"issue-{issue.number}-checks-*"))
     assert len(checks_jobs) == 1, "a 0.2 s CI poll is waited inside the checks job"
+    (merge_job,) = (world.repo_home / "jobs").glob(f"issue-{issue.number}-merge-*/job.json")
+    finished = load_job_file(merge_job).finished
+    assert finished is not None
+    assert finished.outcome == "merged"
     assert_invariants(world, issue.number)
 
 

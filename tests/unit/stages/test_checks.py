@@ -86,6 +86,21 @@ def test_a_job_after_a_ci_wait_reads_ci_without_verifying_again() -> None:
     assert step.action == ReadCi(HEAD, waiting.ci_wait)
 
 
+def test_a_head_verified_before_goes_straight_to_the_ci_gate() -> None:
+    """CHK-14: back at checks with nothing moved (head == verified_sha), verify is not rerun."""
+    unchanged = STATE.model_copy(update={"verified_sha": HEAD})
+    step = checks.start(inputs(head_sha=HEAD), unchanged)
+    step, asked = run_through(
+        step, checks.transition, [Checked(True), CiRead(gate(Verdict.PASSED)), Done()]
+    )
+    assert VerifyHead() not in asked
+    assert isinstance(step.action, SavedAt)
+    assert step.action.stage is Stage.ACCEPT
+    moved = STATE.model_copy(update={"verified_sha": NEW})
+    step = checks.transition(checks.start(inputs(head_sha=HEAD), moved).memory, Checked(True))
+    assert step.action == VerifyHead()
+
+
 def test_an_ungated_read_is_reported_as_ungated_not_passed() -> None:
     """No CI at all: the issue goes on, and the comment says ungated."""
     step = checks.start(inputs(head_sha=HEAD), STATE)
