@@ -8,11 +8,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from conveyor.core.config import Config
 from conveyor.core.next_stage import Halt, next_stage
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import connect
+from conveyor.job.fork_start import ForkedChild, JobStart, can_fork, fork_job, job_start, preload
 from conveyor.job.layout import load_lane
 from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
 from conveyor.ops.claim import issue_facts
@@ -31,6 +33,19 @@ class DriveOptions:
     through: Stage | None = None
     take_stopped: bool = False
     lane: str | None = None
+    start: JobStart = "fork"
+
+
+class _Child(Protocol):
+    """A started job: a `subprocess.Popen` or a `ForkedChild`."""
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for it to end; its exit code."""
+        ...
+
+    def kill(self) -> None:
+        """SIGKILL it."""
+        ...
 
 
 def conveyor_argv() -> list[str]:
@@ -50,6 +65,27 @@ def _progress(state: IssueState | None) -> tuple[Stage, dict[str, object]] | Non
 
 def _say(text: str) -> None:
     print(text, flush=True)  # noqa: T201 - drive reports progress on stdout
+
+
+def _run_job(args: list[str], environ: Mapping[str, str], start: JobStart) -> int:
+    """Run `conveyor ARGS` in drive's process group (a fork when safe); its exit code."""
+    child: _Child
+    if start == "fork" and job_start(environ) == "fork" and can_fork():
+        preload()
+        child = ForkedChild(fork_job(args, environ, new_session=False))
+    else:
+        child = subprocess.Popen([*conveyor_argv(), *args], env=dict(environ))
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        # Ctrl-C reached the job too (same process group): let it save its issue (JOB-4);
+        # a second Ctrl-C kills it.
+        try:
+            child.wait()
+        except KeyboardInterrupt:
+            child.kill()
+            child.wait()
+        raise
 
 
 def drive(
@@ -84,8 +120,7 @@ def drive(
         if last is not None and last == progress:
             _say(f"#{opts.issue}: waiting (the {last[0].value} job made no progress)")
             return 0
-        argv = [
-            *conveyor_argv(),
+        args = [
             "job",
             "--config",
             str(opts.config_path),
@@ -97,10 +132,10 @@ def drive(
             lane,
         ]
         if opts.take_stopped and count == 0:
-            argv.append("--take-stopped")
+            args.append("--take-stopped")
         _say(f"#{opts.issue}: {step.value} job")
         last = None if progress is None else (step, progress[1])
-        code = subprocess.run(argv, env=dict(environ), check=False).returncode
+        code = _run_job(args, environ, opts.start)
         if code == EXIT_NOT_CLAIMABLE:
             _say(f"#{opts.issue}: not claimable at {step.value}")
             return code

@@ -1,7 +1,9 @@
 """Where stage jobs run: a small executor interface, and local processes behind it.
 
 A local job is `conveyor job --config C --issue N --stage S --lane L` in its
-own session (`setsid`), so it outlives the orchestrator; a restarted
+own session (`setsid`), so it outlives the orchestrator; it is forked from the
+orchestrator's already-imported process when that is safe (see
+`conveyor.job.fork_start`), else exec'd. A restarted
 orchestrator adopts it from its `job.json`. A process is known by its pid
 *and* its start time (`/proc/<pid>/stat` field 22), so a pid the kernel gave
 to another process is never taken for the job.
@@ -20,8 +22,27 @@ from pathlib import Path
 from typing import Protocol
 
 from conveyor.core.state import Stage
+from conveyor.job.fork_start import ForkedChild, can_fork, fork_job, job_start, preload
 from conveyor.job.jobfile import JOB_FILE, JobRecord, load_job_file, process_start_ticks
 from conveyor.job.layout import job_stamp
+
+
+class _Child(Protocol):
+    """A started job: a `subprocess.Popen` or a `ForkedChild`."""
+
+    pid: int
+
+    def poll(self) -> int | None:
+        """Its exit code once it has ended, else None."""
+        ...
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for it to end (raises `subprocess.TimeoutExpired`); its exit code."""
+        ...
+
+    def kill(self) -> None:
+        """SIGKILL it."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,28 +159,41 @@ class LocalExecutor:
         self.repo_home = repo_home
         self.environ = dict(environ)
         self.command = tuple(command) if command is not None else default_command()
-        self._children: dict[int, subprocess.Popen[bytes]] = {}
+        # Fork only `conveyor job` itself (no stand-in command) and only when asked.
+        self.fork = command is None and job_start(self.environ) == "fork"
+        self._children: dict[int, _Child] = {}
 
     def argv(self, issue: int, stage: Stage, *, resume: bool = False) -> list[str]:
         """The command line of one job."""
-        argv = [*self.command, "job", "--config", str(self.config_path)]
-        argv += ["--issue", str(issue), "--stage", stage.value, "--lane", self.lane]
-        return [*argv, "--resume"] if resume else argv
+        return [*self.command, *self._job_args(issue, stage, resume=resume)]
+
+    def _job_args(self, issue: int, stage: Stage, *, resume: bool) -> list[str]:
+        """The job's arguments after `conveyor`."""
+        args = ["job", "--config", str(self.config_path), "--issue", str(issue)]
+        args += ["--stage", stage.value, "--lane", self.lane]
+        return [*args, "--resume"] if resume else args
 
     def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
         """Start the job in its own session; its output goes to `logs/issue-N-<stage>-<t>.log`."""
         logs = self.repo_home / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         log = logs / f"issue-{issue}-{stage.value}-{job_stamp(now)}.log"
+        child: _Child
         with log.open("ab") as out:
-            child = subprocess.Popen(
-                self.argv(issue, stage, resume=resume),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=self.environ,
-                start_new_session=True,
-            )
+            if self.fork and can_fork():  # a thread in this process makes forking unsafe
+                preload()
+                args = self._job_args(issue, stage, resume=resume)
+                pid = fork_job(args, self.environ, new_session=True, stdout_fd=out.fileno())
+                child = ForkedChild(pid)
+            else:
+                child = subprocess.Popen(
+                    self.argv(issue, stage, resume=resume),
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env=self.environ,
+                    start_new_session=True,
+                )
         self._children[child.pid] = child
         return JobHandle(issue, stage, child.pid, process_start_ticks(child.pid), now)
 
