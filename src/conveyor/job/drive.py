@@ -12,11 +12,13 @@ from typing import Protocol
 
 from conveyor.core.config import Config
 from conveyor.core.next_stage import Halt, next_stage
+from conveyor.core.pickup import IssueFacts
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import connect
 from conveyor.job.fork_start import ForkedChild, JobStart, can_fork, fork_job, job_start, preload
 from conveyor.job.layout import load_lane
 from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
+from conveyor.job.view_file import read_view
 from conveyor.ops.claim import issue_facts
 from conveyor.ops.context import OpContext, fetch_comments
 
@@ -98,10 +100,14 @@ def drive(
     lane = opts.lane or load_lane(repo_home(config, environ))
     forge = connect(config, environ, base_dir=opts.config_path.parent)
     ops = OpContext(forge, config, run_id="drive")
+    run_dir = repo_home(config, environ) / "runs" / f"issue-{opts.issue}"
     last: tuple[Stage, dict[str, object]] | None = None
+    view: IssueFacts | None = None  # the issue as the last job left it (`view.json`)
     for count in range(MAX_JOBS):
-        issue = forge.get_issue(opts.issue)
-        facts = issue_facts(issue, fetch_comments(ops, opts.issue), ops)
+        fresh = view is None
+        facts = view or issue_facts(
+            forge.get_issue(opts.issue), fetch_comments(ops, opts.issue), ops
+        )
         progress = _progress(facts.state)
         after = facts.state.after if facts.state is not None else ()
         open_after = [n for n in after if forge.get_issue(n).state == "open"]
@@ -135,7 +141,13 @@ def drive(
             args.append("--take-stopped")
         _say(f"#{opts.issue}: {step.value} job")
         last = None if progress is None else (step, progress[1])
+        launched = datetime.now(UTC)
         code = _run_job(args, environ, opts.start)
+        kept = read_view(run_dir, since=launched) if code == 0 else None
+        view = kept.facts() if kept is not None else None
+        if code == EXIT_NOT_CLAIMABLE and not fresh:
+            last = None  # someone changed the issue since the last job: read the forge, decide
+            continue
         if code == EXIT_NOT_CLAIMABLE:
             _say(f"#{opts.issue}: not claimable at {step.value}")
             return code
