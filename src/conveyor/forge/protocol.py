@@ -49,6 +49,13 @@ class Forge(Protocol):
         """Whether `login` is a collaborator of the repository."""
         ...
 
+    def installation_token(self) -> str | None:
+        """A fresh installation token (an hour long) when acting as a GitHub App, else None.
+
+        Git needs a token over https; a personal token is the configured one.
+        """
+        ...
+
     # -- issues ---------------------------------------------------------------
     def list_open_issues(self, etag: str | None = None) -> IssuePage:
         """Open issues (no PRs), most recently updated first; conditional on `etag`."""

@@ -124,8 +124,12 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
 
 
 def _token(started: Started) -> str | None:
+    """The token git fetches and pushes with: the configured one, or an App's installation token.
+
+    An installation token lasts an hour; it is asked for when the job starts.
+    """
     if started.config.account.app is not None:
-        return None  # an App's installation token is not handed to git yet
+        return started.ops.forge.installation_token()
     return read_token(started.config, started.environ, started.config_dir)
 
 

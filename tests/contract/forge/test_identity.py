@@ -34,6 +34,21 @@ def test_an_app_acts_as_its_bot_through_its_installation(world: World) -> None:
     assert forge.create_comment(issue.number, "hello from the app").author == "conveyor-app[bot]"
 
 
+def test_an_apps_installation_token_acts_as_its_bot_and_a_token_account_has_none(
+    world: World,
+) -> None:
+    """The token handed to git for an App is a working installation token of SLUG[bot]."""
+    created = world.server.add_app("token-app", install=world.repo)
+    assert created.installation_id is not None
+    app = AppIdentity(created.app_id, "token-app", created.installation_id)
+    forge = world.app_client(app, created.private_key_path.read_text())
+    token = forge.installation_token()
+    assert token
+    issue = world.trusted.create_issue("Token test", "body")
+    assert world.client(token).create_comment(issue.number, "hi").author == "token-app[bot]"
+    assert world.pipeline.installation_token() is None
+
+
 def test_an_app_configured_with_another_slug_is_refused(world: World) -> None:
     """A configured slug that is not the installed App's fails whoami instead of acting."""
     created = world.server.add_app("other-app", install=world.repo)

@@ -23,6 +23,18 @@ _ROLES: dict[str, Permission] = {
 class RepoOps(ClientBase):
     """Who the client is, what a user may do, and the repository's branches."""
 
+    def installation_token(self) -> str | None:
+        """A fresh installation token when acting as a GitHub App (asked with its JWT)."""
+        if self._app is None:
+            return None
+        installation = self._app.installation_id
+        answer = self._run(
+            "installation token",
+            None,
+            lambda: self._kit.rest.apps.create_installation_access_token(installation),
+        )
+        return answer.parsed_data.token
+
     def whoami(self) -> str:
         """The login the token acts as; for a GitHub App, `SLUG[bot]`.
 
