@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conveyor.core.replies import SPEC_END
+from conveyor.core.signatures import parse_marker
 from conveyor.core.state_codec import is_state_body
 from conveyor.job.jobfile import load_job_file
 from conveyor.testing.world import ACCOUNT, World
@@ -115,6 +116,24 @@ def assert_one_state_comment(world: World, number: int) -> None:
     """Exactly one state comment by the pipeline's account."""
     states = [c for c in world.comments(number) if c.author == ACCOUNT and is_state_body(c.body)]
     assert len(states) == 1, f"#{number}: {len(states)} state comments"
+
+
+def assert_no_repeated_signed_comment(world: World, *numbers: int) -> None:
+    """No role posted the same kind of signed comment twice on one issue or PR.
+
+    For an issue that went through each stage once (no review, fix or sync rounds), a
+    repeat means a job's post was made again by a retried or doubled job.
+    """
+    for number in numbers:
+        pr = world.pr(number)
+        for target in (number, *((pr.number,) if pr is not None else ())):
+            seen: list[tuple[str, str]] = []
+            for comment in world.comments(target):
+                marker = parse_marker(comment.body)
+                if marker is not None and comment.author == ACCOUNT:
+                    seen.append((marker.role, marker.kind))
+            repeated = sorted({pair for pair in seen if seen.count(pair) > 1})
+            assert not repeated, f"#{target}: posted more than once: {repeated}"
 
 
 def log_lines(home: Path) -> list[str]:

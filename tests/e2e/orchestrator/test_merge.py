@@ -13,17 +13,18 @@ from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.orchestrator.chain import (
     assert_invariants,
     assert_no_overlap,
+    assert_no_repeated_signed_comment,
     assert_one_state_comment,
     chain_config,
     entries,
     job_spans,
 )
 
-TAGS = ("mu", "nu")
+TAGS = ("mu", "nu", "xi", "omicron", "pi")
 SINCE = datetime(2000, 1, 1, tzinfo=UTC)
 
 
-def test_run_merges_two_issues_each_with_one_pr_and_no_live_claim(
+def test_run_merges_five_issues_each_with_one_pr_and_no_live_claim(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
     """Triage to merge under the loop: both PRs merged, issues closed, jobs never overlapped,
@@ -46,6 +47,7 @@ def test_run_merges_two_issues_each_with_one_pr_and_no_live_claim(
         assert_one_state_comment(world, number)
         assert_no_overlap(job_spans([world.repo_home], number))
     assert_invariants(world, *numbers)
+    assert_no_repeated_signed_comment(world, *numbers)
     recorded = dict.fromkeys(numbers, 0)
     for path in world.repo_home.glob("jobs/*/job.json"):
         record = load_job_file(path)

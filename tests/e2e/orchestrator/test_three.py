@@ -14,6 +14,7 @@ from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.orchestrator.chain import (
     assert_invariants,
     assert_no_overlap,
+    assert_no_repeated_signed_comment,
     assert_one_state_comment,
     chain_config,
     entries,
@@ -86,3 +87,4 @@ def test_three_orchestrators_merge_ten_issues_without_doubling_any_job(
         spans = job_spans(homes, number)
         assert_no_overlap(spans)
     assert_invariants(world, *numbers)
+    assert_no_repeated_signed_comment(world, *numbers)
