@@ -65,15 +65,22 @@ def spec_entry(tag: str) -> dict[str, Any]:
     return {"tag": tag, "kind": "spec", "turns": [{"actions": files}, reply(answer)]}
 
 
-def implement_entry(tag: str, *, pause: Path | None = None) -> dict[str, Any]:
-    """An implementer that makes the tag's test pass (after `pause` exists, when given)."""
+def implement_entry(
+    tag: str, *, pause: Path | None = None, commit_first: bool = False
+) -> dict[str, Any]:
+    """An implementer that makes the tag's test pass (after `pause` exists, when given).
+
+    With `commit_first` it commits before it pauses, so a job killed in the pause leaves a
+    local commit behind (a resumed session's commit then finds nothing to commit).
+    """
     done = STUB.format(tag=tag).replace("raise NotImplementedError", "return 1")
     actions: list[dict[str, Any]] = [
         {"write": {"path": f"inventory/{tag}.py", "content": done}},
         {"commit": f"Implement {tag}()"},
     ]
     if pause is not None:
-        actions = [{"run": f"touch {pause}.started"}, {"pause_until": str(pause)}, *actions]
+        waiting = [{"run": f"touch {pause}.started"}, {"pause_until": str(pause)}]
+        actions = [*actions, *waiting] if commit_first else [*waiting, *actions]
     answer: dict[str, Any] = {"status": "done", "summary": f"{tag}() returns 1."}
     answer["blocked_reason"] = None
     answer["deviations"] = []

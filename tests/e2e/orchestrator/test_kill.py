@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from conveyor.core.state import Stage
+from conveyor.git import is_ancestor
 from conveyor.job.jobfile import load_job_file
 from conveyor.testing.world import World
 from tests.e2e.helpers import triage
@@ -24,10 +25,13 @@ from tests.e2e.orchestrator.chain import (
 )
 
 
-def _paused_issue(world: World, tmp_path: Path, tag: str) -> tuple[int, Path]:
+def _paused_issue(
+    world: World, tmp_path: Path, tag: str, *, commit_first: bool = False
+) -> tuple[int, Path]:
     """An issue whose implementer waits for `release` (announcing it with `release.started`)."""
     release = tmp_path / f"release-{tag}"
-    world.write_scenario([triage(tag), spec_entry(tag), implement_entry(tag, pause=release)])
+    implement = implement_entry(tag, pause=release, commit_first=commit_first)
+    world.write_scenario([triage(tag), spec_entry(tag), implement])
     number = world.open_issue(f"Add {tag} [{tag}]", f"{tag}() returns 1.").number
     return number, release
 
@@ -57,8 +61,9 @@ def _assert_at_review(world: World, number: int, jobs: int) -> None:
 def test_a_job_killed_mid_stage_is_resumed_and_the_issue_goes_on(
     world: World, tmp_path: Path
 ) -> None:
-    """WD-5: the implement job dies by SIGKILL; the watchdog resumes it once; review is reached."""
-    number, release = _paused_issue(world, tmp_path, "kappa")
+    """WD-5: the implement job dies by SIGKILL after a local commit; the watchdog resumes it
+    once; the commit is kept in a rescue ref and in the PR; review is reached."""
+    number, release = _paused_issue(world, tmp_path, "kappa", commit_first=True)
     run = world.start("run", "--until-idle")
     wait_for("the implementer to pause", Path(f"{release}.started").exists, timeout=200)
     os.killpg(_implement_pid(world, number), signal.SIGKILL)
@@ -67,6 +72,12 @@ def test_a_job_killed_mid_stage_is_resumed_and_the_issue_goes_on(
     assert f"resume #{number} implement" in " ".join(log_lines(world.repo_home))
     assert watchdog_resumes(world.repo_home) == {str(number): 1}
     _assert_at_review(world, number, jobs=4)
+    state, pr = world.state(number), world.pr(number)
+    assert state is not None
+    assert pr is not None
+    assert state.rescue is not None, "the killed job's local commit was rescued"
+    assert world.ref(state.rescue.ref) == state.rescue.sha
+    assert is_ancestor(world.bare(), state.rescue.sha, pr.head_sha)
 
 
 def test_a_restarted_orchestrator_adopts_the_running_job_and_starts_no_second_one(
