@@ -96,8 +96,11 @@ def run_read_ci(ctx: JobContext, effect: ReadCi) -> CiRead:
     starting a new job a second later would cost more than the wait. Longer
     polls are the hold of CHK-15 (the issue is saved with its `ci_wait`).
     """
-    branch = ctx.forge.get_branch(ctx.base)
-    base_sha = branch.sha if branch else rev_parse(ctx.git, base_ref(ctx.base))
+
+    def base_sha() -> str:
+        branch = ctx.forge.get_branch(ctx.base)
+        return branch.sha if branch else rev_parse(ctx.git, base_ref(ctx.base))
+
     limits = ctx.config.limits
     wait, start = effect.wait, ctx.now()
     while True:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -48,12 +49,15 @@ def read_ci(
     sha: str,
     *,
     base: str,
-    base_sha: str,
+    base_sha: str | Callable[[], str],
     wait: CiWait | None,
     now: datetime,
     limits: Limits,
 ) -> CiStatus:
-    """Judge the checks on `sha`: the base's required checks when protected, else every one."""
+    """Judge the checks on `sha`: the base's required checks when protected, else every one.
+
+    `base_sha` (or the callable that reads it) is needed only when a check fails.
+    """
     required = forge.required_checks(base)
     gate = read_gate(
         sha,
@@ -66,4 +70,5 @@ def read_ci(
     )
     if gate.verdict is not Verdict.FAILED:
         return CiStatus(gate)
-    return CiStatus(gate, unrelated(gate.failing, fetch_checks(forge, base_sha)))
+    base_head = base_sha() if callable(base_sha) else base_sha
+    return CiStatus(gate, unrelated(gate.failing, fetch_checks(forge, base_head)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from conveyor.core.signatures import trailer
@@ -65,5 +66,5 @@ def finish_pr(ctx: OpContext, pr: int, number: int, *, title: str, body: str) ->
         current = ctx.forge.edit_pr(pr, title=want_title, body=want_body)
     if current.draft:
         ctx.forge.mark_pr_ready(pr)
-        current = ctx.forge.get_pr(pr)
+        current = dataclasses.replace(current, draft=False)
     return current
