@@ -6,10 +6,9 @@ from dataclasses import replace
 
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.replies import CheckFixReply
-from conveyor.core.session import SessionStatus
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import Stage
 from conveyor.stages.checks_acts import TABLE
-from conveyor.stages.checks_table import EXITS, Checks, Event
+from conveyor.stages.checks_table import Checks, Event
 from conveyor.stages.effects import (
     Began,
     Charged,
@@ -21,13 +20,9 @@ from conveyor.stages.effects import (
     SessionEnded,
 )
 from conveyor.stages.effects_merge import CiRead, Verified
-from conveyor.stages.step import (
-    IllegalMove,
-    Inputs,
-    Step,
-    advance,
-    with_usage,
-)
+from conveyor.stages.machine import Machine, cannot_take, charge
+from conveyor.stages.step import with_usage
+from conveyor.stages.writer import Writer
 
 
 def _red(run: Checks, problems: tuple[str, ...]) -> tuple[Event, Checks]:
@@ -65,27 +60,18 @@ def _ci(run: Checks, read: CiRead) -> tuple[Event, Checks]:
     raise AssertionError  # pragma: no cover - every verdict matches
 
 
-def _handoff(run: Checks) -> tuple[Event, Checks]:
-    if run.continuation >= run.inputs.limits.max_continuations:
-        return Event.TOO_MANY_HANDOFFS, run
-    counts = {**run.state.continuations, Stage.CHECKS: run.continuation + 1}
-    return Event.HANDOFF, replace(run, state=run.state.model_copy(update={"continuations": counts}))
+def _replied(run: Checks, reply: CheckFixReply) -> tuple[Event, Checks]:
+    event = Event.DONE if reply.status == "done" else Event.CANNOT_FIX
+    return event, replace(run, reply=reply, note=reply.cause)
 
 
-def _session(run: Checks, ended: SessionEnded) -> tuple[Event, Checks]:
-    match ended:
-        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
-            return Event.DEFERRED, replace(run, note=error or "rate limited")
-        case SessionEnded(status=SessionStatus.REPLIED, reply=CheckFixReply() as reply):
-            if reply.status == "handoff":
-                return _handoff(run)
-            event = Event.DONE if reply.status == "done" else Event.CANNOT_FIX
-            return event, replace(run, reply=reply, note=reply.cause)
-        case SessionEnded(status=SessionStatus.HANDOFF | SessionStatus.CONTEXT_STOPPED):
-            return _handoff(run)
-        case SessionEnded(error=error):
-            return Event.BROKEN, replace(run, note=error or "no valid reply")
-    raise AssertionError  # pragma: no cover - the last case matches every session
+WRITER = Writer(
+    Stage.CHECKS,
+    CheckFixReply,
+    Event,
+    _replied,
+    lambda run, ended: (Event.BROKEN, replace(run, note=ended.error or "no valid reply")),
+)
 
 
 def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
@@ -104,26 +90,16 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return _ci(run, result)
         case Done():
             return Event.DONE, run
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded(used=used):
-            return _session(replace(run, state=with_usage(run.state, used)), result)
+            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
         case Pushed(head_sha=sha, new_paths=new):
             state = run.state.model_copy(update={"head_sha": sha})
             return (Event.CHANGED if new else Event.NOTHING), replace(run, state=state)
-    msg = f"the checks stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
+    raise cannot_take("the checks stage", result, run.phase)
 
 
-def transition(run: Checks, result: Result) -> Step[Checks]:
-    """The checks stage's one transition: look the event up, then act on the new phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Checks]:
-    """The checks stage's first step."""
-    return transition(Checks(inputs, state), Began())
+MACHINE = Machine(TABLE, classify, Checks)
+transition = MACHINE.transition
+start = MACHINE.start

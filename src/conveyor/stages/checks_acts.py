@@ -4,46 +4,31 @@ from __future__ import annotations
 
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.config import Role
-from conveyor.core.session import SessionRole
 from conveyor.core.state import Rereview, Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.checks_table import EXITS, Checks, Event, Phase
-from conveyor.stages.effects import ChargeBudget, Effect, LaunchSession, PostComment, PushBranch
+from conveyor.stages.effects import ChargeBudget, Effect, PostComment, PushBranch
 from conveyor.stages.effects_merge import GuardBranch, ReadCi, VerifyHead
 from conveyor.stages.prompts import check_fix as prompt
-from conveyor.stages.step import End, Released, SavedAt, Stopped, Table
+from conveyor.stages.step import End, SavedAt, Stopped, Table, branch_changed, deferred, over_budget
 
 # Each check fix is reviewed by these lenses before the checks run again (CHK-7).
 FIX_LENSES = ("correctness", "scope")
 
 
 def _launch(run: Checks) -> Effect:
-    inputs, limits, commands = run.inputs, run.inputs.limits, run.inputs.commands
-    named = (("setup", commands.setup), ("test", commands.test), ("lint", commands.lint))
+    inputs = run.inputs
     text = prompt.render(
         prompt.CheckFixData(
-            issue=inputs.issue,
-            issue_file=inputs.issue_file,
-            handoff_file=inputs.handoff_file,
-            base=inputs.base,
-            soft=limits.context_soft,
-            hard=limits.context_hard,
+            **launch.frame(inputs),
             practices=inputs.paths.practices,
-            commands=tuple((n, c) for n, c in (*named, ("typecheck", commands.typecheck)) if c),
+            commands=launch.commands(inputs.commands),
             problems=run.problems,
             continuation=run.continuation,
         )
     )
-    return LaunchSession(
-        kind="check_fix",
-        role=SessionRole.WRITER,
-        budget_role=Role.CHECK_FIX,
-        reply_model="check_fix",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-        continuation=run.continuation,
-    )
+    return launch.writer("check_fix", Role.CHECK_FIX, text, run)
 
 
 def report(run: Checks) -> str:
@@ -91,12 +76,7 @@ TABLE: Table[Phase, Event, Checks] = Table(
         Phase.TO_ACCEPT: _passed,
         Phase.HOLD: _hold,
         Phase.TO_REVIEW: _to_review,
-        Phase.BRANCH_CHANGED: lambda run: Stopped(
-            StopCode.BRANCH_CHANGED,
-            "the PR's head on the forge is not the head the pipeline recorded",
-            run.state,
-            run.note,
-        ),
+        Phase.BRANCH_CHANGED: branch_changed,
         Phase.NO_CI: lambda run: Stopped(
             StopCode.NO_CI, "no CI result within ci_timeout_minutes", run.state, run.note
         ),
@@ -120,7 +100,7 @@ TABLE: Table[Phase, Event, Checks] = Table(
         Phase.FAILED: lambda run: Stopped(
             StopCode.ERROR, "the check fixer's session failed", run.state, run.note
         ),
-        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.OVER_BUDGET: over_budget,
+        Phase.DEFERRED: deferred,
     },
 )

@@ -40,6 +40,14 @@ def mermaid(exits: Mapping[P, Mapping[E, P]], start: P) -> str:
     return "\n".join(lines)
 
 
+def page(intro: str, drawn: tuple[tuple[str, str], ...]) -> str:
+    """A page of diagrams: the intro, then each titled diagram in a mermaid block."""
+    parts = [intro]
+    for title, diagram in drawn:
+        parts += [f"## {title}", "", "```mermaid", diagram, "```", ""]
+    return "\n".join(parts)
+
+
 def stages_markdown() -> str:
     """The whole page."""
     drawn = (
@@ -47,7 +55,4 @@ def stages_markdown() -> str:
         ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
         ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
     )
-    parts = [INTRO]
-    for title, diagram in drawn:
-        parts += [f"## {title}", "", "```mermaid", diagram, "```", ""]
-    return "\n".join(parts)
+    return page(INTRO, drawn)

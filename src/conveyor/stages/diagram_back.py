@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conveyor.stages import checks_table, merge_table, sync_table
-from conveyor.stages.diagram import mermaid
+from conveyor.stages.diagram import mermaid, page
 
 INTRO = """\
 # Stage machines: checks, sync and merge
@@ -24,7 +24,4 @@ def back_markdown() -> str:
         ("Sync", mermaid(sync_table.EXITS, sync_table.Phase.START)),
         ("Merge", mermaid(merge_table.EXITS, merge_table.Phase.START)),
     )
-    parts = [INTRO]
-    for title, diagram in drawn:
-        parts += [f"## {title}", "", "```mermaid", diagram, "```", ""]
-    return "\n".join(parts)
+    return page(INTRO, drawn)

@@ -8,16 +8,15 @@ from conveyor.core.config import Role
 from conveyor.core.finding_loops import apply_fix
 from conveyor.core.findings import rereview_lenses, stop_code
 from conveyor.core.replies import FixReply
-from conveyor.core.session import SessionRole, SessionStatus
-from conveyor.core.state import IssueState, Rereview, Stage
+from conveyor.core.state import Rereview, Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.effects import (
     Began,
     ChargeBudget,
     Charged,
     Done,
     Effect,
-    LaunchSession,
     PushBranch,
     Pushed,
     Refused,
@@ -27,19 +26,10 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_review import PostPrComment
 from conveyor.stages.fix_table import EXITS, Event, Fix, Phase
+from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import fix as prompt
-from conveyor.stages.step import (
-    IllegalMove,
-    Inputs,
-    Released,
-    SavedAt,
-    Step,
-    Stopped,
-    Table,
-    advance,
-)
-
-WRITER_ATTEMPTS = 2
+from conveyor.stages.step import SavedAt, Stopped, Table, deferred
+from conveyor.stages.writer import WRITER_ATTEMPTS, Writer
 
 
 def _begin(run: Fix) -> Event:
@@ -50,16 +40,7 @@ def _begin(run: Fix) -> Event:
     return Event.BEGIN
 
 
-def _handoff(run: Fix) -> tuple[Event, Fix]:
-    if run.continuation >= run.inputs.limits.max_continuations:
-        return Event.TOO_MANY_HANDOFFS, run
-    counts = {**run.state.continuations, Stage.FIX: run.continuation + 1}
-    return Event.HANDOFF, replace(run, state=run.state.model_copy(update={"continuations": counts}))
-
-
 def _replied(run: Fix, reply: FixReply) -> tuple[Event, Fix]:
-    if reply.status == "handoff":
-        return _handoff(run)
     limits = run.inputs.limits
     done = apply_fix(run.state, reply, run.state.spec, limits.max_disputes_per_finding)
     if done.stop is not None:
@@ -67,18 +48,14 @@ def _replied(run: Fix, reply: FixReply) -> tuple[Event, Fix]:
     return Event.DONE, replace(run, state=done.state, reply=reply, refused=done.refused)
 
 
-def _session(run: Fix, ended: SessionEnded) -> tuple[Event, Fix]:
-    match ended:
-        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
-            return Event.DEFERRED, replace(run, note=error or "rate limited")
-        case SessionEnded(status=SessionStatus.HANDOFF | SessionStatus.CONTEXT_STOPPED):
-            return _handoff(run)
-        case SessionEnded(status=SessionStatus.REPLIED, reply=FixReply() as reply):
-            return _replied(run, reply)
+def _broken(run: Fix, ended: SessionEnded) -> tuple[Event, Fix]:
     failures = run.failures + 1
     note = f"the fixer's session failed: {ended.error or 'no valid reply'}"
     run = replace(run, failures=failures, note=note)
     return (Event.FAILED if failures < WRITER_ATTEMPTS else Event.EXHAUSTED), run
+
+
+WRITER = Writer(Stage.FIX, FixReply, Event, _replied, _broken)
 
 
 def classify(run: Fix, result: Result) -> tuple[Event, Fix]:
@@ -86,52 +63,26 @@ def classify(run: Fix, result: Result) -> tuple[Event, Fix]:
     match result:
         case Began():
             return _begin(run), run
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded():
-            return _session(run, result)
+            return WRITER.ended(run, result)
         case Pushed(head_sha=head, changed_paths=changed):
             again = Rereview(base_sha=run.reviewed_sha, lenses=rereview_lenses(run.state))
             update = {"head_sha": head, "changed_paths": changed, "rereview": again}
             return Event.PUSHED, replace(run, state=run.state.model_copy(update=update))
         case Done():
             return (Event.RESET if run.phase is Phase.RESET else Event.POSTED), run
-    msg = f"the fix stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
-
-
-def transition(run: Fix, result: Result) -> Step[Fix]:
-    """The fix stage's one transition: look the event up, then act on the new phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Fix]:
-    """The fix stage's first step."""
-    return transition(Fix(inputs, state), Began())
+    raise cannot_take("the fix stage", result, run.phase)
 
 
 def _launch(run: Fix) -> Effect:
-    inputs, limits, commands = run.inputs, run.inputs.limits, run.inputs.commands
-    named = (
-        ("setup", commands.setup),
-        ("test", commands.test),
-        ("lint", commands.lint),
-        ("typecheck", commands.typecheck),
-    )
+    inputs, limits = run.inputs, run.inputs.limits
     text = prompt.render(
         prompt.FixData(
-            issue=inputs.issue,
-            issue_file=inputs.issue_file,
-            handoff_file=inputs.handoff_file,
-            base=inputs.base,
-            soft=limits.context_soft,
-            hard=limits.context_hard,
+            **launch.frame(inputs),
             practices=inputs.paths.practices,
-            commands=tuple((n, c) for n, c in named if c),
+            commands=launch.commands(inputs.commands),
             findings=run.state.open_blocking(),
             round=run.state.rounds.fix + 1,
             rounds=limits.max_fix_rounds,
@@ -141,16 +92,7 @@ def _launch(run: Fix) -> Effect:
             earlier=(run.note,) if run.failures else (),
         )
     )
-    return LaunchSession(
-        kind="fix",
-        role=SessionRole.WRITER,
-        budget_role=Role.FIX,
-        reply_model="fix",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-        continuation=run.continuation,
-    )
+    return launch.writer("fix", Role.FIX, text, run)
 
 
 def fix_comment(run: Fix) -> str:
@@ -206,6 +148,11 @@ TABLE: Table[Phase, Event, Fix] = Table(
         ),
         Phase.FAILED: lambda run: _stop(run, StopCode.ERROR, "the fixer failed twice"),
         Phase.OVER_BUDGET: lambda run: _stop(run, StopCode.BUDGET, run.note),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.DEFERRED: deferred,
     },
 )
+
+
+MACHINE = Machine(TABLE, classify, Fix)
+transition = MACHINE.transition
+start = MACHINE.start

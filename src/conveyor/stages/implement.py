@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from conveyor.core.config import Role
 from conveyor.core.replies import ImplementReply
-from conveyor.core.session import SessionRole, SessionStatus
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.effects import (
     Began,
     ChargeBudget,
@@ -18,7 +18,6 @@ from conveyor.stages.effects import (
     Done,
     Effect,
     FinishPr,
-    LaunchSession,
     PostComment,
     PrOpened,
     PushBranch,
@@ -28,21 +27,10 @@ from conveyor.stages.effects import (
     SessionEnded,
 )
 from conveyor.stages.implement_table import EXITS, Event, Implement, Phase
+from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import implement as prompt
-from conveyor.stages.step import (
-    End,
-    IllegalMove,
-    Inputs,
-    Released,
-    SavedAt,
-    Step,
-    Stopped,
-    Table,
-    advance,
-    with_usage,
-)
-
-WRITER_ATTEMPTS = 2
+from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_budget, with_usage
+from conveyor.stages.writer import WRITER_ATTEMPTS, Writer
 
 
 def _failed(run: Implement, why: str, findings: tuple[str, ...] = ()) -> tuple[Event, Implement]:
@@ -51,30 +39,18 @@ def _failed(run: Implement, why: str, findings: tuple[str, ...] = ()) -> tuple[E
     return (Event.FAILED if failures < WRITER_ATTEMPTS else Event.EXHAUSTED), run
 
 
-def _handoff(run: Implement) -> tuple[Event, Implement]:
-    if run.continuation >= run.inputs.limits.max_continuations:
-        return Event.TOO_MANY_HANDOFFS, run
-    counts = {**run.state.continuations, Stage.IMPLEMENT: run.continuation + 1}
-    state = run.state.model_copy(update={"continuations": counts})
-    return Event.HANDOFF, replace(run, state=state, findings=())
+def _broken(run: Implement, ended: SessionEnded) -> tuple[Event, Implement]:
+    why = f"the implementer's session failed: {ended.error or 'no valid reply'}"
+    return _failed(run, why, ended.findings)
 
 
-def _session(run: Implement, ended: SessionEnded) -> tuple[Event, Implement]:
-    match ended:
-        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
-            return Event.DEFERRED, replace(run, note=error or "rate limited")
-        case SessionEnded(status=SessionStatus.HANDOFF | SessionStatus.CONTEXT_STOPPED):
-            return _handoff(run)
-        case SessionEnded(status=SessionStatus.REPLIED, reply=ImplementReply() as reply):
-            if reply.status == "handoff":
-                return _handoff(run)
-            if reply.status == "blocked":
-                return Event.BLOCKED, replace(run, reply=reply)
-            return Event.DONE, replace(run, reply=reply)
-        case SessionEnded(error=error, findings=findings):
-            why = f"the implementer's session failed: {error or 'no valid reply'}"
-            return _failed(run, why, findings)
-    raise AssertionError  # pragma: no cover - every SessionEnded matches the last case
+def _replied(run: Implement, reply: ImplementReply) -> tuple[Event, Implement]:
+    return (Event.BLOCKED if reply.status == "blocked" else Event.DONE), replace(run, reply=reply)
+
+
+WRITER = Writer(
+    Stage.IMPLEMENT, ImplementReply, Event, _replied, _broken, lambda run: replace(run, findings=())
+)
 
 
 def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
@@ -82,12 +58,10 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded(used=used):
-            return _session(replace(run, state=with_usage(run.state, used)), result)
+            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
         case Checked(ok=True):
             return Event.PASSED, run
         case Checked(findings=findings):
@@ -101,20 +75,7 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
             return Event.DONE, replace(run, state=run.state.model_copy(update={"pr": number}))
         case Done():
             return Event.DONE, run
-    msg = f"the implement stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
-
-
-def transition(run: Implement, result: Result) -> Step[Implement]:
-    """The implement stage's one transition: look the event up, then act on the new phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Implement]:
-    """The implement stage's first step."""
-    return transition(Implement(inputs, state), Began())
+    raise cannot_take("the implement stage", result, run.phase)
 
 
 def _reply(run: Implement) -> ImplementReply:
@@ -123,40 +84,19 @@ def _reply(run: Implement) -> ImplementReply:
 
 
 def _launch(run: Implement) -> Effect:
-    inputs, limits = run.inputs, run.inputs.limits
-    commands = inputs.commands
-    named: tuple[tuple[str, str | None], ...] = (
-        ("setup", commands.setup),
-        ("test", commands.test),
-        ("lint", commands.lint),
-        ("typecheck", commands.typecheck),
-    )
+    inputs = run.inputs
     text = prompt.render(
         prompt.ImplementData(
-            issue=inputs.issue,
-            issue_file=inputs.issue_file,
-            handoff_file=inputs.handoff_file,
-            base=inputs.base,
-            soft=limits.context_soft,
-            hard=limits.context_hard,
+            **launch.frame(inputs),
             practices=inputs.paths.practices,
-            commands=tuple((n, c) for n, c in named if c),
+            commands=launch.commands(inputs.commands),
             spec=run.state.spec,
             spec_file=inputs.spec_file if run.state.spec_file else None,
             continuation=run.continuation,
             findings=run.findings,
         )
     )
-    return LaunchSession(
-        kind="implement",
-        role=SessionRole.WRITER,
-        budget_role=Role.IMPLEMENT,
-        reply_model="implement",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-        continuation=run.continuation,
-    )
+    return launch.writer("implement", Role.IMPLEMENT, text, run)
 
 
 def pr_text(run: Implement) -> FinishPr:
@@ -215,7 +155,12 @@ TABLE: Table[Phase, Event, Implement] = Table(
             run,
             "\n".join(f"- {f}" for f in run.findings),
         ),
-        Phase.OVER_BUDGET: lambda run: _stop(StopCode.BUDGET, run.note, run),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.OVER_BUDGET: over_budget,
+        Phase.DEFERRED: deferred,
     },
 )
+
+
+MACHINE = Machine(TABLE, classify, Implement)
+transition = MACHINE.transition
+start = MACHINE.start

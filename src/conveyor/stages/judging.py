@@ -1,16 +1,28 @@
-"""How acceptance and security read results: the same events, each with its own rule."""
+"""What acceptance and security share: one table and one reading of results, each its own rule."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, Generic, TypedDict, TypeVar
 
+from conveyor.core.config import Role
 from conveyor.core.findings import Judged
 from conveyor.core.replies import AcceptReply, SecurityReply
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState, Stage
-from conveyor.stages.effects import Began, Charged, Done, Refused, Result, SessionEnded
-from conveyor.stages.effects_review import ReviewPrepared
+from conveyor.core.stops import StopCode
+from conveyor.stages.effects import (
+    Began,
+    ChargeBudget,
+    Charged,
+    Done,
+    Effect,
+    Refused,
+    Result,
+    SessionEnded,
+)
+from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
 from conveyor.stages.judge_table import (
     EXITS,
     READER_ATTEMPTS,
@@ -19,21 +31,24 @@ from conveyor.stages.judge_table import (
     Judging,
     Phase,
 )
-from conveyor.stages.step import IllegalMove, SavedAt, Step, Table, advance
+from conveyor.stages.machine import Machine, cannot_take, charge
+from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_budget
 
-Reply = AcceptReply | SecurityReply
+R = TypeVar("R", bound=AcceptReply | SecurityReply)
 
 
 @dataclass(frozen=True)
-class Rule:
-    """A judging stage's own parts: who judges, the reply it takes, and what it decides."""
+class Rule(Generic[R]):
+    """A judging stage's own parts: its name and budget, who judges, the reply, what it decides."""
 
+    name: str
+    role: Role
     who: str
-    reply: type[AcceptReply] | type[SecurityReply]
-    decide: Callable[[IssueState, Reply, int], tuple[IssueState, Judged]]
+    reply: type[R]
+    decide: Callable[[IssueState, R, int], tuple[IssueState, Judged]]
 
 
-def _session(run: Judging, ended: SessionEnded, rule: Rule) -> tuple[Event, Judging]:
+def _session(run: Judging, ended: SessionEnded, rule: Rule[Any]) -> tuple[Event, Judging]:
     if ended.status is SessionStatus.RATE_LIMITED:
         return Event.DEFERRED, replace(run, note=ended.error or "rate limited")
     reply = ended.reply
@@ -46,32 +61,79 @@ def _session(run: Judging, ended: SessionEnded, rule: Rule) -> tuple[Event, Judg
     return (Event.RETRY if failures < READER_ATTEMPTS else Event.FAILED), run
 
 
-def classify(run: Judging, result: Result, rule: Rule) -> tuple[Event, Judging]:
+def classify(run: Judging, result: Result, rule: Rule[Any]) -> tuple[Event, Judging]:
     """The event a result is in the current phase, and the memory it leaves."""
     match result:
         case Began():
             return Event.BEGIN, run
         case ReviewPrepared(diff_file=diff_file, head_sha=head):
             return Event.READY, replace(run, diff_file=diff_file, head_sha=head)
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded():
             return _session(run, result, rule)
         case Done() if run.judged is not None:
             return VERDICT_EVENTS[run.judged.verdict], run
-    msg = f"the {rule.who} stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
+    raise cannot_take(f"the {rule.who} stage", result, run.phase)
 
 
-def step(
-    run: Judging, result: Result, rule: Rule, table: Table[Phase, Event, Judging]
-) -> Step[Judging]:
-    """One transition of a judging stage: look the event up, then act on the new phase."""
-    event, run = classify(run, result, rule)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, table.act(run.phase, run))
+def machine(
+    rule: Rule[Any],
+    launch: Callable[[Judging], Effect],
+    verdict: Callable[[Judging], str],
+    passed: Callable[[Judging], End],
+    out_of_rounds: Callable[[Judging], End],
+) -> Machine[Phase, Event, Judging]:
+    """A judging stage's machine: the shared table and reading of results, with its own parts.
+
+    It reads the whole diff, launches its reader, posts its verdict on the PR, and ends.
+    """
+    table: Table[Phase, Event, Judging] = Table(
+        name=rule.name,
+        start=Phase.START,
+        exits=EXITS,
+        effects={
+            Phase.PREPARE: lambda run: PrepareReview(f"{rule.name}.diff"),
+            Phase.CHARGE: lambda run: ChargeBudget(rule.role),
+            Phase.LAUNCH: launch,
+            Phase.POST: lambda run: PostPrComment(rule.name, rule.name, verdict(run)),
+        },
+        ends={
+            Phase.PASSED: passed,
+            Phase.TO_FIX: to_fix,
+            Phase.OUT_OF_ROUNDS: out_of_rounds,
+            Phase.FAILED: lambda run: Stopped(
+                StopCode.ERROR, f"the {rule.who} failed twice", run.state, run.note
+            ),
+            Phase.OVER_BUDGET: over_budget,
+            Phase.DEFERRED: deferred,
+        },
+    )
+    return Machine(table, lambda run, result: classify(run, result, rule), Judging)
+
+
+class Frame(TypedDict):
+    """What every judging prompt starts with: the issue, the diff, the base and the budget."""
+
+    issue: int
+    issue_file: str
+    diff_file: str
+    base: str
+    soft: int
+    hard: int
+
+
+def frame(run: Judging) -> Frame:
+    """The start of a judging prompt's data, from the stage's memory."""
+    inputs, limits = run.inputs, run.inputs.limits
+    return Frame(
+        issue=inputs.issue,
+        issue_file=inputs.issue_file,
+        diff_file=run.diff_file,
+        base=inputs.base,
+        soft=limits.context_soft,
+        hard=limits.context_hard,
+    )
 
 
 def to_fix(run: Judging) -> SavedAt:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from conveyor.core.budget import reset_rebase_pool
 from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Began, Checked, Done, Result
 from conveyor.stages.effects_merge import (
@@ -23,18 +23,9 @@ from conveyor.stages.effects_merge import (
     Verified,
     VerifyHead,
 )
+from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
-from conveyor.stages.step import (
-    End,
-    IllegalMove,
-    Inputs,
-    Released,
-    SavedAt,
-    Step,
-    Stopped,
-    Table,
-    advance,
-)
+from conveyor.stages.step import End, Released, SavedAt, Stopped, Table, branch_changed
 
 _NEXT = {
     Next.TESTS_ONLY: Event.TESTS_ONLY,
@@ -114,20 +105,7 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
             return _tried(run, result)
         case Done():
             return Event.DONE, run
-    msg = f"the merge stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
-
-
-def transition(run: Merge, result: Result) -> Step[Merge]:
-    """The merge stage's one transition: look the event up, then act on the new phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Merge]:
-    """The merge stage's first step."""
-    return transition(Merge(inputs, state), Began())
+    raise cannot_take("the merge stage", result, run.phase)
 
 
 def _merged(run: Merge) -> End:
@@ -156,12 +134,7 @@ TABLE: Table[Phase, Event, Merge] = Table(
         Phase.MERGED: _merged,
         Phase.WAITING: lambda run: Released(run.state, run.note),
         Phase.TO_SYNC: _to_sync,
-        Phase.BRANCH_CHANGED: lambda run: Stopped(
-            StopCode.BRANCH_CHANGED,
-            "the PR's head on the forge is not the head the pipeline recorded",
-            run.state,
-            run.note,
-        ),
+        Phase.BRANCH_CHANGED: branch_changed,
         Phase.SYNC_LIMIT: lambda run: Stopped(
             StopCode.SYNC_LIMIT,
             "the branch is behind the base again after max_syncs rebases",
@@ -173,3 +146,8 @@ TABLE: Table[Phase, Event, Merge] = Table(
         ),
     },
 )
+
+
+MACHINE = Machine(TABLE, classify, Merge)
+transition = MACHINE.transition
+start = MACHINE.start

@@ -16,35 +16,26 @@ from conveyor.core.findings import (
     number_raw,
 )
 from conveyor.core.replies import AggregateReply, RereviewReply, ReviewReply
-from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.effects import (
     Began,
     ChargeBudget,
     Charged,
     Done,
     Effect,
-    LaunchSession,
     Refused,
     Result,
     SessionEnded,
 )
 from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
+from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import aggregate, review
 from conveyor.stages.review_table import EXITS, Event, Phase, Review
 from conveyor.stages.review_text import findings_comment, lens_comment, nits_comment
-from conveyor.stages.step import (
-    End,
-    IllegalMove,
-    Inputs,
-    Released,
-    SavedAt,
-    Step,
-    Stopped,
-    Table,
-    advance,
-)
+from conveyor.stages.step import End, Inputs, SavedAt, Stopped, Table, deferred, over_budget
 
 LENS_ATTEMPTS = 2
 AGGREGATE_FROM = 2  # blocking findings it takes to call the aggregator
@@ -122,30 +113,19 @@ def classify(run: Review, result: Result) -> tuple[Event, Review]:
         case ReviewPrepared(diff_file=diff_file, head_sha=head, empty=empty, paths=paths):
             run = replace(run, diff_file=diff_file, head_sha=head, diff_paths=paths)
             return (Event.EMPTY if empty and run.rereview is None else Event.READY), run
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded():
             return _session(run, result)
         case Done():
             return _route(run)
-    msg = f"the review stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
+    raise cannot_take("the review stage", result, run.phase)
 
 
-def transition(run: Review, result: Result) -> Step[Review]:
-    """The review stage's one transition: look the event up, then act on the new phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Review]:
-    """The review's first step: a re-review runs only the lenses the fix job named."""
+def _memory(inputs: Inputs, state: IssueState) -> Review:
+    """The review's memory at the start: a re-review runs only the lenses the fix job named."""
     lenses = state.rereview.lenses if state.rereview and state.rereview.lenses else None
-    run = Review(inputs, state) if lenses is None else Review(inputs, state, lenses=lenses)
-    return transition(run, Began())
+    return Review(inputs, state) if lenses is None else Review(inputs, state, lenses=lenses)
 
 
 def _launch(run: Review) -> Effect:
@@ -167,15 +147,8 @@ def _launch(run: Review) -> Effect:
         )
     )
     kind = "rereview" if again else "review"
-    return LaunchSession(
-        kind=f"{kind}-{run.lens}",
-        role=SessionRole.READER,
-        budget_role=Role.REREVIEW if again else Role.REVIEW,
-        reply_model=kind,
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-    )
+    budget = Role.REREVIEW if again else Role.REVIEW
+    return launch.reader(f"{kind}-{run.lens}", budget, text, run.attempt, model=kind)
 
 
 def _aggregate(run: Review) -> Effect:
@@ -186,15 +159,7 @@ def _aggregate(run: Review) -> Effect:
             inputs.issue, inputs.base, limits.context_soft, limits.context_hard, blocking
         )
     )
-    return LaunchSession(
-        kind="aggregate",
-        role=SessionRole.READER,
-        budget_role=Role.AGGREGATE,
-        reply_model="aggregate",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-    )
+    return launch.reader("aggregate", Role.AGGREGATE, text, run.attempt)
 
 
 def _post_lens(run: Review) -> Effect:
@@ -257,7 +222,12 @@ TABLE: Table[Phase, Event, Review] = Table(
         Phase.FAILED: lambda run: Stopped(
             StopCode.ERROR, f"the {run.lens} reviewer failed twice", run.state, run.note
         ),
-        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.OVER_BUDGET: over_budget,
+        Phase.DEFERRED: deferred,
     },
 )
+
+
+MACHINE = Machine(TABLE, classify, _memory)
+transition = MACHINE.transition
+start = MACHINE.start

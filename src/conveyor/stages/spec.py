@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.replies import SpecReply
-from conveyor.core.session import SessionStatus
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import Stage
 from conveyor.stages.effects import (
     Began,
     Charged,
@@ -18,10 +17,12 @@ from conveyor.stages.effects import (
     SessionEnded,
     SuiteRan,
 )
+from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.spec_acts import TABLE, spec_text
-from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
+from conveyor.stages.spec_table import Event, Phase, Spec
 from conveyor.stages.spec_text import spec_findings
-from conveyor.stages.step import IllegalMove, Inputs, Step, advance, with_usage
+from conveyor.stages.step import with_usage
+from conveyor.stages.writer import Writer
 
 
 def _failed(run: Spec, why: str, findings: tuple[str, ...] = ()) -> tuple[Event, Spec]:
@@ -37,18 +38,7 @@ def _failed(run: Spec, why: str, findings: tuple[str, ...] = ()) -> tuple[Event,
     return (Event.FAILED if failures < run.inputs.limits.spec_attempts else Event.EXHAUSTED), run
 
 
-def _handoff(run: Spec) -> tuple[Event, Spec]:
-    if run.continuation >= run.inputs.limits.max_continuations:
-        return Event.TOO_MANY_HANDOFFS, run
-    counts = {**run.state.continuations, Stage.SPEC: run.continuation + 1}
-    return Event.HANDOFF, replace(
-        run, state=run.state.model_copy(update={"continuations": counts}), findings=()
-    )
-
-
 def _replied(run: Spec, reply: SpecReply) -> tuple[Event, Spec]:
-    if reply.status == "handoff":
-        return _handoff(run)
     if findings := spec_findings(reply, run.state.depth):
         return _failed(run, "the spec writer's reply was refused", findings)
     run = replace(run, reply=reply)
@@ -58,18 +48,14 @@ def _replied(run: Spec, reply: SpecReply) -> tuple[Event, Spec]:
     return events[reply.decision], run
 
 
-def _session(run: Spec, ended: SessionEnded) -> tuple[Event, Spec]:
-    match ended:
-        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
-            return Event.DEFERRED, replace(run, note=error or "rate limited")
-        case SessionEnded(status=SessionStatus.HANDOFF | SessionStatus.CONTEXT_STOPPED):
-            return _handoff(run)
-        case SessionEnded(status=SessionStatus.REPLIED, reply=SpecReply() as reply):
-            return _replied(run, reply)
-        case SessionEnded(error=error, findings=findings):
-            why = f"the spec writer's session failed: {error or 'no valid reply'}"
-            return _failed(run, why, findings)
-    raise AssertionError  # pragma: no cover - every SessionEnded matches the last case
+def _broken(run: Spec, ended: SessionEnded) -> tuple[Event, Spec]:
+    why = f"the spec writer's session failed: {ended.error or 'no valid reply'}"
+    return _failed(run, why, ended.findings)
+
+
+WRITER = Writer(
+    Stage.SPEC, SpecReply, Event, _replied, _broken, lambda run: replace(run, findings=())
+)
 
 
 def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
@@ -80,12 +66,10 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             if state.start_sha is None:
                 state = state.model_copy(update={"start_sha": run.inputs.head_sha})
             return Event.BEGIN, replace(run, state=state)
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded(used=used):
-            return _session(replace(run, state=with_usage(run.state, used)), result)
+            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
         case Checked(ok=True) if run.phase is Phase.CHECK_COMMITS:
             long = len(spec_text(run)) > run.inputs.limits.spec_limit_chars
             return (Event.PASSED_LONG if long else Event.PASSED), run
@@ -100,17 +84,9 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return Event.DONE, replace(run, pr=number, spec_sha=sha)
         case Done():
             return Event.DONE, run
-    msg = f"the spec stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
+    raise cannot_take("the spec stage", result, run.phase)
 
 
-def transition(run: Spec, result: Result) -> Step[Spec]:
-    """The spec stage's one transition: look the event up in `EXITS`, then act on the phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Spec]:
-    """The spec stage's first step."""
-    return transition(Spec(inputs, state), Began())
+MACHINE = Machine(TABLE, classify, Spec)
+transition = MACHINE.transition
+start = MACHINE.start

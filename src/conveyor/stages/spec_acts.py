@@ -6,14 +6,13 @@ import json
 
 from conveyor.core.config import Role
 from conveyor.core.replies import SpecReply
-from conveyor.core.session import SessionRole
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.effects import (
     ChargeBudget,
     CheckSpecCommits,
     Effect,
-    LaunchSession,
     OpenDraftPr,
     PostComment,
     ResetBranch,
@@ -26,12 +25,13 @@ from conveyor.stages.spec_text import strip_end_marker
 from conveyor.stages.step import (
     Asked,
     End,
-    Released,
     SavedAt,
     Split,
     SplitPart,
     Stopped,
     Table,
+    deferred,
+    over_budget,
 )
 
 FAILED_TWICE = "the spec writer failed twice"
@@ -55,18 +55,12 @@ def interfaces_json(reply: SpecReply) -> str:
 
 
 def _launch(run: Spec) -> Effect:
-    limits = run.inputs.limits
     split_reason = None
     if run.state.split_suggested:
         split_reason = (run.state.plan or "").rpartition("Split suggested:")[2].strip() or "yes"
     text = prompt.render(
         prompt.SpecData(
-            issue=run.inputs.issue,
-            issue_file=run.inputs.issue_file,
-            handoff_file=run.inputs.handoff_file,
-            base=run.inputs.base,
-            soft=limits.context_soft,
-            hard=limits.context_hard,
+            **launch.frame(run.inputs),
             practices=run.inputs.paths.practices,
             test_globs=run.inputs.paths.tests,
             depth=run.state.depth,
@@ -77,16 +71,7 @@ def _launch(run: Spec) -> Effect:
             findings=run.findings,
         )
     )
-    return LaunchSession(
-        kind="spec",
-        role=SessionRole.WRITER,
-        budget_role=Role.SPEC,
-        reply_model="spec",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-        continuation=run.continuation,
-    )
+    return launch.writer("spec", Role.SPEC, text, run)
 
 
 def _check(run: Spec) -> Effect:
@@ -171,7 +156,7 @@ TABLE: Table[Phase, Event, Spec] = Table(
             "the spec writer handed off more than max_continuations times; split the issue",
             run,
         ),
-        Phase.OVER_BUDGET: lambda run: _stopped(StopCode.BUDGET, run.note, run),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.OVER_BUDGET: over_budget,
+        Phase.DEFERRED: deferred,
     },
 )

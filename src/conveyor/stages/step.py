@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from conveyor.core.budget import record_usage
 from conveyor.core.config import Commands, Limits, Paths
@@ -68,6 +68,39 @@ class Split:
 
 
 End = SavedAt | Stopped | Released | Asked | Split
+
+
+class Noted(Protocol):
+    """A stage's memory, as far as the shared ends go: the state and why the stage ends."""
+
+    @property
+    def state(self) -> IssueState:
+        """The issue's state to save with the end."""
+
+    @property
+    def note(self) -> str:
+        """Why: the refused charge, the rate limit, the guard's findings."""
+
+
+def over_budget(run: Noted) -> Stopped:
+    """A charge would pass a token pool's limit: the issue stops over budget (BUD-1)."""
+    return Stopped(StopCode.BUDGET, run.note, run.state)
+
+
+def deferred(run: Noted) -> Released:
+    """Rate limited: the job ends, the lease is released and the stage kept."""
+    return Released(run.state, run.note)
+
+
+def branch_changed(run: Noted) -> Stopped:
+    """The PR's head on the forge moved away from the recorded one (STOP-*: branch-changed)."""
+    return Stopped(
+        StopCode.BRANCH_CHANGED,
+        "the PR's head on the forge is not the head the pipeline recorded",
+        run.state,
+        run.note,
+    )
+
 
 # -- what every machine gets ----------------------------------------------------------
 

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from conveyor.core.config import Role
 from conveyor.core.replies import ResolverReply
-from conveyor.core.session import SessionRole, SessionStatus
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.effects import (
     Began,
     ChargeBudget,
@@ -16,7 +16,6 @@ from conveyor.stages.effects import (
     Checked,
     Done,
     Effect,
-    LaunchSession,
     Refused,
     Result,
     SessionEnded,
@@ -29,20 +28,20 @@ from conveyor.stages.effects_merge import (
     SyncBase,
     SyncFinished,
 )
+from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.prompts import resolver as prompt
 from conveyor.stages.step import (
     End,
-    IllegalMove,
-    Inputs,
-    Released,
     SavedAt,
-    Step,
     Stopped,
     Table,
-    advance,
+    branch_changed,
+    deferred,
+    over_budget,
     with_usage,
 )
 from conveyor.stages.sync_table import EXITS, UNDO, Event, Phase, Sync
+from conveyor.stages.writer import Writer
 
 
 def _used_up(run: Sync) -> bool:
@@ -57,29 +56,20 @@ def _charged(run: Sync, state: IssueState) -> tuple[Event, Sync]:
     return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1, resolved=True)
 
 
-def _handoff(run: Sync) -> tuple[Event, Sync]:
-    if run.continuation >= run.inputs.limits.max_continuations:
-        return Event.TOO_MANY_HANDOFFS, run
-    counts = {**run.state.continuations, Stage.SYNC: run.continuation + 1}
-    return Event.HANDOFF, replace(run, state=run.state.model_copy(update={"continuations": counts}))
+def _replied(run: Sync, reply: ResolverReply) -> tuple[Event, Sync]:
+    if reply.status == "done":
+        return Event.DONE, replace(run, reply=reply)
+    return Event.CANNOT_FIX, replace(run, reply=reply, note=reply.summary)
 
 
-def _session(run: Sync, ended: SessionEnded) -> tuple[Event, Sync]:
-    match ended:
-        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
-            return Event.DEFERRED, replace(run, note=error or "rate limited")
-        case SessionEnded(status=SessionStatus.REPLIED, reply=ResolverReply() as reply):
-            if reply.status == "handoff":
-                return _handoff(run)
-            if reply.status == "done":
-                return Event.DONE, replace(run, reply=reply)
-            return Event.CANNOT_FIX, replace(run, reply=reply, note=reply.summary)
-        case SessionEnded(status=SessionStatus.HANDOFF | SessionStatus.CONTEXT_STOPPED):
-            return _handoff(run)
-        case SessionEnded(error=error):
-            # A failed resolver is a cannot-fix: a fresh one tries in the next job (SYNC-5).
-            return Event.CANNOT_FIX, replace(run, note=error or "no valid reply")
-    raise AssertionError  # pragma: no cover - the last case matches every session
+WRITER = Writer(
+    Stage.SYNC,
+    ResolverReply,
+    Event,
+    _replied,
+    # A failed resolver is a cannot-fix: a fresh one tries in the next job (SYNC-5).
+    lambda run, ended: (Event.CANNOT_FIX, replace(run, note=ended.error or "no valid reply")),
+)
 
 
 def _finished(run: Sync, done: SyncFinished) -> tuple[Event, Sync]:
@@ -111,52 +101,25 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
         case Refused(reason=reason):
             return Event.REFUSED, replace(run, note=reason)
         case SessionEnded(used=used):
-            return _session(replace(run, state=with_usage(run.state, used)), result)
+            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
         case SyncFinished():
             return _finished(run, result)
         case Done():
             return Event.RESTORED, run
-    msg = f"the sync stage cannot take {type(result).__name__} in {run.phase.value!r}"
-    raise IllegalMove(msg)
-
-
-def transition(run: Sync, result: Result) -> Step[Sync]:
-    """The sync stage's one transition: look the event up, then act on the new phase."""
-    event, run = classify(run, result)
-    run = replace(run, phase=advance(EXITS, run.phase, event))
-    return Step(run, TABLE.act(run.phase, run))
-
-
-def start(inputs: Inputs, state: IssueState) -> Step[Sync]:
-    """The sync stage's first step."""
-    return transition(Sync(inputs, state), Began())
+    raise cannot_take("the sync stage", result, run.phase)
 
 
 def _launch(run: Sync) -> Effect:
-    inputs, limits = run.inputs, run.inputs.limits
+    inputs = run.inputs
     text = prompt.render(
         prompt.ResolverData(
-            issue=inputs.issue,
-            issue_file=inputs.issue_file,
-            handoff_file=inputs.handoff_file,
-            base=inputs.base,
-            soft=limits.context_soft,
-            hard=limits.context_hard,
+            **launch.frame(inputs),
             test=inputs.commands.test,
             conflicts=run.conflicts,
             continuation=run.continuation,
         )
     )
-    return LaunchSession(
-        kind="resolver",
-        role=SessionRole.WRITER,
-        budget_role=Role.RESOLVER,
-        reply_model="resolver",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-        continuation=run.continuation,
-    )
+    return launch.writer("resolver", Role.RESOLVER, text, run)
 
 
 def _to_checks(run: Sync) -> End:
@@ -179,12 +142,7 @@ TABLE: Table[Phase, Event, Sync] = Table(
     ends={
         Phase.TO_CHECKS: _to_checks,
         Phase.RETRY_LATER: lambda run: SavedAt(Stage.SYNC, run.state),
-        Phase.BRANCH_CHANGED: lambda run: Stopped(
-            StopCode.BRANCH_CHANGED,
-            "the PR's head on the forge is not the head the pipeline recorded",
-            run.state,
-            run.note,
-        ),
+        Phase.BRANCH_CHANGED: branch_changed,
         Phase.CONFLICT: lambda run: Stopped(
             StopCode.CONFLICT,
             "the rebase onto the base still conflicts after max_conflict_fixes resolvers",
@@ -199,7 +157,12 @@ TABLE: Table[Phase, Event, Sync] = Table(
             "the resolver handed off more than max_continuations times",
             run.state,
         ),
-        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.OVER_BUDGET: over_budget,
+        Phase.DEFERRED: deferred,
     },
 )
+
+
+MACHINE = Machine(TABLE, classify, Sync)
+transition = MACHINE.transition
+start = MACHINE.start

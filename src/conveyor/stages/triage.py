@@ -7,33 +7,32 @@ from enum import StrEnum
 
 from conveyor.core.config import Role
 from conveyor.core.replies import TriageReply
-from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
+from conveyor.stages import launch
 from conveyor.stages.effects import (
     Began,
     ChargeBudget,
     Charged,
     Done,
     Effect,
-    LaunchSession,
     PostComment,
     Refused,
     Result,
     SessionEnded,
 )
+from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import triage as prompt
 from conveyor.stages.step import (
     Asked,
     End,
-    IllegalMove,
     Inputs,
-    Released,
     SavedAt,
-    Step,
     Stopped,
     Table,
-    advance,
+    deferred,
+    over_budget,
     with_usage,
 )
 
@@ -140,10 +139,8 @@ def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
         case Began():
             exhausted = run.state.rounds.triage_attempts >= run.inputs.limits.triage_attempts
             return (Event.EXHAUSTED if exhausted else Event.BEGIN), run
-        case Charged(state=state):
-            return Event.CHARGED, replace(run, state=state, attempt=run.attempt + 1)
-        case Refused(reason=reason):
-            return Event.REFUSED, replace(run, note=reason)
+        case Charged() | Refused():
+            return charge(run, result, Event)
         case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
             return Event.DEFERRED, replace(run, note=error or "rate limited")
         case SessionEnded(status=SessionStatus.REPLIED, reply=TriageReply() as reply):
@@ -161,17 +158,7 @@ def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
             return _failed(run, why, findings)
         case Done():
             return Event.POSTED, run
-        case _:
-            msg = f"triage cannot take {type(result).__name__} in {run.phase.value!r}"
-            raise IllegalMove(msg)
-
-
-def transition(run: Triage, result: Result) -> Step[Triage]:
-    """Triage's one transition: look the event up in `EXITS`, then act on the new phase."""
-    event, run = classify(run, result)
-    phase = advance(EXITS, run.phase, event)
-    run = replace(run, phase=phase)
-    return Step(run, TABLE.act(phase, run))
+    raise cannot_take("triage", result, run.phase)
 
 
 def _reply(run: Triage) -> TriageReply:
@@ -190,16 +177,7 @@ def _launch(run: Triage) -> Effect:
         spec_so_far=run.state.spec,
         findings=run.findings,
     )
-    text = prompt.render(data)
-    return LaunchSession(
-        kind="triage",
-        role=SessionRole.READER,
-        budget_role=Role.TRIAGE,
-        reply_model="triage",
-        system_prompt=text.system,
-        task=text.task,
-        attempt=run.attempt,
-    )
+    return launch.reader("triage", Role.TRIAGE, prompt.render(data), run.attempt)
 
 
 def comment(run: Triage) -> str:
@@ -255,12 +233,12 @@ TABLE: Table[Phase, Event, Triage] = Table(
         Phase.LIMIT: lambda run: Stopped(
             StopCode.TRIAGE_LIMIT, "triage failed on every attempt", run.state, run.note
         ),
-        Phase.OVER_BUDGET: lambda run: Stopped(StopCode.BUDGET, run.note, run.state),
-        Phase.DEFERRED: lambda run: Released(run.state, run.note),
+        Phase.OVER_BUDGET: over_budget,
+        Phase.DEFERRED: deferred,
     },
 )
 
 
-def start(inputs: Inputs, state: IssueState) -> Step[Triage]:
-    """Triage's first step."""
-    return transition(Triage(inputs, state), Began())
+MACHINE = Machine(TABLE, classify, Triage)
+transition = MACHINE.transition
+start = MACHINE.start

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from string import Template
 
-from conveyor.stages.prompts.common import Prompt, rules
+from conveyor.stages.prompts.common import DiffFrame, Prompt, rules
 from conveyor.stages.prompts.review import spec_text
 
 SYSTEM = Template("""\
@@ -29,15 +29,9 @@ leave it null. Judge what the issue asks, not how you would have built it.""")
 
 
 @dataclass(frozen=True)
-class AcceptData:
+class AcceptData(DiffFrame):
     """What the acceptance verifier's prompt is made from."""
 
-    issue: int
-    issue_file: str
-    diff_file: str
-    base: str
-    soft: int
-    hard: int
     spec: str | None = None
     spec_file: str | None = None
 

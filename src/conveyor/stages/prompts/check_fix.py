@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from string import Template
 
-from conveyor.stages.prompts.common import Prompt, bullet_list, continuation, rules
+from conveyor.stages.prompts.common import (
+    Prompt,
+    WriterFrame,
+    bullet_list,
+    command_lines,
+    continuation,
+    practices_line,
+    rules,
+)
 
 SYSTEM = Template("""\
 You are the check fixer of an automated pipeline that takes issues to merged pull
@@ -33,15 +41,9 @@ Set `status` to `done`, `handoff` (with a handoff.md, when you run out of room) 
 
 
 @dataclass(frozen=True)
-class CheckFixData:
+class CheckFixData(WriterFrame):
     """What the check fixer's prompt is made from."""
 
-    issue: int
-    issue_file: str
-    handoff_file: str
-    base: str
-    soft: int
-    hard: int
     practices: tuple[str, ...]
     commands: tuple[tuple[str, str], ...]
     problems: tuple[str, ...]
@@ -50,15 +52,14 @@ class CheckFixData:
 
 def render(data: CheckFixData) -> Prompt:
     """The check fixer's system prompt and task."""
-    commands = "\n".join(f"- {name}: `{cmd}`" for name, cmd in data.commands) or "- (none)"
     return Prompt(
         system=SYSTEM.substitute(rules=rules(data.base, data.soft, data.hard)),
         task=TASK.substitute(
             issue=data.issue,
             issue_file=data.issue_file,
-            practices=", ".join(f"`{p}`" for p in data.practices) or "none configured",
+            practices=practices_line(data.practices),
             problems=bullet_list(data.problems),
-            commands=commands,
+            commands=command_lines(data.commands),
             continuation=continuation(data.handoff_file, data.continuation),
         ),
     )

@@ -29,9 +29,43 @@ class Prompt:
     task: str
 
 
+@dataclass(frozen=True)
+class WriterFrame:
+    """What every writer's prompt is made from first: the issue, its files, base and budget."""
+
+    issue: int
+    issue_file: str
+    handoff_file: str
+    base: str
+    soft: int
+    hard: int
+
+
+@dataclass(frozen=True)
+class DiffFrame:
+    """What every judging prompt is made from first: the issue, the diff, base and budget."""
+
+    issue: int
+    issue_file: str
+    diff_file: str
+    base: str
+    soft: int
+    hard: int
+
+
 def rules(base: str, soft: int, hard: int) -> str:
     """The rules block every prompt carries."""
     return RULES.substitute(base=base, soft=f"{soft:,}", hard=f"{hard:,}")
+
+
+def practices_line(practices: Sequence[str]) -> str:
+    """The practices files to read in full, or that none is configured."""
+    return ", ".join(f"`{p}`" for p in practices) or "none configured"
+
+
+def command_lines(commands: Sequence[tuple[str, str]]) -> str:
+    """The configured commands, one `- name: command` line each."""
+    return "\n".join(f"- {name}: `{cmd}`" for name, cmd in commands) or "- (none)"
 
 
 def bullet_list(items: Sequence[str], empty: str = "(none)") -> str:

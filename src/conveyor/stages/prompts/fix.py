@@ -6,7 +6,15 @@ from dataclasses import dataclass
 from string import Template
 
 from conveyor.core.state import Finding
-from conveyor.stages.prompts.common import Prompt, continuation, earlier_findings, rules
+from conveyor.stages.prompts.common import (
+    Prompt,
+    WriterFrame,
+    command_lines,
+    continuation,
+    earlier_findings,
+    practices_line,
+    rules,
+)
 from conveyor.stages.prompts.review import finding_lines, spec_text
 
 SYSTEM = Template("""\
@@ -38,15 +46,9 @@ Commit your work (with the `commit` tool or git). Set `status` to `done`, or `ha
 
 
 @dataclass(frozen=True)
-class FixData:
+class FixData(WriterFrame):
     """What the fixer's prompt is made from."""
 
-    issue: int
-    issue_file: str
-    handoff_file: str
-    base: str
-    soft: int
-    hard: int
     practices: tuple[str, ...]
     commands: tuple[tuple[str, str], ...]
     findings: tuple[Finding, ...]
@@ -60,18 +62,17 @@ class FixData:
 
 def render(data: FixData) -> Prompt:
     """The fixer's system prompt and task."""
-    commands = "\n".join(f"- {name}: `{cmd}`" for name, cmd in data.commands) or "- (none)"
     return Prompt(
         SYSTEM.substitute(rules=rules(data.base, data.soft, data.hard)),
         TASK.substitute(
             round=data.round,
             rounds=data.rounds,
             issue=data.issue,
-            practices=", ".join(f"`{p}`" for p in data.practices) or "none configured",
+            practices=practices_line(data.practices),
             issue_file=data.issue_file,
             spec=spec_text(data.spec, data.spec_file),
             findings=finding_lines(data.findings),
-            commands=commands,
+            commands=command_lines(data.commands),
             continuation=continuation(data.handoff_file, data.continuation),
             earlier=earlier_findings(data.earlier),
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from string import Template
 
-from conveyor.stages.prompts.common import Prompt, bullet_list, continuation, rules
+from conveyor.stages.prompts.common import Prompt, WriterFrame, bullet_list, continuation, rules
 
 SYSTEM = Template("""\
 You are the conflict resolver of an automated pipeline that takes issues to merged pull
@@ -31,15 +31,9 @@ $continuation""")
 
 
 @dataclass(frozen=True)
-class ResolverData:
+class ResolverData(WriterFrame):
     """What the resolver's prompt is made from (it does not read the practices: SYNC-10)."""
 
-    issue: int
-    issue_file: str
-    handoff_file: str
-    base: str
-    soft: int
-    hard: int
     test: str
     conflicts: tuple[str, ...]
     continuation: int = 0

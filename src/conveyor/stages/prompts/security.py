@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from string import Template
 
-from conveyor.stages.prompts.common import Prompt, rules
+from conveyor.stages.prompts.common import DiffFrame, Prompt, rules
 
 SYSTEM = Template("""\
 You are the security reviewer of an automated pipeline that takes issues to merged pull
@@ -29,15 +29,8 @@ list passes the change.""")
 
 
 @dataclass(frozen=True)
-class SecurityData:
+class SecurityData(DiffFrame):
     """What the security reviewer's prompt is made from."""
-
-    issue: int
-    issue_file: str
-    diff_file: str
-    base: str
-    soft: int
-    hard: int
 
 
 def render(data: SecurityData) -> Prompt:

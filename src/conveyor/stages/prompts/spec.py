@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from string import Template
 
 from conveyor.core.replies import SPEC_END
-from conveyor.stages.prompts.common import Prompt, continuation, earlier_findings, rules
+from conveyor.stages.prompts.common import (
+    Prompt,
+    WriterFrame,
+    continuation,
+    earlier_findings,
+    practices_line,
+    rules,
+)
 from conveyor.stages.spec_text import SECTIONS
 
 SYSTEM = Template("""\
@@ -47,15 +54,9 @@ Set `status` to `done` (or `handoff` with a handoff.md when you run out of room)
 
 
 @dataclass(frozen=True)
-class SpecData:
+class SpecData(WriterFrame):
     """What the spec writer's prompt is made from."""
 
-    issue: int
-    issue_file: str
-    handoff_file: str
-    base: str
-    soft: int
-    hard: int
     practices: tuple[str, ...]
     test_globs: tuple[str, ...]
     depth: int = 0
@@ -89,7 +90,7 @@ def render(data: SpecData) -> Prompt:
         system=SYSTEM.substitute(rules=rules(data.base, data.soft, data.hard)),
         task=TASK.substitute(
             issue=data.issue,
-            practices=", ".join(f"`{p}`" for p in data.practices) or "none configured",
+            practices=practices_line(data.practices),
             issue_file=data.issue_file,
             plan=plan,
             split_rule=split_rule,
