@@ -28,7 +28,7 @@ from conveyor.stages.effects_review import PostPrComment
 from conveyor.stages.fix_table import EXITS, Event, Fix, Phase
 from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import fix as prompt
-from conveyor.stages.step import SavedAt, Stopped, Table, deferred
+from conveyor.stages.step import SavedAt, Stopped, Table, deferred, with_usage
 from conveyor.stages.writer import WRITER_ATTEMPTS, Writer
 
 
@@ -65,8 +65,8 @@ def classify(run: Fix, result: Result) -> tuple[Event, Fix]:
             return _begin(run), run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded():
-            return WRITER.ended(run, result)
+        case SessionEnded(used=used):
+            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
         case Pushed(head_sha=head, changed_paths=changed):
             again = Rereview(base_sha=run.reviewed_sha, lenses=rereview_lenses(run.state))
             update = {"head_sha": head, "changed_paths": changed, "rereview": again}

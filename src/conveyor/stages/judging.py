@@ -32,7 +32,7 @@ from conveyor.stages.judge_table import (
     Phase,
 )
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_budget
+from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_budget, with_usage
 
 R = TypeVar("R", bound=AcceptReply | SecurityReply)
 
@@ -70,8 +70,8 @@ def classify(run: Judging, result: Result, rule: Rule[Any]) -> tuple[Event, Judg
             return Event.READY, replace(run, diff_file=diff_file, head_sha=head)
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded():
-            return _session(run, result, rule)
+        case SessionEnded(used=used):
+            return _session(replace(run, state=with_usage(run.state, used)), result, rule)
         case Done() if run.judged is not None:
             return VERDICT_EVENTS[run.judged.verdict], run
     raise cannot_take(f"the {rule.who} stage", result, run.phase)

@@ -35,7 +35,16 @@ from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import aggregate, review
 from conveyor.stages.review_table import EXITS, Event, Phase, Review
 from conveyor.stages.review_text import findings_comment, lens_comment, nits_comment
-from conveyor.stages.step import End, Inputs, SavedAt, Stopped, Table, deferred, over_budget
+from conveyor.stages.step import (
+    End,
+    Inputs,
+    SavedAt,
+    Stopped,
+    Table,
+    deferred,
+    over_budget,
+    with_usage,
+)
 
 LENS_ATTEMPTS = 2
 AGGREGATE_FROM = 2  # blocking findings it takes to call the aggregator
@@ -115,8 +124,8 @@ def classify(run: Review, result: Result) -> tuple[Event, Review]:
             return (Event.EMPTY if empty and run.rereview is None else Event.READY), run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded():
-            return _session(run, result)
+        case SessionEnded(used=used):
+            return _session(replace(run, state=with_usage(run.state, used)), result)
         case Done():
             return _route(run)
     raise cannot_take("the review stage", result, run.phase)

@@ -5,15 +5,23 @@ from __future__ import annotations
 from conveyor.core.config import Limits, Role
 from conveyor.core.replies import AggregateReply
 from conveyor.core.session import SessionRole, SessionStatus
-from conveyor.core.state import IssueState, Rereview, Rounds, Stage
+from conveyor.core.state import Charge, IssueState, Pool, Rereview, Rounds, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import review
-from conveyor.stages.effects import ChargeBudget, Charged, LaunchSession, Refused, SessionEnded
+from conveyor.stages.effects import (
+    ChargeBudget,
+    Charged,
+    LaunchSession,
+    Refused,
+    Result,
+    SessionEnded,
+)
 from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
 from conveyor.stages.step import Released, SavedAt, Stopped
 from tests.unit.stages.back import (
     FIXED,
     HEAD,
+    answer,
     by_kind,
     issue_finding,
     rereview_reply,
@@ -60,6 +68,30 @@ def test_every_lens_is_charged_its_budget_before_it_launches() -> None:
     _, asked = run_to_end(review.start(inputs(), STATE), review.transition, by_kind(**CLEAN))
     kinds = [type(a).__name__ for a in asked if isinstance(a, ChargeBudget | LaunchSession)]
     assert kinds == ["ChargeBudget", "LaunchSession"] * 3
+
+
+def test_each_lens_sessions_usage_is_recorded_beside_its_charge() -> None:
+    """BUD-9: the tokens each lens reported go beside that lens's launch charge."""
+    used = {"correctness": 111, "tests": 222, "scope": 333}
+    answers = {
+        f"review_{lens}": SessionEnded(SessionStatus.REPLIED, review_reply(lens), None, n)
+        for lens, n in used.items()
+    }
+    session = by_kind(**answers)
+    step = review.start(inputs(), STATE)
+    while not isinstance(step.action, SavedAt):
+        action, state = step.action, step.memory.state
+        if isinstance(action, ChargeBudget):
+            charge = Charge(role=action.role.value, pool=Pool.ISSUE, tokens=1000)
+            result: Result = Charged(state.model_copy(update={"charges": (*state.charges, charge)}))
+        else:
+            result = (
+                session(action)
+                if isinstance(action, LaunchSession)
+                else answer(action, state, session)
+            )
+        step = review.transition(step.memory, result)
+    assert [c.used for c in step.action.state.charges] == [111, 222, 333]
 
 
 def test_lenses_read_the_issue_the_spec_the_diff_and_the_practices() -> None:
