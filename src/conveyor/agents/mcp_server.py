@@ -1,4 +1,4 @@
-"""The MCP tool server sessions answer through (`conveyor mcp`, stdio).
+"""The MCP tool server sessions answer through (`conveyor mcp` on stdio, or the job's endpoint).
 
 `conveyor mcp --session-dir D --reply-model NAME --role reader|writer [--session-key K]
 [--control-socket S] [--checkout C] [--check-rounds 3]`; each option falls back to its
@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from conveyor.agents.reply_gate import ReplyGate, ToolAnswer
-from conveyor.core.replies import reply_model, reply_schema
+from conveyor.core.replies import reply_model as reply_model_of
+from conveyor.core.replies import reply_schema
 from conveyor.core.session import SessionRole
 
 if TYPE_CHECKING:
+    import anyio
     import mcp_types
 
 SERVER_NAME = "conveyor"
@@ -51,18 +53,39 @@ def parse_gate(argv: list[str], env: Mapping[str, str]) -> ReplyGate:
     if not args.session_dir or not args.reply_model:
         parser.error("--session-dir and --reply-model (or their CONVEYOR_* variables) are needed")
     try:
-        reply_model(args.reply_model)
-        role = SessionRole(args.role)
+        return make_gate(
+            session_dir=Path(args.session_dir),
+            reply_model=args.reply_model,
+            role=args.role,
+            session_key=args.session_key,
+            control_socket=Path(args.control_socket) if args.control_socket else None,
+            checkout=Path(args.checkout) if args.checkout else None,
+            check_rounds=args.check_rounds,
+        )
     except ValueError as exc:
         parser.error(str(exc))
+
+
+def make_gate(
+    *,
+    session_dir: Path,
+    reply_model: str,
+    role: str,
+    session_key: str = "",
+    control_socket: Path | None = None,
+    checkout: Path | None = None,
+    check_rounds: int = 3,
+) -> ReplyGate:
+    """A fresh gate for one server; ValueError names an unknown reply model or role."""
+    reply_model_of(reply_model)
     return ReplyGate(
-        session_dir=Path(args.session_dir),
-        reply_model=args.reply_model,
-        role=role,
-        session_key=args.session_key,
-        control_socket=Path(args.control_socket) if args.control_socket else None,
-        checkout=Path(args.checkout) if args.checkout else None,
-        check_rounds=args.check_rounds,
+        session_dir=session_dir,
+        reply_model=reply_model,
+        role=SessionRole(role),
+        session_key=session_key,
+        control_socket=control_socket,
+        checkout=checkout,
+        check_rounds=check_rounds,
     )
 
 
@@ -111,8 +134,12 @@ def record_env(session_dir: Path, env: Mapping[str, str]) -> None:
         (session_dir / ENV_RECORD).write_text(json.dumps(sorted(env)) + "\n")
 
 
-async def serve(gate: ReplyGate) -> None:
-    """Serve the gate's tools over stdio until the client closes the stream."""
+async def serve(
+    gate: ReplyGate,
+    stdin: anyio.AsyncFile[str] | None = None,
+    stdout: anyio.AsyncFile[str] | None = None,
+) -> None:
+    """Serve the gate's tools until the client closes the stream: stdio, or the given streams."""
     import mcp_types
     from mcp.server.lowlevel import Server
     from mcp.server.stdio import stdio_server
@@ -131,7 +158,7 @@ async def serve(gate: ReplyGate) -> None:
         )
 
     server: Server[Any] = Server(SERVER_NAME, on_list_tools=list_tools, on_call_tool=run_tool)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

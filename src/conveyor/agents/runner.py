@@ -9,12 +9,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO
 
-from conveyor.agents.backends.base import Backend, McpCommand, StreamState
+from conveyor.agents.backends.base import Backend, Launch, McpCommand, StreamState
 from conveyor.agents.backends.claude import ClaudeBackend
 from conveyor.agents.backends.codex import CodexBackend
 from conveyor.agents.backends.opencode import OpencodeBackend
 from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
+from conveyor.agents.mcp_endpoint import McpEndpoint
+from conveyor.agents.mcp_server import make_gate
 from conveyor.agents.process import AgentProcess, SessionHandle
+from conveyor.agents.reply_gate import ReplyGate
 from conveyor.agents.result_file import Watch, build_result, save_result
 from conveyor.core.session import (
     HANDOFF_STEER,
@@ -31,6 +34,7 @@ INSTALL_HINTS = {
     "opencode": "npm install -g opencode-ai",
 }
 TRANSCRIPT = "transcript.jsonl"
+MCP_MODE_ENV = "CONVEYOR_MCP"
 Progress = Callable[[SessionSpec, StreamState], None]
 """Told of a launch's stream state once the CLI has started and after each line of its stream
 (the job keeps job.json current with it; it must be quick and must not raise)."""
@@ -54,14 +58,17 @@ def find_executable(spec: SessionSpec, environ: Mapping[str, str]) -> str | None
     return shutil.which(spec.backend, path=environ.get("PATH"))
 
 
-def mcp_command(spec: SessionSpec, conveyor_vars: Mapping[str, str]) -> McpCommand:
-    """`conveyor mcp` for this session, from this interpreter's environment."""
+def mcp_command(
+    spec: SessionSpec, conveyor_vars: Mapping[str, str], endpoint: Path | None = None
+) -> McpCommand:
+    """`conveyor mcp-relay` to the job's endpoint at `endpoint`; else `conveyor mcp` itself."""
     script = Path(sys.executable).parent / "conveyor"
-    command, prefix = (
-        (str(script), ["mcp"])
-        if script.exists()
-        else (sys.executable, ["-m", "conveyor.agents.mcp_server"])
-    )
+    module = "conveyor.agents.mcp_server" if endpoint is None else "conveyor.agents.mcp_relay"
+    name = "mcp" if endpoint is None else "mcp-relay"
+    command, prefix = (str(script), [name]) if script.exists() else (sys.executable, ["-m", module])
+    if endpoint is not None:
+        args = [*prefix, "--socket", str(endpoint), "--session-dir", str(spec.session_dir)]
+        return McpCommand(command, tuple(args), dict(conveyor_vars))
     args = [
         *prefix,
         "--session-dir",
@@ -80,6 +87,26 @@ def mcp_command(spec: SessionSpec, conveyor_vars: Mapping[str, str]) -> McpComma
     if spec.control_socket is not None:
         args += ["--control-socket", str(spec.control_socket)]
     return McpCommand(command, tuple(args), dict(conveyor_vars))
+
+
+def start_endpoint(spec: SessionSpec, environ: Mapping[str, str]) -> McpEndpoint | None:
+    """The session's MCP endpoint in this process, unless `CONVEYOR_MCP=process` asks for
+    the former `conveyor mcp` process per server."""
+    if environ.get(MCP_MODE_ENV, "").strip().lower() == "process":
+        return None
+
+    def gate() -> ReplyGate:
+        return make_gate(
+            session_dir=spec.session_dir,
+            reply_model=spec.reply_model,
+            role=spec.role.value,
+            session_key=spec.session_key,
+            control_socket=spec.control_socket,
+            checkout=spec.cwd,
+            check_rounds=spec.reply_check_rounds,
+        )
+
+    return McpEndpoint(gate)
 
 
 def run_session(
@@ -121,7 +148,29 @@ def run_session(
         passthrough=spec.passthrough_env,
         token_env=spec.token_env,
     )
-    launch = backend.launch(spec, model, executable, mcp_command(spec, conveyor_vars))
+    endpoint = start_endpoint(spec, environ)
+    socket_path = endpoint.socket_path if endpoint is not None else None
+    try:
+        launch = backend.launch(
+            spec, model, executable, mcp_command(spec, conveyor_vars, socket_path)
+        )
+        return _launch(spec, backend, launch, env, handle=handle, progress=progress)
+    finally:
+        if endpoint is not None:
+            endpoint.close()
+
+
+def _launch(
+    spec: SessionSpec,
+    backend: Backend,
+    launch: Launch,
+    env: dict[str, str],
+    *,
+    handle: SessionHandle | None,
+    progress: Progress | None,
+) -> SessionResult:
+    """Start the CLI, follow it to its end and read its result."""
+    model = spec.model
     for path, text in launch.files.items():
         path.write_text(text)
     env |= launch.env
@@ -134,7 +183,7 @@ def run_session(
                 launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
             )
         except OSError as exc:
-            error = f"cannot start {executable}: {exc}"
+            error = f"cannot start {launch.argv[0]}: {exc}"
             result = SessionResult(
                 SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
             )

@@ -1,4 +1,4 @@
-"""The `conveyor` command: dispatches to the typer app, except `mcp`, which starts lean."""
+"""The `conveyor` command: dispatches to the typer app, except `mcp` and `mcp-relay` (lean)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,17 @@ LEAN_GROUPS = {"forge": "conveyor.cli.forge_cmd"}
 
 
 def main() -> None:
-    """Entry point. `conveyor mcp` skips typer, rich and githubkit so sessions start fast;
-    `conveyor forge` skips the other command groups."""
+    """Entry point. `conveyor mcp` and `mcp-relay` skip typer, rich and githubkit so sessions
+    start fast; `conveyor forge` skips the other command groups."""
     if len(sys.argv) > 1 and sys.argv[1] == "mcp":
         from conveyor.agents.mcp_server import main as mcp_main
 
         mcp_main(sys.argv[2:])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "mcp-relay":
+        from conveyor.agents.mcp_relay import main as relay_main
+
+        relay_main(sys.argv[2:])
         return
     if len(sys.argv) > 1 and sys.argv[1] in LEAN_GROUPS:
         group = importlib.import_module(LEAN_GROUPS[sys.argv[1]])

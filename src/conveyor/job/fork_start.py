@@ -34,6 +34,11 @@ PRELOAD = (
     "conveyor.job.runner",
     "conveyor.forge.connect",
     "conveyor.forge.github.client",
+    # Sessions' MCP servers run in the job (`McpEndpoint`): the SDK's ~1 s import, paid once.
+    "conveyor.agents.mcp_endpoint",
+    "mcp_types",
+    "mcp.server.lowlevel",
+    "mcp.server.stdio",
 )
 ENTRY_MODULE = "conveyor.cli.main"
 _POLL_MAX_S = 0.05

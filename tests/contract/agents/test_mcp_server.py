@@ -1,4 +1,4 @@
-"""`conveyor mcp` over stdio: tools by role, validation findings, quick checks, commit paths."""
+"""`conveyor mcp` and its relay: tools by role, validation findings, quick checks, commit paths."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import os
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
 from conveyor.agents.control import ControlHandlers, serve_control
+from conveyor.agents.mcp_endpoint import McpEndpoint
+from conveyor.agents.mcp_server import make_gate
 from conveyor.agents.scripted.mcp_client import McpClient
 from tests.contract.agents.conftest import ACCEPT
 
@@ -20,14 +22,43 @@ pytestmark = pytest.mark.contract
 CONVEYOR = str(Path(sys.executable).parent / "conveyor")
 
 
-def start(tmp_path: Path, role: str, sock: Path | None = None) -> McpClient:
-    """`conveyor mcp` for an `accept` session in tmp_path, with a checkout beside it."""
-    (tmp_path / "checkout" / ".git").mkdir(parents=True, exist_ok=True)
-    args = ["mcp", "--session-dir", str(tmp_path), "--reply-model", "accept", "--role", role]
-    args += ["--checkout", str(tmp_path / "checkout"), "--session-key", "k"]
-    if sock is not None:
-        args += ["--control-socket", str(sock)]
-    return McpClient(CONVEYOR, args, dict(os.environ), tmp_path)
+class Start(Protocol):
+    """Starts a session's MCP server for a client."""
+
+    def __call__(self, tmp_path: Path, role: str, sock: Path | None = None) -> McpClient: ...
+
+
+@pytest.fixture(params=["mcp", "mcp-relay"])
+def start(request: pytest.FixtureRequest) -> Iterator[Start]:
+    """Starts an `accept` session's server in tmp_path (a checkout beside it): `conveyor mcp`
+    itself, or `conveyor mcp-relay` to an endpoint serving the same gate."""
+    endpoints: list[McpEndpoint] = []
+
+    def begin(tmp_path: Path, role: str, sock: Path | None = None) -> McpClient:
+        (tmp_path / "checkout" / ".git").mkdir(parents=True, exist_ok=True)
+        if request.param == "mcp-relay":
+            endpoint = McpEndpoint(
+                lambda: make_gate(
+                    session_dir=tmp_path,
+                    reply_model="accept",
+                    role=role,
+                    session_key="k",
+                    control_socket=sock,
+                    checkout=tmp_path / "checkout",
+                )
+            )
+            endpoints.append(endpoint)
+            args = ["mcp-relay", "--socket", str(endpoint.socket_path)]
+            return McpClient(CONVEYOR, [*args, "--session-dir", str(tmp_path)], {}, tmp_path)
+        args = ["mcp", "--session-dir", str(tmp_path), "--reply-model", "accept", "--role", role]
+        args += ["--checkout", str(tmp_path / "checkout"), "--session-key", "k"]
+        if sock is not None:
+            args += ["--control-socket", str(sock)]
+        return McpClient(CONVEYOR, args, dict(os.environ), tmp_path)
+
+    yield begin
+    for endpoint in endpoints:
+        endpoint.close()
 
 
 @pytest.fixture
@@ -48,7 +79,9 @@ def job(tmp_path: Path) -> Iterator[tuple[Path, list[Mapping[str, Any]]]]:
         yield sock, seen
 
 
-def test_a_reader_sees_submit_reply_only_and_a_bad_reply_names_its_field(tmp_path: Path) -> None:
+def test_a_reader_sees_submit_reply_only_and_a_bad_reply_names_its_field(
+    tmp_path: Path, start: Start
+) -> None:
     """No commit tool for readers; a schema failure is an error naming `verdict`."""
     client = start(tmp_path, "reader")
     try:
@@ -65,7 +98,7 @@ def test_a_reader_sees_submit_reply_only_and_a_bad_reply_names_its_field(tmp_pat
 
 
 def test_quick_check_findings_come_back_then_the_reply_is_accepted_after_three_rounds(
-    tmp_path: Path, job: tuple[Path, list[Mapping[str, Any]]]
+    tmp_path: Path, job: tuple[Path, list[Mapping[str, Any]]], start: Start
 ) -> None:
     """Three rounds return the job's findings; the fourth accepts and records them."""
     sock, seen = job
@@ -82,7 +115,7 @@ def test_quick_check_findings_come_back_then_the_reply_is_accepted_after_three_r
 
 
 def test_the_commit_tool_refuses_escaping_and_git_paths_before_asking_the_job(
-    tmp_path: Path, job: tuple[Path, list[Mapping[str, Any]]]
+    tmp_path: Path, job: tuple[Path, list[Mapping[str, Any]]], start: Start
 ) -> None:
     """A symlink out of the checkout and a path in .git are refused; a good path commits."""
     sock, seen = job

@@ -26,3 +26,9 @@ def test_the_scripted_agent_imports_neither_pydantic_nor_the_mcp_sdk() -> None:
     """It speaks JSON-RPC itself and reads scenarios with the standard library."""
     roots = {m.split(".")[0] for m in loaded("conveyor.agents.scripted.main")}
     assert not {"githubkit", "typer", "rich", "pydantic", "mcp", "httpx"} & roots
+
+
+def test_the_mcp_relay_imports_only_the_standard_library_and_its_own_package() -> None:
+    """`conveyor mcp-relay` starts in milliseconds: no SDK, pydantic, typer or forge client."""
+    roots = {m.split(".")[0] for m in loaded("conveyor.agents.mcp_relay")}
+    assert not {"mcp", "mcp_types", "pydantic", "typer", "rich", "githubkit", "anyio"} & roots
