@@ -15,7 +15,15 @@ from conveyor.core.next_stage import Halt, next_stage
 from conveyor.core.pickup import IssueFacts
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import connect
-from conveyor.job.fork_start import ForkedChild, JobStart, can_fork, fork_job, job_start, preload
+from conveyor.job.fork_start import (
+    ForkedChild,
+    JobStart,
+    can_fork,
+    fork_job,
+    job_start,
+    preload,
+    preload_sessions,
+)
 from conveyor.job.layout import load_lane
 from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
 from conveyor.job.view_file import read_view
@@ -75,6 +83,7 @@ def _run_job(args: list[str], environ: Mapping[str, str], start: JobStart) -> in
     if start == "fork" and job_start(environ) == "fork" and can_fork():
         preload()
         child = ForkedChild(fork_job(args, environ, new_session=False))
+        preload_sessions()  # while the job runs: the next ones start with the SDK loaded
     else:
         child = subprocess.Popen([*conveyor_argv(), *args], env=dict(environ))
     try:

@@ -34,7 +34,10 @@ PRELOAD = (
     "conveyor.job.runner",
     "conveyor.forge.connect",
     "conveyor.forge.github.client",
-    # Sessions' MCP servers run in the job (`McpEndpoint`): the SDK's ~1 s import, paid once.
+)
+# Sessions' MCP servers run in the job (`McpEndpoint`): the SDK's ~1 s import, paid once.
+# Imported after the first fork (`preload_sessions`), while that job runs on the other core.
+SESSION_PRELOAD = (
     "conveyor.agents.mcp_endpoint",
     "mcp_types",
     "mcp.server.lowlevel",
@@ -58,6 +61,11 @@ def preload(modules: Sequence[str] = PRELOAD) -> None:
     """Import what a job imports, so each forked job starts with it already loaded."""
     for name in modules:
         importlib.import_module(name)
+
+
+def preload_sessions() -> None:
+    """Import the sessions' MCP server modules (call it after a fork, so the two overlap)."""
+    preload(SESSION_PRELOAD)
 
 
 def fork_job(

@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Protocol
 
 from conveyor.core.state import Stage
-from conveyor.job.fork_start import ForkedChild, can_fork, fork_job, job_start, preload
+from conveyor.job.fork_start import (
+    ForkedChild,
+    can_fork,
+    fork_job,
+    job_start,
+    preload,
+    preload_sessions,
+)
 from conveyor.job.jobfile import JOB_FILE, JobRecord, load_job_file, process_start_ticks
 from conveyor.job.layout import job_stamp
 
@@ -185,6 +192,7 @@ class LocalExecutor:
                 args = self._job_args(issue, stage, resume=resume)
                 pid = fork_job(args, self.environ, new_session=True, stdout_fd=out.fileno())
                 child = ForkedChild(pid)
+                preload_sessions()  # after the fork: the next jobs start with the SDK loaded
             else:
                 child = subprocess.Popen(
                     self.argv(issue, stage, resume=resume),
