@@ -198,7 +198,12 @@ class LedgerDb:
         sql = f"SELECT {key}, {_SUMS} FROM sessions WHERE {where}"
         if group is not None:
             sql += f" GROUP BY {group} ORDER BY {group}"
-        rows = self._conn.execute(sql, params).fetchall()
+        try:
+            rows = self._conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as error:
+            if "no such table" not in str(error):
+                raise
+            return []  # a job has just created the file and not yet its table: nothing yet
         return [
             CostLine(str(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], float(r[7]), int(r[8]))
             for r in rows

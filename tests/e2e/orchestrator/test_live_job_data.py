@@ -25,6 +25,7 @@ import pytest
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import Stage
 from conveyor.job.jobfile import RUNNING, Finished, JobRecord, SessionRecord, load_job_file
+from conveyor.job.layout import load_lane
 from conveyor.orchestrator.decisions import Steer, Terminate
 from conveyor.orchestrator.shell.executor import JobHandle
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
@@ -61,8 +62,9 @@ class RecordingExecutor:
 def _orchestrator(world: World, executor: RecordingExecutor) -> Orchestrator:
     home = world.repo_home
     home.mkdir(parents=True, exist_ok=True)
+    lane = load_lane(home)  # the lane of this machine, which `world.job` claims with too
     return Orchestrator(
-        load_config(world.config_path), home, "lane-test", world.forge_as(ACCOUNT),
+        load_config(world.config_path), home, lane, world.forge_as(ACCOUNT),
         SnapshotStore(home / CACHE_FILE, ACCOUNT), executor, {}, OrchestratorLog(home / LOG_FILE),
     )  # fmt: skip
 

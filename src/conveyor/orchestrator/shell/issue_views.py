@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
+from conveyor.core.claims import live_claims, parse_claims
 from conveyor.core.labels import stop_code_of
 from conveyor.core.pickup import IssueFacts, answered, pickup
 from conveyor.core.restart import restart_stage
@@ -77,6 +78,14 @@ def issue_view(
     lease = None
     if decided.reason == "leased" and state is not None and state.lease is not None:
         lease = Lease(state.lease.lane, state.lease.at + timedelta(hours=lease_hours))
+    elif decided.action == "take":
+        # A released or expired lease is not enough: while a lane's claim comment is live,
+        # that lane holds the issue and another lane's job would only lose the claim
+        # (CLAIM-12, CLAIM-14).
+        claims = live_claims(parse_claims(entry.comments, trust.account), now, lease_hours)
+        if claims:
+            held = claims[0]
+            lease = Lease(held.lane, held.updated_at + timedelta(hours=lease_hours))
     waiting: str | None = decided.reason if decided.reason in WAITING else None
     stopped = stop_code_of(issue.labels) if decided.reason == "stopped" else None
     if decided.reason == "stopped" and stopped is None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -25,6 +27,7 @@ from conveyor.job.main import repo_home
 from conveyor.orchestrator.shell.carry_out import terminate_all
 from conveyor.orchestrator.shell.executor import JobHandle, LocalExecutor
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
+from conveyor.orchestrator.shell.status_file import note_operation
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
 from conveyor.orchestrator.tick import Orchestrator, tick
 
@@ -94,6 +97,15 @@ def run_once(orc: Orchestrator, clock: Clock = utc_now) -> int:
     return 0
 
 
+def _tick_failed(orc: Orchestrator, now: datetime, error: Exception) -> None:
+    """Log a tick that raised (its traceback to stderr); the next poll tries again."""
+    traceback.print_exception(error, file=sys.stderr)
+    orc.log.write(now, f"tick failed (next poll tries again): {type(error).__name__}: {error}")
+    orc.degraded, alert = note_operation(orc.degraded, "tick", ok=False)
+    if alert:
+        orc.log.write(now, "error op=tick: failed 3 times in a row")
+
+
 def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float) -> None:
     """Sleep until the poll is due, one of our jobs ended, or a signal came."""
     seen = interrupts.count
@@ -130,7 +142,12 @@ def run_loop(
         if interrupts.count == 1 and not orc.cooling_down:
             orc.cooling_down = True
             orc.log.write(clock(), "cooling down: starting nothing new (Ctrl-C again stops jobs)")
-        result = tick(orc, clock())
+        try:
+            result = tick(orc, clock())
+        except Exception as error:  # noqa: BLE001 - one failed tick must not end the loop
+            _tick_failed(orc, clock(), error)
+            _nap(orc, interrupts, orc.config.limits.poll_seconds)
+            continue
         if orc.cooling_down and result.live == 0:
             orc.log.write(clock(), "cooled down: no job running; orchestrator stopped")
             return 0 if interrupts.count == 0 else EXIT_INTERRUPTED

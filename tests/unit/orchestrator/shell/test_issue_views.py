@@ -81,6 +81,25 @@ def test_a_live_lease_is_passed_on_with_its_expiry() -> None:
     assert view.stage is Stage.REVIEW
 
 
+def test_a_released_lease_is_still_held_while_its_lanes_claim_is_live() -> None:
+    """CLAIM-12/14: a lane that released the issue keeps it while its claim comment lives;
+    a visitor's fake claim holds nothing, and an expired claim lets another lane take it."""
+    lease = Lease(lane="m2", job_id="j", at=NOW, released=True)
+    state = IssueState(stage=Stage.SPEC, lease=lease)
+    claim = "<!-- conveyor:claim lane=m2 sweep=j -->"
+    held = issue_view(
+        _entry(labels=("agent:working",), state=state, comments=(_head(9, "bot", claim),)),
+        TRUST,
+        NOW,
+        3,
+    )
+    assert held.lease == ViewLease("m2", NOW + timedelta(hours=3))
+    fake = _entry(labels=("agent:working",), state=state, comments=(_head(9, "visitor", claim),))
+    assert issue_view(fake, TRUST, NOW, 3).lease is None
+    own = _entry(labels=("agent:working",), state=state, comments=(_head(9, "bot", claim),))
+    assert issue_view(own, TRUST, NOW + timedelta(hours=3), 3).lease is None
+
+
 def test_after_lines_count_only_in_the_accounts_own_body() -> None:
     """A sub-issue the account wrote follows its open sibling; a person's line orders nothing."""
     body = "part two\n\nAfter #3 merges.\nAfter #4 merges.\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -135,3 +136,12 @@ def test_a_time_without_a_zone_is_refused(tmp_path: Path) -> None:
     """Naive times would shift the day boundary; the ledger names the bad value."""
     with LedgerDb(tmp_path / LEDGER_FILE) as ledger, pytest.raises(ValueError, match="time zone"):
         ledger.append([_row("a", started=datetime(2026, 1, 1))])  # noqa: DTZ001 - the bad input
+
+
+def test_a_ledger_file_a_job_has_just_created_reads_as_empty(tmp_path: Path) -> None:
+    """The orchestrator reading while a job creates the file (no table yet) sees nothing spent."""
+    path = tmp_path / LEDGER_FILE
+    sqlite3.connect(path).close()  # the file exists, its table does not yet
+    with LedgerDb(path, readonly=True) as ledger:
+        assert ledger.spent_today(NOW).sessions == 0
+        assert ledger.charges_since(NOW - timedelta(hours=1)) == 0
