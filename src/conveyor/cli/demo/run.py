@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from conveyor.cli.demo.config import TOKEN_ENV, demo_config, write_demo_config
 from conveyor.cli.demo.gather import gather
 from conveyor.cli.demo.scenario import advance_past_question, shipped_path
 from conveyor.cli.demo.table import IssueFacts
+from conveyor.job.drive import conveyor_argv
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -67,11 +69,16 @@ def prepare(server: ForgeServer, files: DemoFiles, agent: str) -> tuple[dict[str
 
 
 def run_pipeline(server: ForgeServer, files: DemoFiles, *, agent: str, console: Console) -> DemoRun:
-    """Run the orchestrator until nothing is left to do, the live view showing it."""
+    """Run the orchestrator until nothing is left to do, the live view showing it.
+
+    The orchestrator is `conveyor run --until-idle` in a child process: this one runs
+    threads (the forge, the actor, the live view), and only a single-threaded
+    orchestrator starts its jobs by fork. Its log goes to `orchestrator-run.log`.
+    """
     from conveyor.cli.config_load import load_config, repo_home
     from conveyor.cli.live.follow import start_live
+    from conveyor.forge.connect import connect
     from conveyor.forge.github import token_forge
-    from conveyor.orchestrator.shell.loop import Interrupts, catching, open_orchestrator, run_loop
 
     began = time.monotonic()
     environ, opened = prepare(server, files, agent)
@@ -88,23 +95,38 @@ def run_pipeline(server: ForgeServer, files: DemoFiles, *, agent: str, console: 
         person, demo_issues.TRUSTED, demo_issues.ACCOUNT, demo_issues.ANSWERS, on_answer=advance
     )
     home = repo_home(config)
-    orc = open_orchestrator(config, files.config, environ, echo=False)
     live = start_live(home, console, money_per_day=config.money.per_day)
-    interrupts = Interrupts()
+    argv = [*conveyor_argv(), "run", "--until-idle", "--config", str(files.config)]
+    interrupted = False
     actor.start()
     try:
-        with catching(interrupts), orc.store:
-            for _ in range(MAX_PASSES):
-                answered = len(actor.answered)
-                run_loop(orc, interrupts, until_idle=True)
-                if interrupts.count or (
-                    actor.pass_once() == [] and len(actor.answered) == answered
-                ):
-                    break
+        for _ in range(MAX_PASSES):
+            answered = len(actor.answered)
+            if run_orchestrator(argv, environ, files.root / "orchestrator-run.log") != 0:
+                interrupted = True
+                break
+            if actor.pass_once() == [] and len(actor.answered) == answered:
+                break
     finally:
         actor.stop()
         live.stop()
-    facts = gather(
-        orc.forge, home, opened, account=demo_issues.ACCOUNT, trusted=config.allowed_users
-    )
-    return DemoRun(facts, time.monotonic() - began, interrupted=interrupts.count > 0)
+    forge = connect(config, environ, base_dir=files.config.parent)
+    facts = gather(forge, home, opened, account=demo_issues.ACCOUNT, trusted=config.allowed_users)
+    return DemoRun(facts, time.monotonic() - began, interrupted=interrupted)
+
+
+def run_orchestrator(argv: list[str], environ: dict[str, str], log: Path) -> int:
+    """Run one `conveyor run --until-idle` to its end; its exit code.
+
+    Ctrl-C reaches it too (same process group): the first makes it cool down, the
+    second stops its jobs. This process waits for it either way.
+    """
+    with log.open("ab") as out:
+        child = subprocess.Popen(
+            argv, env=environ, stdin=subprocess.DEVNULL, stdout=out, stderr=out
+        )
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:
+                continue
