@@ -1,13 +1,14 @@
 """Benchmark: Conveyor's overhead per scripted session beyond importing the MCP SDK.
 
-One session = the runner spawning the scripted agent, which starts `conveyor mcp`, submits a
+One session = the runner starting the session's MCP endpoint (the SDK's server, in this
+process) and spawning the scripted agent, which starts `conveyor mcp-relay`, submits a
 reply through it, and ends; the runner reads reply.json. The baseline is a bare interpreter
-importing `mcp.server.mcpserver`. Overhead = p50(session) - p50(baseline).
+importing `mcp.server.mcpserver`, what a server process per session would pay. Overhead =
+p50(session) - p50(baseline).
 
-`conveyor mcp` imports only the SDK's low-level server and skips the interpreter's teardown
-(`os._exit`), both lighter than that baseline, so the overhead can come out below zero; the
-figures therefore also give the overhead beyond a bare interpreter doing just what the
-session's server does (`lean`: the same imports, then `os._exit`).
+Since the server runs in the job (imported once per job, or before the fork), a session
+costs less than that baseline and the overhead comes out below zero; the figures also give
+the overhead beyond a bare interpreter doing just the server's imports (`lean`).
 """
 
 from __future__ import annotations
