@@ -74,6 +74,10 @@ class FaultyForge:
         """Pass-through read."""
         return self.inner.is_collaborator(login)
 
+    def installation_token(self) -> str | None:
+        """Pass-through read."""
+        return self.inner.installation_token()
+
     def list_open_issues(self, etag: str | None = None) -> IssuePage:
         """Pass-through read."""
         return self.inner.list_open_issues(etag)
