@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,22 @@ def run_tests_at(world: World, ref: str, workdir: Path) -> int:
     subprocess.run([*git, "checkout", "-q", ref], cwd=tree, check=True, env=env)
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     return subprocess.run(argv, cwd=tree, env=env, capture_output=True, check=False).returncode
+
+
+def committed_then_paused(tag: str, reached: Path, release: Path) -> dict[str, Any]:
+    """An implementer that commits the total, touches `reached`, then waits for `release`."""
+    actions = [
+        {"write": {"path": "inventory/total.py", "content": IMPL}},
+        {"commit": "Sum every item in total()"},
+        {"run": f"touch {reached}"},
+        {"pause_until": str(release)},
+    ]
+    return {"tag": tag, "kind": "implement", "turns": [{"actions": actions}]}
+
+
+def wait_for_file(path: Path, timeout: float = 120) -> None:
+    """Wait until `path` exists (a scripted session touches it when it got there)."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 from conveyor.core.state import Stage
 from conveyor.git import Repo, is_ancestor, rev_parse
 from conveyor.testing.world import World
-from tests.e2e.helpers import IMPL, implement_done, spec_ready, triage
-
-
-def _wait_for(path: Path, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path} never appeared"
-        time.sleep(0.05)
+from tests.e2e.helpers import (
+    committed_then_paused,
+    implement_done,
+    spec_ready,
+    triage,
+    wait_for_file,
+)
 
 
 def test_a_killed_implement_jobs_commit_is_rescued_and_ends_up_in_the_pr(
@@ -29,24 +27,11 @@ def test_a_killed_implement_jobs_commit_is_rescued_and_ends_up_in_the_pr(
     first = world.drive(issue.number, through="spec")
     assert first.returncode == 0, first.stdout + first.stderr
     reached, release = tmp_path / "reached", tmp_path / "release"
-    paused = {
-        "tag": "kill",
-        "kind": "implement",
-        "turns": [
-            {
-                "actions": [
-                    {"write": {"path": "inventory/total.py", "content": IMPL}},
-                    {"commit": "Sum every item in total()"},
-                    {"run": f"touch {reached}"},
-                    {"pause_until": str(release)},
-                ]
-            }
-        ],
-    }
+    paused = committed_then_paused("kill", reached, release)
     world.write_scenario([paused])
     job = world.start("job", "--issue", str(issue.number), "--stage", "implement")
     try:
-        _wait_for(reached)
+        wait_for_file(reached)
         os.killpg(job.pid, signal.SIGKILL)
         job.communicate(timeout=60)
     finally:
@@ -82,23 +67,10 @@ def test_sigterm_during_a_session_aborts_it_saves_the_stage_and_pushes_the_commi
     issue = world.open_issue("Add a stock total [term]", "Sum the quantities.")
     assert world.drive(issue.number, through="spec").returncode == 0
     reached = tmp_path / "reached"
-    paused = {
-        "tag": "term",
-        "kind": "implement",
-        "turns": [
-            {
-                "actions": [
-                    {"write": {"path": "inventory/total.py", "content": IMPL}},
-                    {"commit": "Sum every item in total()"},
-                    {"run": f"touch {reached}"},
-                    {"pause_until": str(tmp_path / "never")},
-                ]
-            }
-        ],
-    }
+    paused = committed_then_paused("term", reached, tmp_path / "never")
     world.write_scenario([paused])
     job = world.start("job", "--issue", str(issue.number), "--stage", "implement")
-    _wait_for(reached)
+    wait_for_file(reached)
     (checkout,) = (world.repo_home / "jobs").glob(f"issue-{issue.number}-implement-*/repo")
     local = _head(checkout)
     job.send_signal(signal.SIGTERM)

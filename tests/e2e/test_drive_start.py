@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,14 @@ from conveyor.core.state import Stage
 from conveyor.git import Repo, rev_parse
 from conveyor.job.jobfile import load_job_file
 from conveyor.testing.world import World
-from tests.e2e.helpers import IMPL, spec_ready, triage
+from tests.e2e.helpers import (
+    committed_then_paused,
+    spec_ready,
+    triage,
+    wait_for_file,
+)
 
 STARTS = ["fork", "exec"]
-
-
-def _wait_for(path: Path, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path} never appeared"
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("start", STARTS)
@@ -51,23 +48,10 @@ def test_ctrl_c_on_drive_lets_the_running_job_push_its_commit_and_save_the_issue
     issue = world.open_issue("Add a stock total [cc]", "Sum the quantities.")
     assert world.drive(issue.number, through="spec").returncode == 0
     reached = tmp_path / "reached"
-    paused = {
-        "tag": "cc",
-        "kind": "implement",
-        "turns": [
-            {
-                "actions": [
-                    {"write": {"path": "inventory/total.py", "content": IMPL}},
-                    {"commit": "Sum every item in total()"},
-                    {"run": f"touch {reached}"},
-                    {"pause_until": str(tmp_path / "never")},
-                ]
-            }
-        ],
-    }
+    paused = committed_then_paused("cc", reached, tmp_path / "never")
     world.write_scenario([paused])
     drive = world.start("drive", "--issue", str(issue.number))
-    _wait_for(reached)
+    wait_for_file(reached)
     (checkout,) = world.repo_home.glob(f"jobs/issue-{issue.number}-implement-*/repo")
     local = rev_parse(Repo(checkout), "HEAD")
     os.killpg(drive.pid, signal.SIGINT)  # what Ctrl-C in drive's terminal does
