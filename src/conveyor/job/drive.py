@@ -153,7 +153,7 @@ def drive(
         launched = datetime.now(UTC)
         code = _run_job(args, environ, opts.start)
         kept = read_view(run_dir, since=launched) if code == 0 else None
-        view = kept.facts() if kept is not None else None
+        view = kept.facts if kept is not None else None
         if code == EXIT_NOT_CLAIMABLE and not fresh:
             last = None  # someone changed the issue since the last job: read the forge, decide
             continue

@@ -152,12 +152,23 @@ class LedgerDb:
             return
         if readonly:
             self._conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+            if not self._has_table():
+                # A job has just created the file and not yet its table: nothing spent yet.
+                self.close()
+                return
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(path, timeout=5.0)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.executescript(_DDL)
         self._conn.execute("PRAGMA busy_timeout=5000")
+
+    def _has_table(self) -> bool:
+        assert self._conn is not None
+        found = self._conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sessions'"
+        ).fetchone()
+        return found is not None
 
     def close(self) -> None:
         """Close the connection."""
@@ -198,12 +209,7 @@ class LedgerDb:
         sql = f"SELECT {key}, {_SUMS} FROM sessions WHERE {where}"
         if group is not None:
             sql += f" GROUP BY {group} ORDER BY {group}"
-        try:
-            rows = self._conn.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as error:
-            if "no such table" not in str(error):
-                raise
-            return []  # a job has just created the file and not yet its table: nothing yet
+        rows = self._conn.execute(sql, params).fetchall()
         return [
             CostLine(str(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], float(r[7]), int(r[8]))
             for r in rows

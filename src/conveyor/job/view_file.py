@@ -14,12 +14,10 @@ import contextlib
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from conveyor.core.pickup import IssueFacts
-from conveyor.core.state import IssueState
 from conveyor.ops.claim import issue_facts
 from conveyor.ops.context import OpContext, fetch_comments
 
@@ -33,44 +31,15 @@ class IssueView(BaseModel):
 
     job_id: str
     at: datetime
-    number: int
-    author: str
-    open: bool
-    labels: tuple[str, ...]
-    state: IssueState | None
-    state_problem: Literal["too-new", "undecodable"] | None = None
-    answered: bool = False
-
-    def facts(self) -> IssueFacts:
-        """The pickup facts."""
-        return IssueFacts(
-            number=self.number,
-            author=self.author,
-            open=self.open,
-            labels=self.labels,
-            state=self.state,
-            state_problem=self.state_problem,
-            answered=self.answered,
-        )
+    facts: IssueFacts
 
 
 def write_view(run_dir: Path, ops: OpContext, number: int, job_id: str, at: datetime) -> None:
     """Write the issue's facts as the job's forge view holds them (atomically)."""
     facts = issue_facts(ops.forge.get_issue(number), fetch_comments(ops, number), ops)
-    view = IssueView(
-        job_id=job_id,
-        at=at,
-        number=number,
-        author=facts.author,
-        open=facts.open,
-        labels=facts.labels,
-        state=facts.state,
-        state_problem=facts.state_problem,
-        answered=facts.answered,
-    )
     target = run_dir / VIEW_FILE
     tmp = target.with_name(f"{VIEW_FILE}.{os.getpid()}.tmp")
-    tmp.write_text(view.model_dump_json(), encoding="utf-8")
+    tmp.write_text(IssueView(job_id=job_id, at=at, facts=facts).model_dump_json(), encoding="utf-8")
     tmp.replace(target)
 
 

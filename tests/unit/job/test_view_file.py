@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from conveyor.core.pickup import IssueFacts
 from conveyor.core.state import IssueState, Stage
 from conveyor.job.view_file import VIEW_FILE, IssueView, read_view
 
@@ -13,15 +14,14 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 def write(run_dir: Path, at: datetime) -> IssueView:
     """A view of issue 7 saved at spec, written at `at`."""
-    view = IssueView(
-        job_id="issue-7-triage-x",
-        at=at,
+    facts = IssueFacts(
         number=7,
         author="alice",
         open=True,
         labels=("agent:working",),
         state=IssueState(stage=Stage.SPEC),
     )
+    view = IssueView(job_id="issue-7-triage-x", at=at, facts=facts)
     (run_dir / VIEW_FILE).write_text(view.model_dump_json())
     return view
 
@@ -31,7 +31,7 @@ def test_a_view_written_after_the_launch_gives_the_pickup_facts(tmp_path: Path) 
     write(tmp_path, NOW)
     view = read_view(tmp_path, since=NOW - timedelta(seconds=1))
     assert view is not None
-    facts = view.facts()
+    facts = view.facts
     assert (facts.number, facts.open, facts.labels) == (7, True, ("agent:working",))
     assert facts.state is not None
     assert facts.state.stage is Stage.SPEC
