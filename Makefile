@@ -21,8 +21,10 @@ lint: $(STAMP)
 clis:
 	scripts/install-agent-clis >/dev/null
 
+# Four workers on two cores: most tests wait on subprocesses (git, jobs, the forge), so
+# twice as many workers as cores keeps both busy; worksteal evens out the long e2e tests.
 test: lint clis
-	$(BIN)/pytest --durations=20
+	$(BIN)/pytest -n 4 --dist worksteal --durations=20
 
 demo: $(STAMP)
 	$(BIN)/conveyor demo
