@@ -137,8 +137,8 @@ def implement_entry(tag: str) -> dict[str, Any]:
         {"write": {"path": "calc/__init__.py", "content": FIXED}},
         {"commit": "mul multiplies"},
     ]
-    answer = {"status": "done", "summary": "mul multiplies.", "blocked_reason": None}
-    answer |= {"deviations": []}
+    answer: dict[str, Any] = {"status": "done", "summary": "mul multiplies."}
+    answer |= {"blocked_reason": None, "deviations": []}
     return {"tag": tag, "kind": "implement", "turns": [{"actions": files}, reply(answer)]}
 
 
