@@ -26,7 +26,7 @@ from conveyor.verify import gitwork
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import failing_new_tests, run_tests_reverted
 from conveyor.verify.gitwork import Change
-from conveyor.verify.suites import baseline, run_suite
+from conveyor.verify.suites import baseline, blame_change, run_suite
 
 _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
 
@@ -193,11 +193,14 @@ def _fail_findings(
     such, never as the spec writer's failure.
     """
     suite = run_suite(ctx, "spec")
-    if (broken := suite.environment) is not None:
-        return SpecCheck((), environment_note(broken))
     files = [c.path for c in tests]
     found: list[str] = []
-    if suite.verdict.kind is RunKind.PASSED:
+    if (broken := suite.environment) is not None:
+        mine = blame_change(ctx, suite, start)
+        if mine is None:
+            return SpecCheck((), environment_note(broken))
+        found.append(f"the test command cannot run at the spec's head: {environment_note(mine)}")
+    elif suite.verdict.kind is RunKind.PASSED:
         found.append("the test command passes at the spec's head: the new tests must fail")
     elif suite.verdict.failures is not None:
         theirs, note = failing_new_tests(ctx, suite, start, changes, files)
@@ -210,8 +213,14 @@ def _fail_findings(
             )
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
-        return SpecCheck((), environment_note(broken))
-    if reverted.verdict.kind is RunKind.FAILED:
+        mine = blame_change(ctx, reverted, start)
+        if mine is None:
+            return SpecCheck((), environment_note(broken))
+        found.append(
+            "the test command cannot run with the spec writer's tests put back as they were, "
+            f"so the stubs broke something: {environment_note(mine)}"
+        )
+    elif reverted.verdict.kind is RunKind.FAILED:
         still = reverted.verdict.failures
         if still:
             before = baseline(ctx, start)

@@ -15,7 +15,7 @@ from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import check_fails_before_fix
 from conveyor.verify.lockfiles import check_lockfiles
-from conveyor.verify.suites import baseline, run_suite
+from conveyor.verify.suites import baseline, blame_change, run_suite
 
 
 class SharedDirs(TypedDict, total=False):
@@ -51,6 +51,8 @@ def _against_base(
 def _commands(ctx: Context, tests_only: bool, base: str) -> tuple[CommandResult, ...]:
     suite = run_suite(ctx)
     setup, test = suite.runs
+    if (mine := blame_change(ctx, suite, base)) is not None:
+        setup, test = (mine, test) if mine.name == setup.name else (setup, mine)
     if not setup.ok:
         held = f"setup {setup.outcome.value}"
         return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck")))

@@ -118,3 +118,17 @@ def baseline(ctx: Context, sha: str) -> Baseline:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps({"failures": sorted(failures)}))
     return Baseline(sha, failures)
+
+
+def blame_change(ctx: Context, suite: Suite, base: str) -> CommandResult | None:
+    """The environment error of `suite` when the base has none (the change caused it), else None.
+
+    A command that cannot run at the head but runs at the base was broken by the
+    change (a stub that breaks the suite, a broken pyproject): that is the
+    change's failure, not the environment's. Returned as a plain failure.
+    """
+    broken = suite.environment
+    if broken is None or baseline(ctx, base).environment is not None:
+        return None
+    why = f"{broken.reason}; it runs at the base {base[:12]}, so the change broke it"
+    return replace(broken, outcome=Outcome.FAILED, reason=why)
