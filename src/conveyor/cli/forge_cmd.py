@@ -129,13 +129,30 @@ def create_repo(
     default_branch: Annotated[str | None, typer.Option(help="The default branch's name.")] = None,
     ci: Annotated[str | None, typer.Option(help="CI command run on every PR head.")] = None,
     wiki: Annotated[bool, typer.Option(help="Create the wiki repository too.")] = False,
+    one_commit: Annotated[
+        bool, typer.Option(help="From a git repository, import only that one commit.")
+    ] = False,
 ) -> None:
-    """Create a repository from a folder or a git repository; the owner becomes a user."""
+    """Create a repository from a folder or a git repository; the owner becomes a user.
+
+    From a git repository, the history up to `--at` (HEAD by default) and its tags
+    are imported, tracked files included whatever `.gitignore` says; a folder is
+    imported as one commit of the files its `.gitignore` does not exclude.
+    """
     from conveyor.forge.emulator.admin import AdminError
     from conveyor.forge.emulator.repos import create_repo as run
 
     try:
-        created = run(data, slug, src, at=at, default_branch=default_branch, ci=ci, wiki=wiki)
+        created = run(
+            data,
+            slug,
+            src,
+            at=at,
+            default_branch=default_branch,
+            ci=ci,
+            wiki=wiki,
+            one_commit=one_commit,
+        )
     except (AdminError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc
     typer.echo(f"{created.full_name} {created.clone_url}")

@@ -101,6 +101,11 @@ class Commands(Strict):
     teardown: str | None = None
     lockfile: str | None = None
     timeout_seconds: Annotated[int, Field(gt=0)] = 1800
+    # Setup runs once per repository and dependency files; trees reuse what it made.
+    reuse_setup: bool = True
+    # Commands keep pip's (and other tools') cache under $CONVEYOR_HOME and see the
+    # user's pip configuration; false gives them only the job's empty HOME.
+    shared_cache: bool = True
 
 
 class Paths(Strict):

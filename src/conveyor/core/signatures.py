@@ -93,6 +93,12 @@ def has_marker(body: str) -> bool:
     return MARKER_PREFIX in body
 
 
+# The spec writer's commits carry failing tests by design: CI skips them (GitHub
+# honours the `skip-checks: true` trailer; so does the embedded forge).
+SKIP_CHECKS = "skip-checks: true"
+SKIP_CHECKS_ROLES = frozenset({"spec"})
+
+
 def trailer(role: str) -> str:
     """The `Pipeline-Agent:` trailer that ends every agent commit (GH-17)."""
     return f"Pipeline-Agent: {ROLE_NAMES.get(role, role)}"

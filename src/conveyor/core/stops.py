@@ -29,6 +29,7 @@ class StopCode(StrEnum):
     JOB = "job"
     NO_WORK = "no-work"
     SPEC_FILES = "spec-files"
+    ENVIRONMENT = "environment"
     USER_HARM = "user-harm"
     USERS_RIGHTS = "users-rights"
     FINANCIAL_HARM = "financial-harm"
@@ -181,6 +182,14 @@ CONTROLS: dict[StopCode, Control] = {
         "A file the spec documents is missing on restart.",
         f"Restore the file or drop the spec. {_REMOVE}.",
         _AMBER,
+    ),
+    StopCode.ENVIRONMENT: Control(
+        "environment",
+        "A command the checks run could not judge the work: setup failed, a usage error, "
+        "a missing interpreter, a timeout.",
+        f"Fix the repository's commands or environment (the stop comment names the command "
+        f"and its output). {_REMOVE}.",
+        _GREY,
     ),
     StopCode.USER_HARM: Control(
         "security: user harm",

@@ -13,6 +13,9 @@ class Outcome(StrEnum):
     FAILED = "failed"
     TIMED_OUT = "timed-out"
     SKIPPED = "skipped"
+    # The command could not say anything about the change (setup failed, a usage
+    # error, a missing interpreter, a timeout): the environment's fault, not the agent's.
+    ENVIRONMENT = "environment-error"
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,7 @@ class CommandResult:
 
     A skipped command has no exit code and no log; `reason` says why it was skipped
     (or, for a failure that is not the command's exit status, what went wrong).
+    `command` is the shell command as it ran.
     """
 
     name: str
@@ -30,6 +34,7 @@ class CommandResult:
     log_path: str | None = None
     tail: str = ""
     reason: str = ""
+    command: str = ""
 
     @property
     def ok(self) -> bool:
@@ -40,6 +45,14 @@ class CommandResult:
 def skipped(name: str, reason: str) -> CommandResult:
     """A command that did not run, and why."""
     return CommandResult(name=name, outcome=Outcome.SKIPPED, reason=reason)
+
+
+def environment_note(run: CommandResult, tail_chars: int = 1500) -> str:
+    """An environment error as people read it: the command, why, and its output's tail."""
+    head = f"`{run.command}`" if run.command else run.name
+    why = f": {run.reason}" if run.reason else ""
+    tail = run.tail[-tail_chars:].strip()
+    return f"{run.name} ({head}){why}" + (f"\n\n```\n{tail}\n```" if tail else "")
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,18 @@ class VerifyResult:
         """Every command and check passed or was skipped."""
         checks = (self.fails_before_fix, self.lockfiles)
         return all(c.ok for c in self.commands) and all(c.ok for c in checks)
+
+    @property
+    def environment(self) -> str:
+        """The first environment error, naming the command with its output tail; "" if none."""
+        runs = (*self.commands, *self.fails_before_fix.runs, *self.lockfiles.runs)
+        for run in runs:
+            if run.outcome is Outcome.ENVIRONMENT:
+                return environment_note(run)
+        for check in (self.fails_before_fix, self.lockfiles):
+            if check.outcome is Outcome.ENVIRONMENT:
+                return f"{check.name}: {check.reason}"
+        return ""
 
     def command(self, name: str) -> CommandResult | None:
         """The result of the command called `name`, if verify has one."""

@@ -37,6 +37,9 @@ def lock_path(cache: Path) -> Path:
     return cache.with_name(f"{cache.name}.lock")
 
 
+TAGS_REFSPEC = "+refs/tags/*:refs/tags/*"
+
+
 def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
     """Create the bare cache of `url` at `cache`, or fetch it with prune; under its lock."""
     with file_lock(lock_path(cache)):
@@ -45,7 +48,8 @@ def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
         repo = Repo(cache, env)
         run_git(["config", "remote.origin.url", url], cwd=cache, env=env)
         run_git(["config", "remote.origin.fetch", TRACKING_REFSPEC], cwd=cache, env=env)
-        fetch(repo)
+        # Tags too: versioning tools (setuptools-scm) in the setup command read them.
+        fetch(repo, "origin", (TRACKING_REFSPEC, TAGS_REFSPEC))
         return repo
 
 

@@ -106,7 +106,11 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         issue_file=started.claimed.issue_md,
         environ=environ,
         command_env=command_env(
-            config, environ, home=paths.job_dir / "home", git_config=workspace.git_config
+            config,
+            environ,
+            home=paths.job_dir / "home",
+            git_config=workspace.git_config,
+            cache_dir=paths.home / "cache",
         ),
         token_env=token_env_names(config),
         token_secrets=(token,) if token else (),

@@ -24,11 +24,41 @@ def session_role(role: JobRole) -> SessionRole:
     return SessionRole.WRITER if role is JobRole.WRITER else SessionRole.READER
 
 
+PIP_SETTINGS = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_TRUSTED_HOST")
+
+
+def cache_vars(environ: Mapping[str, str], cache_dir: Path) -> dict[str, str]:
+    """A persistent cache home for commands, and the user's pip configuration.
+
+    Set-up commands then reuse downloads across jobs (pip, and tools that follow
+    XDG_CACHE_HOME) and reach the indexes the user configured for pip.
+    """
+    out = {"XDG_CACHE_HOME": str(cache_dir), "PIP_CACHE_DIR": str(cache_dir / "pip")}
+    out |= {name: environ[name] for name in PIP_SETTINGS if name in environ}
+    home = Path(environ.get("HOME", "/nonexistent"))
+    config_home = Path(environ.get("XDG_CONFIG_HOME", str(home / ".config")))
+    candidates = [environ.get("PIP_CONFIG_FILE"), config_home / "pip" / "pip.conf"]
+    candidates.append(home / ".pip" / "pip.conf")
+    found = next((Path(c) for c in candidates if c and Path(c).is_file()), None)
+    if found is not None:
+        out["PIP_CONFIG_FILE"] = str(found)
+    return out
+
+
 def command_env(
-    config: Config, environ: Mapping[str, str], *, home: Path, git_config: Path
+    config: Config,
+    environ: Mapping[str, str],
+    *,
+    home: Path,
+    git_config: Path,
+    cache_dir: Path | None = None,
 ) -> dict[str, str]:
-    """The allowlisted environment of commands running agent-written code (no token)."""
-    return build_env(
+    """The allowlisted environment of commands running agent-written code (no token).
+
+    With `commands.shared_cache` (the default) and a `cache_dir`, commands also
+    get a persistent cache home and the user's pip configuration (`cache_vars`).
+    """
+    env = build_env(
         environ,
         backend="",
         home=home,
@@ -37,6 +67,9 @@ def command_env(
         passthrough=config.passthrough_env,
         token_env=token_env_names(config),
     )
+    if config.commands.shared_cache and cache_dir is not None:
+        env |= cache_vars(environ, cache_dir)
+    return env
 
 
 def session_env_names(

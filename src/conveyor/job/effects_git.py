@@ -27,10 +27,23 @@ from conveyor.stages.effects import (
 )
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
+from conveyor.verify.run import SharedDirs
+from conveyor.verify.suites import run_suite
 
 
 class PushFailed(RuntimeError):
     """The forge refused a push the stage needs (the job saves the issue and exits 1)."""
+
+
+def shared_dirs(ctx: JobContext) -> SharedDirs:
+    """The repository's shared set-up environments and base failures, and its test globs."""
+    commands, paths = ctx.config.commands, ctx.config.paths
+    return SharedDirs(
+        envs_dir=ctx.home / "envs" if commands.reuse_setup else None,
+        baselines_dir=ctx.home / "baselines",
+        test_globs=paths.tests,
+        lockfiles=paths.lockfiles,
+    )
 
 
 def verify_context(ctx: JobContext) -> Context:
@@ -42,6 +55,7 @@ def verify_context(ctx: JobContext) -> Context:
         logs_dir=ctx.job_dir / "logs",
         work_dir=ctx.job_dir,
         heartbeat=ctx.job_file.heartbeat,
+        **shared_dirs(ctx),
     )
 
 
@@ -64,7 +78,7 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
         interfaces=effect.interfaces,
         no_tests_reason=effect.no_tests_reason,
     )
-    return Checked(verdict.ok, verdict.findings)
+    return Checked(verdict.ok, verdict.findings, verdict.environment)
 
 
 def scope_check(ctx: JobContext, start: str, reply: SpecReply) -> list[str]:
@@ -79,9 +93,8 @@ def scope_check(ctx: JobContext, start: str, reply: SpecReply) -> list[str]:
 
 def run_tests(ctx: JobContext) -> SuiteRan:
     """Setup and test at the checkout's head."""
-    check = verify_context(ctx)
-    setup = check.run("setup", ctx.config.commands.setup)
-    test = check.run("test", ctx.config.commands.test) if setup.ok else setup
+    suite = run_suite(verify_context(ctx))
+    test = suite.environment or suite.test
     return SuiteRan(test.ok, "" if test.ok else test.tail[-1500:])
 
 

@@ -11,6 +11,7 @@ from conveyor.git import rev_parse
 from conveyor.git.rebase import abort_rebase
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
+from conveyor.job.effects_git import shared_dirs
 from conveyor.ops.branch_guard import guard_branch
 from conveyor.ops.ci_status import read_ci
 from conveyor.ops.close_out import close_out, run_teardown
@@ -81,11 +82,13 @@ def run_verify(ctx: JobContext, effect: VerifyHead) -> Verified:
         work_dir=ctx.job_dir,
         tests_only=effect.tests_only,
         heartbeat=ctx.job_file.heartbeat,
+        shared=shared_dirs(ctx),
     )
     ctx.events.emit("checks", head=result.head_sha, passed=result.passed, verify=True)
     summary = redact(result.summary(), ctx.token_secrets)
     failures = failure_report(result, ctx.token_secrets)
-    return Verified(result.passed, result.head_sha, summary, failures)
+    environment = redact(result.environment, ctx.token_secrets)
+    return Verified(result.passed, result.head_sha, summary, failures, environment)
 
 
 def run_read_ci(ctx: JobContext, effect: ReadCi) -> CiRead:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conveyor.agents.control import refused_paths
-from conveyor.core.signatures import trailer
+from conveyor.core.signatures import SKIP_CHECKS, SKIP_CHECKS_ROLES, trailer
 from conveyor.git.push import PushAuth, PushResult, push_ref
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.runner import Repo, git_text, run_git
@@ -42,7 +42,8 @@ def commit_paths(repo: Repo, paths: list[str], message: str, role: str) -> str:
     if staged.returncode == 0:
         msg = f"nothing to commit in {', '.join(paths)}"
         raise ValueError(msg)
-    text = f"{message.strip()}\n\n{trailer(role)}\n"
+    skip = f"{SKIP_CHECKS}\n" if role in SKIP_CHECKS_ROLES else ""
+    text = f"{message.strip()}\n\n{trailer(role)}\n{skip}"
     run_git(
         ["commit", "--quiet", "--file=-"], cwd=repo.path, env=repo.env, input_bytes=text.encode()
     )

@@ -19,25 +19,33 @@ from pathlib import Path
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
+from conveyor.core.test_runs import RunKind, listing
 from conveyor.core.typeonly import type_only
+from conveyor.core.verify import environment_note
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
-from conveyor.verify.fails_before_fix import run_tests_reverted
+from conveyor.verify.fails_before_fix import failing_new_tests, run_tests_reverted
 from conveyor.verify.gitwork import Change
+from conveyor.verify.suites import baseline, blame_change, run_suite
 
 _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
 
 
 @dataclass(frozen=True)
 class SpecCheck:
-    """The verdict: `findings` is empty when the commits pass."""
+    """The verdict: `findings` is empty when the commits pass.
+
+    `environment` names an environment error (the command and its output's tail):
+    the check could not judge the tests, which is not the spec writer's failure.
+    """
 
     findings: tuple[str, ...]
+    environment: str = ""
 
     @property
     def ok(self) -> bool:
         """Whether every rule held."""
-        return not self.findings
+        return not self.findings and not self.environment
 
 
 def _text(ctx: Context, sha: str, path: str) -> str:
@@ -172,16 +180,59 @@ def check_spec_commits(
             found.append(f"{name} fails at the spec's head:\n{run.tail[-1500:]}")
     if found:
         return SpecCheck(tuple(found))
-    setup = ctx.run("spec setup", ctx.commands.setup)
-    test = ctx.run("spec test", ctx.commands.test) if setup.ok else setup
-    if test.ok:
+    return _fail_findings(ctx, start, head, changes, tests)
+
+
+def _fail_findings(
+    ctx: Context, start: str, head: str, changes: Sequence[Change], tests: Sequence[Change]
+) -> SpecCheck:
+    """The new tests fail at the head (only they, SPEC-83); with them put back, all pass (SPEC-84).
+
+    Failures the start already had do not count either way; an environment error
+    (setup, a usage error, a timeout, an unrelated collection error) is returned as
+    such, never as the spec writer's failure.
+    """
+    suite = run_suite(ctx, "spec")
+    files = [c.path for c in tests]
+    found: list[str] = []
+    if (broken := suite.environment) is not None:
+        mine = blame_change(ctx, suite, start)
+        if mine is None:
+            return SpecCheck((), environment_note(broken))
+        found.append(f"the test command cannot run at the spec's head: {environment_note(mine)}")
+    elif suite.verdict.kind is RunKind.PASSED:
         found.append("the test command passes at the spec's head: the new tests must fail")
+    elif suite.verdict.failures is not None:
+        theirs, note = failing_new_tests(ctx, suite, start, changes, files)
+        if note:
+            return SpecCheck((), note)
+        if not theirs:
+            found.append(
+                "the test command fails at the spec's head, but none of the spec writer's "
+                f"tests do: {listing(suite.verdict.failures)}"
+            )
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
-    if not reverted[-1].ok:
+    if (broken := reverted.environment) is not None:
+        mine = blame_change(ctx, reverted, start)
+        if mine is None:
+            return SpecCheck((), environment_note(broken))
         found.append(
-            "the test command fails with the spec writer's tests put back as they were, so the "
-            f"stubs broke something:\n{reverted[-1].tail[-1500:]}"
+            "the test command cannot run with the spec writer's tests put back as they were, "
+            f"so the stubs broke something: {environment_note(mine)}"
         )
+    elif reverted.verdict.kind is RunKind.FAILED:
+        still = reverted.verdict.failures
+        if still:
+            before = baseline(ctx, start)
+            if before.environment is not None:
+                return SpecCheck((), environment_note(before.environment))
+            still = still - (before.failures or frozenset())
+        if still is None or still:
+            what = f" ({listing(still)})" if still else ""
+            found.append(
+                f"the test command fails with the spec writer's tests put back as they were{what}, "
+                f"so the stubs broke something:\n{reverted.test.tail[-1500:]}"
+            )
     return SpecCheck(tuple(found))
 
 

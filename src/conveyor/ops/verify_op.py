@@ -10,6 +10,7 @@ from conveyor.core.redact import redact
 from conveyor.core.verify import VerifyResult
 from conveyor.git import Repo, rev_parse
 from conveyor.verify import verify
+from conveyor.verify.run import SharedDirs
 
 TAIL_CHARS = 1500
 
@@ -25,6 +26,7 @@ def verify_head(
     work_dir: Path | None = None,
     tests_only: bool = False,
     heartbeat: Callable[[], None] | None = None,
+    shared: SharedDirs | None = None,
 ) -> VerifyResult:
     """Run verify at the checkout's HEAD against `base_ref` (e.g. `refs/remotes/origin/main`)."""
     return verify(
@@ -38,6 +40,7 @@ def verify_head(
         tests_only=tests_only,
         work_dir=work_dir,
         heartbeat=heartbeat,
+        shared=shared,
     )
 
 

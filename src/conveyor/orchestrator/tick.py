@@ -32,7 +32,12 @@ from conveyor.orchestrator.shell.status_file import (
     note_operation,
     save_status,
 )
-from conveyor.orchestrator.shell.tick_files import WATCHDOG_FILE, load_memory, save_memory
+from conveyor.orchestrator.shell.tick_files import (
+    WATCHDOG_FILE,
+    end_line,
+    load_memory,
+    save_memory,
+)
 from conveyor.orchestrator.snapshot import Snapshot
 
 
@@ -80,7 +85,7 @@ def _forget_ended(orc: Orchestrator, now: datetime) -> None:
     for issue, handle in list(orc.handles.items()):
         if not orc.executor.alive(handle):
             del orc.handles[issue]
-            orc.log.write(now, f"job ended #{issue} {handle.stage.value} pid {handle.pid}")
+            orc.log.write(now, end_line(orc.home, issue, handle, orc.executor))
 
 
 def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> None:

@@ -81,6 +81,8 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return Event.BEGIN, run
         case Checked(ok=ok, findings=findings):
             return _guarded(run, ok, findings)
+        case Verified(environment=note) as verified if note:
+            return Event.ENVIRONMENT, replace(run, verified=verified, note=note)
         case Verified(passed=True) as verified:
             state = run.state.model_copy(update={"verified_sha": verified.head_sha})
             return Event.PASSED, replace(run, verified=verified, state=state)

@@ -102,5 +102,11 @@ TABLE: Table[Phase, Event, Checks] = Table(
         ),
         Phase.OVER_BUDGET: over_budget,
         Phase.DEFERRED: deferred,
+        Phase.ENVIRONMENT: lambda run: Stopped(
+            StopCode.ENVIRONMENT,
+            "verify could not run the tests (not charged to the agents)",
+            run.state,
+            run.note,
+        ),
     },
 )

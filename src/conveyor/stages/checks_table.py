@@ -33,6 +33,7 @@ class Phase(StrEnum):
     FAILED = "failed"
     OVER_BUDGET = "over-budget"
     DEFERRED = "deferred"
+    ENVIRONMENT = "environment-error"
 
 
 class Event(StrEnum):
@@ -56,6 +57,7 @@ class Event(StrEnum):
     BROKEN = "broken"
     DEFERRED = "deferred"
     NOTHING = "nothing"
+    ENVIRONMENT = "environment-error"
 
 
 ENDS = (
@@ -70,6 +72,7 @@ ENDS = (
     Phase.FAILED,
     Phase.OVER_BUDGET,
     Phase.DEFERRED,
+    Phase.ENVIRONMENT,
 )
 _RED = {Event.FAILED: Phase.CHARGE, Event.EXHAUSTED: Phase.CHECK_FIXES}
 EXITS: dict[Phase, dict[Event, Phase]] = {
@@ -79,7 +82,11 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.WAITING: Phase.READ_CI,
         Event.CHANGED: Phase.BRANCH_CHANGED,
     },
-    Phase.VERIFY: {Event.PASSED: Phase.READ_CI, **_RED},
+    Phase.VERIFY: {
+        Event.PASSED: Phase.READ_CI,
+        Event.ENVIRONMENT: Phase.ENVIRONMENT,
+        **_RED,
+    },
     Phase.READ_CI: {
         Event.PASSED: Phase.REPORT,
         Event.PENDING: Phase.HOLD,

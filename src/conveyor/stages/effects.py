@@ -157,10 +157,15 @@ class Done:
 
 @dataclass(frozen=True)
 class Checked:
-    """A check's verdict; `findings` name every offending file or rule."""
+    """A check's verdict; `findings` name every offending file or rule.
+
+    `environment`, when set, is an environment error (the command and its output's
+    tail): the check could not judge the work, which is nobody's fault in the session.
+    """
 
     ok: bool
     findings: tuple[str, ...] = ()
+    environment: str = ""
 
 
 @dataclass(frozen=True)

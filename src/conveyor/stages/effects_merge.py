@@ -100,12 +100,16 @@ MergeEffect = (
 
 @dataclass(frozen=True)
 class Verified:
-    """Verify's verdict at `head_sha`: a summary and one line per failure."""
+    """Verify's verdict at `head_sha`: a summary and one line per failure.
+
+    `environment` names an environment error (command and output tail), if any.
+    """
 
     passed: bool
     head_sha: str
     summary: str
     failures: tuple[str, ...] = ()
+    environment: str = ""
 
 
 @dataclass(frozen=True)

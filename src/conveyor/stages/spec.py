@@ -70,6 +70,8 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return charge(run, result, Event)
         case SessionEnded(used=used):
             return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case Checked(environment=note) if note and run.phase is Phase.CHECK_COMMITS:
+            return Event.ENVIRONMENT, replace(run, note=note)
         case Checked(ok=True) if run.phase is Phase.CHECK_COMMITS:
             long = len(spec_text(run)) > run.inputs.limits.spec_limit_chars
             return (Event.PASSED_LONG if long else Event.PASSED), run

@@ -158,5 +158,11 @@ TABLE: Table[Phase, Event, Spec] = Table(
         ),
         Phase.OVER_BUDGET: over_budget,
         Phase.DEFERRED: deferred,
+        Phase.ENVIRONMENT: lambda run: _stopped(
+            StopCode.ENVIRONMENT,
+            "the commit check could not run the tests (not charged to the spec writer)",
+            run,
+            run.note,
+        ),
     },
 )

@@ -34,6 +34,7 @@ class Phase(StrEnum):
     TOO_LARGE = "too-large"
     OVER_BUDGET = "over-budget"
     DEFERRED = "deferred"
+    ENVIRONMENT = "environment-error"
 
 
 class Event(StrEnum):
@@ -55,6 +56,7 @@ class Event(StrEnum):
     PASSED = "passed"
     PASSED_LONG = "passed-long"
     DONE = "done"
+    ENVIRONMENT = "environment-error"
 
 
 _RETRY = {Event.FAILED: Phase.CHARGE, Event.EXHAUSTED: Phase.FAILED_TWICE}
@@ -68,6 +70,7 @@ ENDS = (
     Phase.TOO_LARGE,
     Phase.OVER_BUDGET,
     Phase.DEFERRED,
+    Phase.ENVIRONMENT,
 )
 EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.START: {Event.BEGIN: Phase.CHARGE},
@@ -86,6 +89,7 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.CHECK_COMMITS: {
         Event.PASSED: Phase.POST_SPEC,
         Event.PASSED_LONG: Phase.SAVE_SPEC_FILE,
+        Event.ENVIRONMENT: Phase.ENVIRONMENT,
         **_RETRY,
     },
     Phase.SAVE_SPEC_FILE: {Event.DONE: Phase.POST_SPEC},

@@ -86,12 +86,22 @@ class World:
 
     @classmethod
     def create(
-        cls, server: ForgeServer, root: Path, *, config: Mapping[str, Any] | None = None
+        cls,
+        server: ForgeServer,
+        root: Path,
+        *,
+        config: Mapping[str, Any] | None = None,
+        src: Path | None = None,
+        ci: str | None = None,
     ) -> World:
-        """A fresh repository `acme/inventory-<n>` with the three people and a config file."""
-        repo = f"acme/inventory-{os.getpid()}-{next(_COUNTER)}"
+        """A fresh repository `acme/inventory-<n>` with the three people and a config file.
+
+        `src` is the folder or git repository to import (the sample by default);
+        `ci` the command the forge runs as the `ci` check on every PR head.
+        """
+        repo = f"acme/{'inventory' if src is None else 'project'}-{os.getpid()}-{next(_COUNTER)}"
         tokens = {login: server.add_user(login) for login in (ACCOUNT, TRUSTED, VISITOR)}
-        server.create_repo(repo, sample_template())
+        server.create_repo(repo, src or sample_template(), ci=ci)
         server.add_collaborator(repo, ACCOUNT)
         server.add_collaborator(repo, TRUSTED)
         root.mkdir(parents=True, exist_ok=True)

@@ -102,6 +102,7 @@ def run_command(
                 log_path=str(log_path),
                 tail=f"could not start: {exc}",
                 reason=f"could not start `{command}` in {cwd}: {exc}",
+                command=command,
             )
         try:
             code = _wait(process, started + timeout_s, heartbeat, heartbeat_every_s)
@@ -131,4 +132,5 @@ def run_command(
         log_path=str(log_path),
         tail=tail,
         reason=reason,
+        command=command,
     )

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from conveyor.core.config import Paths
 from conveyor.core.paths import classify
+from conveyor.core.test_runs import (
+    RunKind,
+    file_of,
+    in_files,
+    listing,
+    unrelated_collection_errors,
+)
 from conveyor.core.typeonly import comments_and_docstrings_only
-from conveyor.core.verify import CheckResult, CommandResult, Outcome
+from conveyor.core.verify import CheckResult, Outcome, environment_note
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
 from conveyor.verify.gitwork import Change
+from conveyor.verify.suites import Suite, baseline, in_worktree
 
 NAME = "fails-before-fix"
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -62,25 +68,43 @@ def _revert(tree: Path, base: str, changes: Sequence[Change]) -> None:
 
 def run_tests_reverted(
     ctx: Context, base: str, head: str, reverted: Sequence[Change], label: str = NAME
-) -> tuple[CommandResult, ...]:
+) -> Suite:
     """Setup and test in a temporary worktree at `head` with `reverted` put back as at `base`.
 
-    Returns the runs (setup, then test unless setup did not pass), logged as
-    `<label> setup` and `<label> test`. The worktree is removed afterwards, whatever
-    happened. The spec writer's commit check reuses this with the test files reverted.
+    Logged as `<label> setup` and `<label> test`. The worktree is removed
+    afterwards, whatever happened. The spec writer's commit check reuses this
+    with the test files reverted.
     """
-    holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{label}-", dir=ctx.work_dir))
-    tree = holder / "tree"
-    try:
-        gitwork.add_worktree(ctx.checkout, tree, head)
-        _revert(tree, base, reverted)
-        setup = ctx.run(f"{label} setup", ctx.commands.setup, tree)
-        if not setup.ok:
-            return (setup,)
-        return setup, ctx.run(f"{label} test", ctx.commands.test, tree)
-    finally:
-        gitwork.remove_worktree(ctx.checkout, tree)
-        shutil.rmtree(holder, ignore_errors=True)
+    return in_worktree(ctx, head, label, lambda tree: _revert(tree, base, reverted))
+
+
+def failing_new_tests(
+    ctx: Context, suite: Suite, base: str, changes: Sequence[Change], tests: Iterable[str]
+) -> tuple[frozenset[str], str]:
+    """The failures of the changed `tests` that the base did not have, or an environment error.
+
+    A collection error in a file the change did not touch, that the base does not
+    have, is an environment error (returned as its note): it says nothing about
+    the new tests. Failures in added test files are new by definition; the base is
+    run only when a modified test file, or another file, fails.
+    """
+    failures = suite.verdict.failures or frozenset()
+    theirs = in_files(failures, tests)
+    errors = unrelated_collection_errors(failures, tests)
+    added = {c.path for c in changes if c.status == "A"}
+    if errors or any(file_of(f) not in added for f in theirs):
+        before = baseline(ctx, base)
+        if before.environment is not None:
+            return frozenset(), environment_note(before.environment)
+        known = before.failures or frozenset()
+        theirs, errors = theirs - known, errors - known
+    if errors:
+        note = (
+            f"{suite.test.name}: collection errors in files the change did not touch: "
+            f"{listing(errors)}\n\n```\n{suite.test.tail[-1500:].strip()}\n```"
+        )
+        return frozenset(), note
+    return theirs, ""
 
 
 def check_fails_before_fix(
@@ -92,6 +116,8 @@ def check_fails_before_fix(
 ) -> CheckResult:
     """Run the tests at `head` with its non-test changes since `base` reverted; they must fail.
 
+    Only real failures of the changed tests count: an environment error is its
+    own outcome, and failures the base already had are not the change's.
     `base` is the merge base the changes are measured from. The caller runs this
     only once the tests pass at the head.
     """
@@ -101,15 +127,22 @@ def check_fails_before_fix(
     tests = classify([c.path for c in changes], paths).tests
     reverted = [c for c in changes if c.path not in tests]
     reverted_paths = tuple(sorted(c.path for c in reverted))
-    runs = run_tests_reverted(ctx, base, head, reverted)
-    test = runs[-1]
-    if len(runs) == 1:
-        why = "the setup command did not pass in the reverted worktree"
-        return CheckResult(NAME, Outcome.FAILED, why, reverted_paths, runs)
-    if test.outcome is Outcome.PASSED:
+    suite = run_tests_reverted(ctx, base, head, reverted)
+    runs = suite.runs
+    if (broken := suite.environment) is not None:
+        return CheckResult(NAME, Outcome.ENVIRONMENT, broken.reason, reverted_paths, runs)
+    if suite.verdict.kind is RunKind.PASSED:
         why = "the tests pass with the non-test changes reverted, so they do not show the fix"
         return CheckResult(NAME, Outcome.FAILED, why, reverted_paths, runs)
-    if test.outcome is Outcome.TIMED_OUT:
-        why = "the tests time out with the non-test changes reverted"
-        return CheckResult(NAME, Outcome.PASSED, why, reverted_paths, runs)
-    return CheckResult(NAME, Outcome.PASSED, "", reverted_paths, runs)
+    if suite.verdict.failures is None:  # not pytest: the exit status is all there is
+        return CheckResult(NAME, Outcome.PASSED, "", reverted_paths, runs)
+    theirs, note = failing_new_tests(ctx, suite, base, changes, tests)
+    if note:
+        return CheckResult(NAME, Outcome.ENVIRONMENT, note, reverted_paths, runs)
+    if not theirs:
+        why = (
+            "with the non-test changes reverted only other tests fail, none of the changed "
+            f"tests: {listing(suite.verdict.failures)}"
+        )
+        return CheckResult(NAME, Outcome.FAILED, why, reverted_paths, runs)
+    return CheckResult(NAME, Outcome.PASSED, f"failing: {listing(theirs)}", reverted_paths, runs)

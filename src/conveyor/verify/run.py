@@ -3,27 +3,61 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
+from typing import TypedDict
 
 from conveyor.core.config import Commands, Paths
+from conveyor.core.test_runs import RunKind, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import check_fails_before_fix
 from conveyor.verify.lockfiles import check_lockfiles
+from conveyor.verify.suites import baseline, blame_change, run_suite
+
+
+class SharedDirs(TypedDict, total=False):
+    """Where shared set-up environments and base failures live, and what names test files."""
+
+    envs_dir: Path | None
+    baselines_dir: Path | None
+    test_globs: tuple[str, ...]
+    lockfiles: tuple[str, ...]
 
 
 class VerifyInputError(ValueError):
     """verify was asked for something it cannot do (e.g. the checkout is not at the head)."""
 
 
-def _commands(ctx: Context, tests_only: bool) -> tuple[CommandResult, ...]:
-    setup = ctx.run("setup", ctx.commands.setup)
+def _against_base(
+    ctx: Context, test: CommandResult, failures: frozenset[str], base: str
+) -> CommandResult:
+    """A failing test run measured against the base: failures it already had do not count."""
+    before = baseline(ctx, base)
+    if before.environment is not None or before.failures is None:
+        return test
+    old = failures & before.failures
+    if not old:
+        return test
+    new = failures - before.failures
+    there = f"already failing at the base {base[:12]}: {listing(old)}"
+    if new:
+        return replace(test, reason=f"new failures: {listing(new)} ({there})")
+    return replace(test, outcome=Outcome.PASSED, reason=f"{len(old)} {there}")
+
+
+def _commands(ctx: Context, tests_only: bool, base: str) -> tuple[CommandResult, ...]:
+    suite = run_suite(ctx)
+    setup, test = suite.runs
+    if (mine := blame_change(ctx, suite, base)) is not None:
+        setup, test = (mine, test) if mine.name == setup.name else (setup, mine)
     if not setup.ok:
         held = f"setup {setup.outcome.value}"
         return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck")))
-    test = ctx.run("test", ctx.commands.test)
+    if suite.verdict.kind is RunKind.FAILED and suite.verdict.failures:
+        test = _against_base(ctx, test, suite.verdict.failures, base)
     if tests_only:
         why = "tests only: lint and typecheck stand from the verified head"
         return setup, test, skipped("lint", why), skipped("typecheck", why)
@@ -44,6 +78,7 @@ def verify(
     tests_only: bool = False,
     work_dir: Path | None = None,
     heartbeat: Callable[[], None] | None = None,
+    shared: SharedDirs | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
 
@@ -51,7 +86,8 @@ def verify(
     in its own process group with the configured timeout, its log kept under
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test and
     the lockfile check only. `heartbeat` is called every few seconds while a
-    command runs. Git failures raise `VerifyGitError`.
+    command runs. `shared` names the shared set-up environments and baselines
+    (see `Context`). Git failures raise `VerifyGitError`.
     """
     at = gitwork.head(checkout)
     wanted = f"{head_sha}^{{commit}}"
@@ -61,10 +97,12 @@ def verify(
     if at != head:
         msg = f"verify: the checkout {checkout} is at {at}, not at the head to verify {head_sha}"
         raise VerifyInputError(msg)
-    ctx = Context(checkout, commands, env, logs_dir, work_dir, heartbeat)
+    ctx = Context(
+        checkout, commands, env, logs_dir, work_dir, heartbeat, **(shared or SharedDirs())
+    )
     base = gitwork.merge_base(checkout, base_sha, head)
     changes = gitwork.changes(checkout, base, head)
-    results = _commands(ctx, tests_only)
+    results = _commands(ctx, tests_only, base)
     test = results[1]
     if tests_only:
         fbf = CheckResult(FBF, Outcome.SKIPPED, "tests only: not rerun after a clean rebase")

@@ -136,7 +136,10 @@ def test_failing_tests_at_the_head_fail_verify_and_skip_fails_before_fix(
 def test_a_failing_setup_holds_back_every_later_command(
     repo: GitRepo, env: dict[str, str], tmp_path: Path
 ) -> None:
-    """When setup fails, test, lint and typecheck are skipped, naming the setup."""
+    """When setup fails, test, lint and typecheck are skipped, naming the setup (issue 13).
+
+    A failing setup is an environment error, not a failure of the change.
+    """
     base = repo.git("rev-parse", "HEAD")
     head = repo.commit({"calc/__init__.py": FIXED_ADD})
     commands = Commands(setup=f'{PY} -c "raise SystemExit(3)"', test=f'{PY} -c "pass"')
@@ -144,9 +147,10 @@ def test_a_failing_setup_holds_back_every_later_command(
         repo.path, commands, env, Paths(), base_sha=base, head_sha=head, logs_dir=tmp_path / "l"
     )
     setup, *rest = result.commands
-    assert (setup.outcome, setup.exit_code) == (Outcome.FAILED, 3)
+    assert (setup.outcome, setup.exit_code) == (Outcome.ENVIRONMENT, 3)
     assert all(r.outcome is Outcome.SKIPPED and "setup" in r.reason for r in rest)
     assert not result.passed
+    assert result.environment.startswith("setup (")
 
 
 def test_tests_only_runs_setup_and_test_but_not_fails_before_fix(

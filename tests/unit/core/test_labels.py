@@ -20,7 +20,7 @@ STOP4 = (
     "triage-limit not-doable too-large acceptance branch-changed conflict sync-limit "
     "push-rejected merge-refused error"
 )
-STOP5 = "job no-work spec-files user-harm users-rights financial-harm abuse-risk"
+STOP5 = "job no-work spec-files environment user-harm users-rights financial-harm abuse-risk"
 
 
 def test_every_stop_code_of_the_references_is_a_member() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.git import GitError, Repo, checkout_detached
+from conveyor.git.runner import git_text
 
 LOG_TAIL_CHARS = 60_000
 TIMEOUT_S = 1800.0
@@ -50,7 +52,13 @@ def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
 def run_ci(
     bare: Repo, sha: str, command: str, stop: threading.Event, timeout_s: float = TIMEOUT_S
 ) -> CiOutcome:
-    """Check out `sha` and run `command` with `sh -c`; `stop` kills it (whole process group)."""
+    """Check out `sha` and run `command` with `sh -c`; `stop` kills it (whole process group).
+
+    A head commit asking to skip CI (`[skip ci]` and its variants in the message, or a
+    `skip-checks: true` trailer, as GitHub reads them) is not run: `skipped`.
+    """
+    if skips_ci(bare, sha):
+        return CiOutcome("skipped", "The head commit asks to skip CI.")
     with tempfile.TemporaryDirectory(prefix="conveyor-ci-") as tmp:
         root = Path(tmp)
         home = root / "home"
@@ -79,6 +87,20 @@ def run_ci(
         if conclusion == "failure":
             text += f"\n[exit status {proc.returncode}]\n"
         return CiOutcome(conclusion, tail(text))
+
+
+SKIP_MARKS = ("[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]")
+_SKIP_TRAILER = re.compile(r"^skip-checks:\s*true\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def skips_ci(bare: Repo, sha: str) -> bool:
+    """Whether commit `sha`'s message asks to skip CI (GitHub's markers and trailer)."""
+    try:
+        message = git_text(bare, "log", "-1", "--format=%B", sha)
+    except GitError:
+        return False
+    lowered = message.lower()
+    return any(mark in lowered for mark in SKIP_MARKS) or bool(_SKIP_TRAILER.search(message))
 
 
 def _wait(proc: subprocess.Popen[bytes], stop: threading.Event, timeout_s: float) -> str | None:

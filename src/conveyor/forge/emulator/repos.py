@@ -42,6 +42,7 @@ from conveyor.git import (
     update_ref,
     write_tree_from_dir,
 )
+from conveyor.git.runner import git_text
 
 
 @dataclass(frozen=True)
@@ -67,17 +68,40 @@ def _is_git(src: Path) -> bool:
     return (src / ".git").exists() or ((src / "objects").is_dir() and (src / "HEAD").is_file())
 
 
+def _import_git(
+    bare: Path, src: Path, owner: str, at: str | None, branch: str | None, *, one_commit: bool
+) -> tuple[str, str]:
+    """Import a git repository: its history up to `at` with the tags in it, or one commit.
+
+    Tracked files are kept whatever the source's `.gitignore` says.
+    """
+    source = Repo(src, FORGE_GIT_ENV)
+    sha = rev_parse(source, f"{at or 'HEAD'}^{{commit}}")
+    branch = branch or head_branch(source) or "main"
+    repo = init_bare(bare, FORGE_GIT_ENV, branch)
+    if one_commit:
+        fetch(repo, str(src), [sha], prune=False)
+        author = repo.with_identity(Identity(owner, f"{owner}@users.noreply.localhost"))
+        message = git_text(source, "log", "-1", "--format=%B", sha)
+        tree = git_text(repo, "rev-parse", f"{sha}^{{tree}}").strip()
+        sha = commit_tree(author, tree, [], message)
+        update_ref(repo, f"refs/heads/{branch}", sha, ZERO_SHA)
+        return branch, sha
+    tags = git_text(source, "tag", "--merged", sha).split()
+    refspecs = [f"{sha}:refs/heads/{branch}", *(f"refs/tags/{t}:refs/tags/{t}" for t in tags)]
+    fetch(repo, str(src), refspecs, prune=False)
+    return branch, sha
+
+
 def _import(
-    bare: Path, src: Path, owner: str, at: str | None, branch: str | None
+    bare: Path, src: Path, owner: str, at: str | None, branch: str | None, *, one_commit: bool
 ) -> tuple[str, str]:
     """Fill a new bare repository at `bare` from `src`; (default branch, its SHA)."""
     if _is_git(src):
-        source = Repo(src, FORGE_GIT_ENV)
-        sha = rev_parse(source, at or "HEAD")
-        branch = branch or head_branch(source) or "main"
-        repo = init_bare(bare, FORGE_GIT_ENV, branch)
-        fetch(repo, str(src), [f"{sha}:refs/heads/{branch}"], prune=False)
-        return branch, sha
+        return _import_git(bare, src, owner, at, branch, one_commit=one_commit)
+    if one_commit:
+        msg = f"--one-commit needs a git repository, but {src} is a plain folder"
+        raise AdminError(msg)
     if at is not None:
         msg = f"--at {at!r} needs a git repository, but {src} is a plain folder"
         raise AdminError(msg)
@@ -101,8 +125,12 @@ def create_repo(
     ci: str | None = None,
     wiki: bool = False,
     store: Store | None = None,
+    one_commit: bool = False,
 ) -> RepoCreated:
     """Create OWNER/NAME from folder or git repository `src` (its history up to `at`).
+
+    `one_commit` imports only the commit `at` (or HEAD) of a git repository, as a
+    single commit with its files and message.
 
     The owner becomes a user (when new) and an admin collaborator; the bare
     repository gets the `post-receive` hook that reports pushes to the server.
@@ -125,7 +153,7 @@ def create_repo(
             msg = f"repository {slug!r} already exists"
             raise AdminError(msg)
         try:
-            branch, sha = _import(bare, src, owner, at, default_branch)
+            branch, sha = _import(bare, src, owner, at, default_branch, one_commit=one_commit)
             if wiki:
                 init_bare(bare_repo_path(data_dir, owner, name, wiki=True), FORGE_GIT_ENV)
         except GitError as exc:

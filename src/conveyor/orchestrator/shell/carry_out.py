@@ -32,6 +32,7 @@ from conveyor.orchestrator.decisions import (
 )
 from conveyor.orchestrator.shell.executor import Executor, JobHandle, RecordedJob
 from conveyor.orchestrator.shell.status_file import note_operation
+from conveyor.orchestrator.shell.tick_files import end_line
 
 STEER_TIMEOUT_S = 10.0
 ESCALATION_TIMEOUT_S = 60.0
@@ -73,6 +74,9 @@ def _start(fx: Effects, decision: StartJob, now: datetime) -> None:
         fx.note("start-job", ok=False)
         return
     fx.note("start-job", ok=True)
+    old = fx.handles.get(decision.issue)
+    if old is not None and old.pid != handle.pid:  # its end is logged before it is replaced
+        fx.say(end_line(fx.home, decision.issue, old, fx.executor))
     fx.handles[decision.issue] = handle
     fx.say(f"started #{decision.issue} {decision.stage.value} pid {handle.pid}")
 

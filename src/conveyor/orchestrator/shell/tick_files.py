@@ -7,7 +7,9 @@ import os
 from datetime import datetime
 from pathlib import Path
 
+from conveyor.job.jobfile import JOB_FILE, load_job_file
 from conveyor.orchestrator.memory import WatchMemory, memory_from_json, memory_to_json
+from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
 
 LOG_FILE = "orchestrator.log"
 WATCHDOG_FILE = "watchdog.json"
@@ -28,6 +30,26 @@ class OrchestratorLog:
             out.write(text + "\n")
         if self.echo:
             print(text, flush=True)  # noqa: T201 - `conveyor run` reports on stdout
+
+
+def end_line(home: Path, issue: int, handle: JobHandle, executor: Executor) -> str:
+    """`job ended #N STAGE pid P`, with its exit status and the outcome its job.json gives."""
+    line = f"job ended #{issue} {handle.stage.value} pid {handle.pid}"
+    exit_code = executor.exit_code(handle) if isinstance(executor, LocalExecutor) else None
+    if exit_code is not None:
+        line += f" exit {exit_code}"
+    folders = (
+        [handle.job_dir] if handle.job_dir else sorted((home / "jobs").glob(f"issue-{issue}-*"))
+    )
+    for folder in reversed(folders):
+        try:
+            record = load_job_file(folder / JOB_FILE)
+        except (OSError, ValueError):
+            continue
+        if record.pid == handle.pid:
+            outcome = record.finished.outcome if record.finished else "no outcome recorded"
+            return f"{line}: {outcome}"
+    return line
 
 
 def load_memory(path: Path) -> tuple[WatchMemory, str | None]:

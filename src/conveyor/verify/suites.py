@@ -1,0 +1,134 @@
+"""Running the test suite in a tree and reading it: real failures, environment errors, the base's.
+
+`run_suite` is setup then test, with the test run classified (`core.test_runs`);
+an environment error comes back as the test command's outcome `environment-error`.
+`baseline` runs the suite once at a base commit in a temporary worktree and keeps
+its failures (per commit and test command) so a suite that already fails there
+is compared with them, not taken as the change's failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from conveyor.core.test_runs import RunKind, TestVerdict, classify_run
+from conveyor.core.verify import CommandResult, Outcome, skipped
+from conveyor.verify import gitwork
+from conveyor.verify.context import Context
+
+
+@dataclass(frozen=True)
+class Suite:
+    """One setup-and-test run: its commands (setup, test) and what the test run showed."""
+
+    setup: CommandResult
+    test: CommandResult
+    verdict: TestVerdict
+
+    @property
+    def runs(self) -> tuple[CommandResult, ...]:
+        """The commands that ran, setup first."""
+        return (self.setup, self.test)
+
+    @property
+    def environment(self) -> CommandResult | None:
+        """The command whose environment error this run is, if it is one."""
+        for run in self.runs:
+            if run.outcome is Outcome.ENVIRONMENT:
+                return run
+        return None
+
+
+def _read(result: CommandResult) -> str:
+    if result.log_path is None:
+        return result.tail
+    try:
+        return Path(result.log_path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return result.tail
+
+
+def run_suite(ctx: Context, label: str = "", tree: Path | None = None) -> Suite:
+    """Setup, then the test command, in `tree` (the checkout by default); named `<label> setup`."""
+    prefix = f"{label} " if label else ""
+    setup = ctx.setup(f"{prefix}setup", tree)
+    if not setup.ok:
+        held = skipped(f"{prefix}test", f"setup {setup.outcome.value}")
+        return Suite(setup, held, TestVerdict(RunKind.ENVIRONMENT, why=setup.reason))
+    test = ctx.test(f"{prefix}test", tree)
+    if test.outcome is Outcome.SKIPPED or (
+        test.outcome is Outcome.PASSED and test.exit_code is None
+    ):
+        return Suite(setup, test, TestVerdict(RunKind.PASSED, frozenset()))
+    timed_out = test.outcome is Outcome.TIMED_OUT
+    verdict = classify_run(test.exit_code, _read(test), timed_out=timed_out)
+    if verdict.kind is RunKind.ENVIRONMENT:
+        test = replace(test, outcome=Outcome.ENVIRONMENT, reason=verdict.why)
+    return Suite(setup, test, verdict)
+
+
+def in_worktree(ctx: Context, sha: str, label: str, prepare: Callable[[Path], None]) -> Suite:
+    """`run_suite` in a temporary worktree at `sha`, after `prepare(tree)`; removed afterwards."""
+    holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{label}-", dir=ctx.work_dir))
+    tree = holder / "tree"
+    try:
+        gitwork.add_worktree(ctx.checkout, tree, sha)
+        prepare(tree)
+        return run_suite(ctx, label, tree)
+    finally:
+        gitwork.remove_worktree(ctx.checkout, tree)
+        shutil.rmtree(holder, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The suite at a base commit: its failures (None: unknown), or its environment error."""
+
+    sha: str
+    failures: frozenset[str] | None
+    environment: CommandResult | None = None
+
+
+def _cache_file(ctx: Context, sha: str) -> Path | None:
+    if ctx.baselines_dir is None:
+        return None
+    command = hashlib.sha256(ctx.commands.test.encode()).hexdigest()[:12]
+    return ctx.baselines_dir / f"{sha}-{command}.json"
+
+
+def baseline(ctx: Context, sha: str) -> Baseline:
+    """The failures of the test suite at commit `sha` (kept for the next ask)."""
+    cache = _cache_file(ctx, sha)
+    if cache is not None and cache.is_file():
+        try:
+            return Baseline(sha, frozenset(json.loads(cache.read_text())["failures"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            cache.unlink(missing_ok=True)
+    suite = in_worktree(ctx, sha, "base", lambda _tree: None)
+    if suite.environment is not None:
+        return Baseline(sha, None, suite.environment)
+    failures = suite.verdict.failures
+    if failures is not None and cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps({"failures": sorted(failures)}))
+    return Baseline(sha, failures)
+
+
+def blame_change(ctx: Context, suite: Suite, base: str) -> CommandResult | None:
+    """The environment error of `suite` when the base has none (the change caused it), else None.
+
+    A command that cannot run at the head but runs at the base was broken by the
+    change (a stub that breaks the suite, a broken pyproject): that is the
+    change's failure, not the environment's. Returned as a plain failure.
+    """
+    broken = suite.environment
+    if broken is None or baseline(ctx, base).environment is not None:
+        return None
+    why = f"{broken.reason}; it runs at the base {base[:12]}, so the change broke it"
+    return replace(broken, outcome=Outcome.FAILED, reason=why)

@@ -1,0 +1,42 @@
+"""A test command naming test files runs without those missing in the tree (issue 13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conveyor.core.config import Paths
+from conveyor.verify.test_paths import fit_command
+
+GLOBS = Paths().tests
+
+
+def _tree(tmp_path: Path, *files: str) -> Path:
+    for name in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    return tmp_path
+
+
+def test_named_test_files_missing_in_the_tree_are_left_out(tmp_path: Path) -> None:
+    """The new test file the spec adds does not exist at the base: it is dropped there."""
+    tree = _tree(tmp_path, "tests/test_a.py")
+    command = "python -m pytest -q tests/test_a.py tests/test_new.py::test_x -k 'a or b'"
+    assert fit_command(command, tree, GLOBS) == "python -m pytest -q tests/test_a.py -k 'a or b'"
+
+
+def test_a_command_whose_files_all_exist_is_left_exactly_as_written(tmp_path: Path) -> None:
+    """Nothing missing, nothing changed, spacing included."""
+    tree = _tree(tmp_path, "tests/test_a.py")
+    command = "cd . &&  python -m pytest tests/test_a.py   -x"
+    assert fit_command(command, tree, GLOBS) == command
+
+
+def test_a_command_naming_only_missing_files_has_nothing_to_run(tmp_path: Path) -> None:
+    """None: no test the command names exists here."""
+    assert fit_command("pytest tests/test_new.py", _tree(tmp_path), GLOBS) is None
+
+
+def test_words_that_are_not_test_paths_are_never_dropped(tmp_path: Path) -> None:
+    """Options, interpreters and folders are kept even when no such file exists."""
+    command = "bin/run-tests --junit out.xml tests -p no:cacheprovider"
+    assert fit_command(command, _tree(tmp_path), GLOBS) == command

@@ -1,0 +1,153 @@
+"""Small Python projects that are not the sample, and the scripted sessions that fix their bug.
+
+Each project is a package `calc` whose `mul` adds instead of multiplying. The
+issue asks for `mul` to multiply; the spec writer commits `tests/test_mul.py`,
+the implementer fixes `calc/__init__.py`, and the back half finds nothing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from conveyor.core.replies import SPEC_END
+from conveyor.testing.emulator import ForgeServer
+from conveyor.testing.world import World
+from tests.e2e.back.merge_helpers import FAST, clean_back_half
+from tests.e2e.helpers import reply, triage
+
+PY = sys.executable
+PYTEST = f"{PY} -m pytest -q -p no:cacheprovider"
+BUGGY = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"
+FIXED = BUGGY.replace("return a + b\n", "return a * b\n").replace(
+    "return a * b\n", "return a + b\n", 1
+)
+ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+MUL_TEST = "from calc import mul\n\n\ndef test_mul_multiplies():\n    assert mul(3, 4) == 12\n"
+# A test that needs the network: it fails wherever the suite runs, at the base too.
+NETWORK_TEST = (
+    "def test_fetches_the_index():\n    raise ConnectionError('no network in this sandbox')\n"
+)
+SPEC = f"""## Behaviour
+- `mul(a, b)` returns the product.
+
+## Out of scope
+Nothing else.
+
+## Design
+Fix `calc/__init__.py`.
+
+## Test interfaces
+`calc.mul`
+
+## Tests
+`tests/test_mul.py` drives `mul`.
+
+## Wiki updates
+None.
+
+## Assumptions and risks
+None.
+
+## Sources
+The issue.
+{SPEC_END}
+"""
+
+
+INTERFACE = {
+    "name": "mul",
+    "kind": "function",
+    "where": "calc/__init__.py",
+    "status": "changed",
+    "signature": "def mul(a, b)",
+    "behaviours": ["`mul(a, b)` returns the product."],
+}
+
+
+def write_project(root: Path, extra: Mapping[str, str] | None = None) -> Path:
+    """The `calc` project's files under `root` (plus `extra` paths), as a plain folder."""
+    files = {
+        "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1"\n',
+        "calc/__init__.py": BUGGY,
+        "tests/test_add.py": ADD_TEST,
+        ".gitignore": "build/\n__pycache__/\n",
+        **(extra or {}),
+    }
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return root
+
+
+def git_project(root: Path, extra: Mapping[str, str] | None = None, tag: str = "") -> Path:
+    """The project as a git repository with one commit (tagged `tag` when given)."""
+    write_project(root, extra)
+    git = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=root, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "The calc project"], cwd=root, check=True)
+    if tag:
+        subprocess.run([*git, "tag", tag], cwd=root, check=True)
+    return root
+
+
+def project_world(
+    server: ForgeServer,
+    tmp_path: Path,
+    *,
+    commands: Mapping[str, Any],
+    src: Path | None = None,
+    ci: str | None = None,
+) -> World:
+    """A World on the `calc` project (a plain folder unless `src`), with fast CI polls."""
+    source = src or write_project(tmp_path / "calc")
+    config = {**FAST, "commands": {"test": PYTEST, "timeout_seconds": 120, **commands}}
+    return World.create(server, tmp_path / "world", config=config, src=source, ci=ci)
+
+
+def spec_entry(tag: str) -> dict[str, Any]:
+    """A spec writer that commits the failing test of `mul` and replies ready."""
+    files = [
+        {"write": {"path": "tests/test_mul.py", "content": MUL_TEST}},
+        {"commit": "A failing test: mul multiplies"},
+    ]
+    answer: dict[str, Any] = {
+        "decision": "ready",
+        "spec": SPEC,
+        "questions": [],
+        "sub_issues": [],
+        "interfaces": [INTERFACE],
+        "no_tests_reason": None,
+        "wiki_only": False,
+        "spec_in_draft": False,
+        "status": "done",
+        "summary": "spec ready",
+    }
+    return {"tag": tag, "kind": "spec", "turns": [{"actions": files}, reply(answer)]}
+
+
+def implement_entry(tag: str) -> dict[str, Any]:
+    """An implementer that makes `mul` multiply."""
+    files = [
+        {"write": {"path": "calc/__init__.py", "content": FIXED}},
+        {"commit": "mul multiplies"},
+    ]
+    answer: dict[str, Any] = {"status": "done", "summary": "mul multiplies."}
+    answer |= {"blocked_reason": None, "deviations": []}
+    return {"tag": tag, "kind": "implement", "turns": [{"actions": files}, reply(answer)]}
+
+
+def whole_issue(tag: str) -> list[dict[str, Any]]:
+    """Every session of the issue, triage to security, all clean."""
+    return [triage(tag), spec_entry(tag), implement_entry(tag), *clean_back_half(tag)]
+
+
+def open_mul_issue(world: World, tag: str) -> int:
+    """Open the issue (as the trusted user) and return its number."""
+    issue = world.open_issue(f"mul should multiply [{tag}]", "`mul(3, 4)` returns 7, not 12.")
+    return issue.number
