@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from conveyor.forge.emulator import admin
-from conveyor.forge.emulator.app import bind, build_app, server_for, url_of
+from conveyor.forge.emulator.app import bind, build_app, remember_port, server_for, url_of
 
 if TYPE_CHECKING:
     from conveyor.forge.emulator.repos import RepoCreated
@@ -31,12 +31,16 @@ class ForgeServer:
         fail_rate: float = 0.0,
         list_lag_ms: int = 0,
         seed: int | None = None,
+        pipeline_home: Path | None = None,
+        port: int = 0,
     ) -> None:
         self.data_dir = data_dir
+        self._port = port
         self._options: dict[str, Any] = {
             "fail_rate": fail_rate,
             "list_lag_ms": list_lag_ms,
             "seed": seed,
+            "pipeline_home": pipeline_home,
         }
         self.url = ""
         self.state: EmulatorState | None = None
@@ -47,7 +51,8 @@ class ForgeServer:
         """Start serving and wait until the server answers."""
         app = build_app(self.data_dir, **self._options)
         self.state = app.state.emulator
-        sock = bind("127.0.0.1", 0)
+        sock = bind("127.0.0.1", self._port)
+        remember_port(self.data_dir, sock)
         self.url = url_of(sock)
         server = server_for(app)
         self._server = server

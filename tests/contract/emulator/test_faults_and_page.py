@@ -51,10 +51,10 @@ def test_a_new_comment_is_listed_only_after_the_list_lag(tmp_path: Path) -> None
                 time.sleep(0.05)
 
 
-def test_the_page_lists_issues_labels_and_comments_with_html_escaped(
+def test_the_pages_list_issues_labels_and_comments_with_html_escaped(
     world: World, owner: httpx.Client
 ) -> None:
-    """A visitor's `<script>` comment and title show as text, never as markup."""
+    """A visitor's `<script>` comment and title show as text on the index and the issue's page."""
     with world.client(world.visitor_token) as visitor:
         number = visitor.post(
             f"{world.repo_path}/issues", json={"title": "<b>bold</b> & co", "body": "x"}
@@ -64,15 +64,17 @@ def test_the_page_lists_issues_labels_and_comments_with_html_escaped(
             json={"body": "<script>alert('pwned')</script>"},
         )
     owner.post(f"{world.repo_path}/issues/{number}/labels", json={"labels": ["<i>label</i>"]})
-    page = owner.get("/")
-    assert page.status_code == 200
-    assert page.headers["content-type"].startswith("text/html")
-    html = page.text
-    assert world.slug in html
-    assert "&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;" in html
-    assert "<script>" not in html
-    assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in html
-    assert "&lt;i&gt;label&lt;/i&gt;" in html
+    index = owner.get("/")
+    assert index.status_code == 200
+    assert index.headers["content-type"].startswith("text/html")
+    issue = owner.get(f"/{world.slug}/issues/{number}")
+    assert issue.status_code == 200
+    for html in (index.text, issue.text):
+        assert world.slug in html
+        assert "<script>" not in html
+        assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in html
+        assert "&lt;i&gt;label&lt;/i&gt;" in html
+    assert "&lt;script&gt;alert('pwned')&lt;/script&gt;" in issue.text
 
 
 def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
@@ -87,13 +89,18 @@ def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
         httpx.get(f"{server.url}/_conveyor/stats", timeout=5)
 
 
-def test_an_issue_html_url_leads_to_its_place_on_the_page(
+def test_an_issue_html_url_leads_to_its_own_page_and_a_comments_to_its_anchor(
     world: World, owner: httpx.Client
 ) -> None:
-    """Following an issue's `html_url` lands on the page at that issue's anchor."""
+    """Following an issue's `html_url` shows that issue; a comment's names its anchor there."""
     issue = owner.post(f"{world.repo_path}/issues", json={"title": "find me"}).json()
-    hop = owner.get(issue["html_url"])
-    assert hop.status_code == 302
-    location = hop.headers["Location"]
-    assert location == f"/#{world.slug}%23{issue['number']}"
-    assert f'id="{world.slug}#{issue["number"]}"' in owner.get("/").text
+    comment = owner.post(
+        f"{world.repo_path}/issues/{issue['number']}/comments", json={"body": "here"}
+    ).json()
+    shown = owner.get(issue["html_url"])
+    assert shown.status_code == 200
+    assert "find me" in shown.text
+    page_url, _, anchor = comment["html_url"].partition("#")
+    assert page_url == issue["html_url"]
+    assert f'id="{anchor}"' in shown.text
+    assert owner.get(f"/{world.slug}/issues/99999").status_code == 404

@@ -65,6 +65,7 @@ class EmulatorState:
     lock: threading.Lock = field(default_factory=threading.Lock)
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
     etags: EtagCache = field(default_factory=EtagCache)
+    pipeline_home: Path | None = None  # a `$CONVEYOR_HOME` the pipeline page reads
 
     def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
         """Record one answer for `user_id` (None: anonymous); return (limit, used, reset)."""
