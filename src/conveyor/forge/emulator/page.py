@@ -58,7 +58,8 @@ def _issue_rows(request: Request, repo: sqlite3.Row, slug: str) -> str:
             f'<td><a href="{item_href(slug, number, pull=False)}">{escape(row["title"])}</a>'
             f'<div class="meta">by {escape(row["login"])}, updated {when(row["updated_at"])}'
             f", {comments[int(row['id'])]} comments</div></td>"
-            f"<td>{state_badge(row['state'])}</td><td>{chips(labels[row['id']])}</td>"
+            f"<td>{state_badge(row['state'], row['state_reason'])}</td>"
+            f"<td>{chips(labels[row['id']])}</td>"
             f"<td>{linked or '-'}</td></tr>"
         )
     head = "<tr><th>#</th><th>Issue</th><th>State</th><th>Labels</th><th>PR</th></tr>"

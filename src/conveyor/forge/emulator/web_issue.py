@@ -77,7 +77,8 @@ def _related(store: Store, item: sqlite3.Row, slug: str) -> str:
         href = item_href(slug, int(parent["number"]), pull=False)
         lines.append(f'Part of <a href="{href}">#{parent["number"]} {escape(parent["title"])}</a>')
     subs = store.all(
-        "SELECT issues.number, issues.title, issues.state FROM sub_issues JOIN issues "
+        "SELECT issues.number, issues.title, issues.state, issues.state_reason FROM sub_issues "
+        "JOIN issues "
         "ON issues.id = sub_issues.child_id WHERE sub_issues.parent_id = ? "
         "ORDER BY sub_issues.position",
         (item["id"],),
@@ -86,7 +87,7 @@ def _related(store: Store, item: sqlite3.Row, slug: str) -> str:
         href = item_href(slug, int(sub["number"]), pull=False)
         lines.append(
             f'Sub-issue <a href="{href}">#{sub["number"]} {escape(sub["title"])}</a> '
-            f"{state_badge(sub['state'])}"
+            f"{state_badge(sub['state'], sub['state_reason'])}"
         )
     for pr in linked_pulls(store, int(item["repo_id"])).get(int(item["number"]), []):
         lines.append(f'Pull request <a href="{item_href(slug, pr, pull=True)}">#{pr}</a>')
@@ -95,9 +96,10 @@ def _related(store: Store, item: sqlite3.Row, slug: str) -> str:
 
 def heading(item: sqlite3.Row, state: str, labels: str, slug: str) -> str:
     """The title line, the state badge, who opened it, the labels."""
+    reason = None if item["is_pull"] else item["state_reason"]
     return (
         f'<h1>{escape(item["title"])} <span class="num">#{item["number"]}</span></h1>'
-        f"<p>{state_badge(state)} <span class='meta'>{escape(slug)} · opened by "
+        f"<p>{state_badge(state, reason)} <span class='meta'>{escape(slug)} · opened by "
         f"{escape(item['login'])} {when(item['created_at'])}</span></p>"
         f'<p class="labels">{labels or "<span class=meta>No labels.</span>"}</p>'
     )
@@ -115,8 +117,6 @@ async def issue_page(request: Request) -> Response:
     if item["is_pull"]:
         return RedirectResponse(item_href(slug, number, pull=True), status_code=302)
     state = item["state"]
-    if state == "closed" and item["state_reason"] == "not_planned":
-        state = "not_planned"
     labels = chips(labels_of(store, [item["id"]])[item["id"]])
     body = (
         heading(item, state, labels, slug)

@@ -80,9 +80,12 @@ def label_chip(name: str, color: str, description: str | None = None) -> str:
     return f'<span class="label" style="{style}"{tip}>{escape(name)}</span>'
 
 
-def state_badge(state: str) -> str:
-    """`open`, `closed`, `merged`, `draft`, … as a coloured badge."""
-    return f'<span class="state state-{escape(state)}">{escape(state.replace("_", " "))}</span>'
+def state_badge(state: str, reason: str | None = None) -> str:
+    """`open`, `closed`, `merged`, `draft`, … as a coloured badge (a closed issue's colour
+    says whether it was completed or not planned)."""
+    kind = reason if state == "closed" and reason in ("completed", "not_planned") else state
+    shown = "closed, not planned" if kind == "not_planned" else state
+    return f'<span class="state state-{escape(kind)}">{escape(shown)}</span>'
 
 
 def labels_of(store: Store, issue_ids: list[int]) -> dict[int, list[sqlite3.Row]]:
