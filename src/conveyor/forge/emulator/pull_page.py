@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import dataclass
 from html import escape
@@ -10,14 +9,13 @@ from html import escape
 from starlette.routing import BaseRoute
 
 from conveyor.forge.emulator.check_rows import check_runs_for, latest_by_name, statuses_for
+from conveyor.forge.emulator.merge import closing_numbers
 from conveyor.forge.emulator.pull_rows import Pull, list_pulls
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.forge.emulator.store import Store
 from conveyor.forge.emulator.web_layout import item_href, state_badge
 
 ROUTES: list[BaseRoute] = []
-# GitHub's closing keywords: a PR whose body says `Closes #12` belongs to issue 12.
-_CLOSES = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -67,10 +65,10 @@ def pulls_for_page(store: Store, repo_id: int) -> list[PullLine]:
 
 
 def linked_pulls(store: Store, repo_id: int) -> dict[int, list[int]]:
-    """Issue number -> the PRs whose bodies close it (`Closes #N`), oldest first."""
+    """Issue number -> the PRs whose bodies close it (GitHub's `Closes #N`), oldest first."""
     found: dict[int, list[int]] = {}
     for pull in reversed(list_pulls(store, repo_id, state="all")):
-        for number in sorted({int(n) for n in _CLOSES.findall(pull.body or "")}):
+        for number in closing_numbers(pull.body):
             found.setdefault(number, []).append(pull.number)
     return found
 

@@ -64,11 +64,28 @@ def not_found(what: str) -> HTMLResponse:
     return answer
 
 
+DARK_TEXT, LIGHT_TEXT = "1f2328", "ffffff"
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of an `RRGGBB` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    red, green, blue = (
+        c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels
+    )
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two `RRGGBB` colours (1 to 21)."""
+    low, high = sorted((luminance(one), luminance(other)))
+    return (high + 0.05) / (low + 0.05)
+
+
 def _text_colour(background: str) -> str:
-    """Black or white text, whichever reads better on the background colour."""
-    red, green, blue = (int(background[i : i + 2], 16) for i in (0, 2, 4))
-    luminance = 0.299 * red + 0.587 * green + 0.114 * blue
-    return "#1f2328" if luminance > 150 else "#ffffff"
+    """Dark or white text, whichever contrasts more with the background colour."""
+    dark, light = contrast(background, DARK_TEXT), contrast(background, LIGHT_TEXT)
+    return f"#{DARK_TEXT if dark >= light else LIGHT_TEXT}"
 
 
 def label_chip(name: str, color: str, description: str | None = None) -> str:
