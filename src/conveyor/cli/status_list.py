@@ -41,7 +41,7 @@ def outcome_of(labels: tuple[str, ...], state: IssueState | None, *, is_open: bo
     if Status.NEEDS_INFO.value in labels:
         return "waiting for an answer"
     if Status.SPLIT.value in labels:
-        return "split" if not is_open else "split (parts open)"
+        return "split"  # its parts are listed on their own; it closes when they all do
     if not is_open:
         return "closed"
     if state is None:
