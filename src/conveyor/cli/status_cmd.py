@@ -103,7 +103,7 @@ def issue_report(
         "issue": number,
         "title": title,
         "labels": labels,
-        "known": cached is not None or run_dir.is_dir() or bool(events),
+        "known": cached is not None or run_dir.is_dir() or bool(events) or _in_status(seen, number),
         "state": None if state is None else state.model_dump(mode="json"),
         "state_problem": None if cached is None else cached.state_problem,
         "job": mine("jobs"),
@@ -111,6 +111,15 @@ def issue_report(
         "stop": stop,
         "events": events,
     }
+
+
+def _in_status(status: dict[str, Any], number: int) -> bool:
+    """Whether the orchestrator's status names the issue anywhere (a job, hold, stop, queue)."""
+    lists = ("jobs", "holds", "stopped", "waiting")
+    if any(e.get("issue") == number for key in lists for e in status.get(key, [])):
+        return True
+    queued = [n for numbers in (status.get("queue") or {}).values() for n in numbers]
+    return number in queued or number in status.get("merge_queue", [])
 
 
 def _left_by_last_job(run_dir: Path) -> tuple[str | None, list[str], IssueState | None] | None:
@@ -195,7 +204,7 @@ def status(
         raise typer.Exit(1) from exc
     if issue is not None:
         report = issue_report(home, loaded.repo, issue, current)
-        if not report["known"] and report["stop"] is None and report["job"] is None:
+        if not report["known"]:
             typer.echo(
                 f"--issue {issue}: no such issue is known under {home} (not open at the last"
                 " tick, and no job ran for it); `conveyor status` lists the issues known",
