@@ -18,8 +18,9 @@ from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.layout import JobPaths
-from conveyor.job.push_op import commit_paths
+from conveyor.job.push_op import commit_split
 from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
+from conveyor.job.wiki_workspace import prepare_wiki
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
@@ -72,6 +73,15 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         now=now_utc(),
         rescue=started.role is JobRole.WRITER,
     )
+    wiki = prepare_wiki(
+        config,
+        started.ops.forge.repo_info(),
+        code=workspace.repo,
+        home=paths.home,
+        issue=started.issue,
+        auth=workspace.pusher.auth,
+        trailer_role=trailer_role,
+    )
     state = started.claimed.state
     if workspace.lost_changes:
         started.job_file.set_lost_changes(list(workspace.lost_changes))
@@ -84,8 +94,13 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     about = {"issue": started.issue, "stage": started.stage.value, "job": paths.job_id}
     hub.set_status(lambda: about | {"role": started.role.value, "lane": started.lane})
     if started.role is JobRole.WRITER:
-        repo = workspace.repo
-        hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))
+        repo, wiki_repo = workspace.repo, wiki.repo if wiki else None
+        wiki_dir = wiki.dir if wiki else ""
+        hub.set_commit(
+            lambda files, message: commit_split(
+                repo, wiki_repo, wiki_dir, files, message=message, role=trailer_role
+            )
+        )
     environ = started.environ
     (paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands running agent code
     ctx = JobContext(
@@ -123,6 +138,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         now=now_utc,
         push=workspace.pusher,
         resume=started.resume,
+        wiki=wiki,
     )
     return ctx, state
 

@@ -96,6 +96,8 @@ def spec_findings(reply: SpecReply, depth: int) -> tuple[str, ...]:
     found: list[str] = []
     if not has_end_marker(reply.spec):
         found.append(f"spec: the last line must be the end marker {SPEC_END}")
+    if reply.decision == "ready" and reply.wiki_only and not reply.no_tests_reason:
+        found.append("no_tests_reason: a wiki_only spec says why no test is written (SPEC-115)")
     if reply.decision == "ready":
         if not reply.interfaces and not reply.no_tests_reason:
             found.append("interfaces: a ready spec needs at least one, or no_tests_reason")
@@ -106,6 +108,21 @@ def spec_findings(reply: SpecReply, depth: int) -> tuple[str, ...]:
     elif reply.decision == "split" and depth == 0:
         found += split_findings(reply)
     return tuple(found)
+
+
+def wiki_only_findings(*, has_wiki: bool, wiki_changed: bool) -> tuple[str, ...]:
+    """What keeps a `wiki_only` reply from the wiki-only path (SPEC-115, SPEC-116)."""
+    if not has_wiki:
+        return (
+            "wiki_only: this repository has no wiki checkout (the config's `wiki` is off, "
+            "or the wiki has no page yet)",
+        )
+    if not wiki_changed:
+        return (
+            "nothing-to-build: wiki_only is set but no wiki page was committed; commit the "
+            "spec's Wiki updates in the wiki checkout",
+        )
+    return ()
 
 
 def split_findings(reply: SpecReply) -> tuple[str, ...]:
