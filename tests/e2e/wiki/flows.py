@@ -11,7 +11,7 @@ from conveyor.core.replies import SPEC_END
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import FAST
-from tests.e2e.helpers import reply, spec_answer
+from tests.e2e.helpers import STUB, TEST, reply, spec_answer
 
 PAGE = "Stock-Levels.md"
 PAGE_TEXT = "# Stock levels\n\nAn item is low below its reorder level.\n"
@@ -61,3 +61,14 @@ def wiki_only_spec(tag: str) -> dict[str, Any]:
         spec=WIKI_SPEC, interfaces=[], no_tests_reason="only the wiki changes", wiki_only=True
     )
     return {"tag": tag, "kind": "spec", "turns": [{"actions": page_actions()}, reply(answer)]}
+
+
+def spec_with_page(tag: str) -> dict[str, Any]:
+    """A spec writer that commits the stub, a failing test and the spec's wiki page."""
+    code = [
+        {"write": {"path": "inventory/total.py", "content": STUB}},
+        {"write": {"path": "tests/test_total.py", "content": TEST}},
+        {"commit": "Stub total() and its failing test"},
+    ]
+    actions = [*code, *page_actions("Document the stock total")]
+    return {"tag": tag, "kind": "spec", "turns": [{"actions": actions}, reply(spec_answer())]}
