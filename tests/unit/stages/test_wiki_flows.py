@@ -19,6 +19,7 @@ from conveyor.stages.effects import (
     PushBranch,
     Pushed,
     ResetBranch,
+    Result,
     SettlePr,
 )
 from conveyor.stages.effects_merge import (
@@ -176,7 +177,9 @@ def test_a_merged_pr_with_wiki_pages_publishes_them_before_the_close_out() -> No
         stage=Stage.MERGE, flows="both", head_sha=HEAD, verified_sha=HEAD, passed_sha=HEAD, pr=12
     )
     step = merge.start(inputs(head_sha=HEAD, limits=Limits(merge_order=False)), state)
-    results = [Checked(True), BehindRead(None), MergeTried("merged", "m" * 40), Done(), Done()]
+    results: list[Result] = [
+        Checked(True), BehindRead(None), MergeTried("merged", "m" * 40), Done(), Done()
+    ]  # fmt: skip
     step, asked = run_through(step, merge.transition, results)
     assert asked[2:] == [MergePr(HEAD), PublishWiki(), CloseOut("m" * 40, tests_only=False)]
     assert isinstance(step.action, SavedAt)
