@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.config import Role
-from conveyor.core.flows import flows_of, pr_flow_action, pr_open
+from conveyor.core.flows import flows_of, guarded_head, pr_flow_action, pr_open
 from conveyor.core.replies import ResolverReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
@@ -145,7 +145,7 @@ TABLE: Table[Phase, Event, Sync] = Table(
     start=Phase.START,
     exits=EXITS,
     effects={
-        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
         Phase.SYNC_BASE: lambda run: SyncBase(),
         Phase.CHARGE: lambda run: ChargeBudget(Role.RESOLVER),
         Phase.LAUNCH: _launch,
