@@ -10,17 +10,17 @@ from pathlib import Path
 from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
-from conveyor.git.runner import Identity
+from conveyor.git.runner import GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.claiming import Claimed
 from conveyor.job.context import JobContext
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
-from conveyor.job.layout import JobPaths
+from conveyor.job.layout import JobPaths, leftover_checkouts
 from conveyor.job.push_op import commit_split
 from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
-from conveyor.job.wiki_workspace import prepare_wiki
+from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
@@ -62,6 +62,10 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     config, paths = started.config, started.paths
     token = _token(started)
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
+    settings = config.wiki_settings
+    if settings is not None and started.role is JobRole.WRITER:
+        leftovers = leftover_checkouts(paths.home, started.issue, paths.job_dir)
+        keep_wiki_leftovers(paths.home, leftovers, settings.dir, started.issue, GitEnv())
     workspace = prepare_workspace(
         paths,
         url=started.ops.forge.repo_info().clone_url,

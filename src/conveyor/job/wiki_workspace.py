@@ -17,13 +17,21 @@ from pathlib import Path
 from conveyor.agents.hooks import commit_msg_hook
 from conveyor.core.config import Config
 from conveyor.forge.types import RepoInfo
-from conveyor.git.checkout import create_checkout, install_checkout_hooks, lock_path, update_cache
+from conveyor.git.checkout import (
+    create_checkout,
+    file_lock,
+    install_checkout_hooks,
+    lock_path,
+    update_cache,
+)
 from conveyor.git.push import PushAuth
 from conveyor.git.refs import is_ancestor, try_rev_parse
 from conveyor.git.runner import GitEnv, GitError, Repo, git_text, run_git
 from conveyor.ops.wiki_branch import WikiCheckout
 
 WIKI_CACHE = "wiki-cache.git"
+# A killed job's unpushed wiki commits, kept in the wiki cache for the issue's next job.
+LEFTOVER_PREFIX = "refs/conveyor/wiki-leftover/"
 
 
 def remote_heads(url: str, env: GitEnv, cwd: Path) -> tuple[str | None, tuple[str, ...]]:
@@ -96,10 +104,64 @@ def prepare_wiki(
         run_git(
             ["checkout", "--quiet", "--no-track", "-B", branch, base_sha], cwd=dest, env=code.env
         )
+    _take_leftover(cache, repo, issue, own, base_sha)
     install_checkout_hooks(repo, auth.nonce, commit_msg_hook(trailer_role))
     start = git_text(repo, "rev-parse", "HEAD").strip()
     lock = lock_path(cache_path)
     return WikiCheckout(repo, settings.dir, url, base, branch, start, auth, lock)
+
+
+def keep_wiki_leftovers(
+    home: Path, leftovers: list[Path], folder: str, issue: int, env: GitEnv
+) -> int:
+    """Keep the wiki commits of killed jobs' checkouts in the wiki cache (JB-12); how many.
+
+    The fetch goes into the bare cache, where no hook runs; the next wiki checkout of the
+    issue starts from them when the wiki's branch has not moved past them since.
+    """
+    cache = home / WIKI_CACHE
+    kept = 0
+    if not (cache / "HEAD").is_file():
+        return kept
+    for leftover in leftovers:
+        source = leftover / folder
+        if not (source / ".git").exists():
+            continue
+        try:
+            with file_lock(lock_path(cache)):
+                run_git(
+                    [
+                        *("fetch", "--quiet", "--no-tags", str(source)),
+                        f"+HEAD:{LEFTOVER_PREFIX}{issue}",
+                    ],
+                    cwd=cache,
+                    env=env,
+                )
+            kept += 1
+        except GitError:
+            continue
+    return kept
+
+
+def _take_leftover(
+    cache: Repo, repo: Repo, issue: int, own: str | None, base_sha: str | None
+) -> None:
+    """Continue from a killed job's wiki commits: they have commits of their own and the
+    wiki's branch of the issue has not moved past them since."""
+    ref = f"{LEFTOVER_PREFIX}{issue}"
+    sha = try_rev_parse(cache, ref)
+    if sha is None:
+        return
+    fetched = f"+{ref}:{ref}"
+    run_git(
+        ["fetch", "--quiet", "--no-tags", str(cache.path), fetched], cwd=repo.path, env=repo.env
+    )
+    has_own = base_sha is None or not is_ancestor(repo, sha, base_sha)
+    if has_own and (own is None or is_ancestor(repo, own, sha)):
+        run_git(["reset", "--quiet", "--hard", sha], cwd=repo.path, env=repo.env)
+    run_git(["update-ref", "-d", ref], cwd=repo.path, env=repo.env)
+    with file_lock(lock_path(cache.path)):
+        run_git(["update-ref", "-d", ref], cwd=cache.path, env=cache.env)
 
 
 def _exclude(code: Repo, folder: str) -> None:

@@ -10,7 +10,7 @@ from conveyor.core.config import Wiki
 from conveyor.git.push import PushAuth, write_askpass
 from conveyor.git.remote import init_bare
 from conveyor.job.push_op import commit_split
-from conveyor.job.wiki_workspace import prepare_wiki
+from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.ops.wiki_branch import head, push_wiki, reset_wiki, wiki_ahead
 from tests.contract.git.workrepo import TEST_ENV
 from tests.contract.wiki.conftest import ISSUE, WikiWorld, config
@@ -124,3 +124,25 @@ def test_the_commit_tool_commits_wiki_paths_in_the_wiki_and_the_rest_in_the_code
     assert world.code.git("-C", "wiki", "show", "--name-only", "--format=%s", "HEAD") == (
         "Notes and a page\n\nPage.md"
     )
+
+
+def test_a_killed_jobs_unpushed_wiki_commits_are_where_the_next_checkout_starts(
+    wiki_world: WikiWorld,
+) -> None:
+    """JB-12: kept in the wiki cache (no hook runs), then the next wiki checkout's head."""
+    world = wiki_world
+    wiki = world.checkout(home="home")
+    (wiki.repo.path / "Draft.md").write_text("Half done.\n")
+    world.code.git("-C", "wiki", "add", "Draft.md")
+    world.code.git("-C", "wiki", "commit", "-qm", "Draft")
+    left = head(wiki)
+    leftover = world.root / "jobs" / "issue-7-spec-1" / "repo"
+    leftover.parent.mkdir(parents=True)
+    world.code.path.rename(leftover)
+    kept = keep_wiki_leftovers(world.root / "home", [leftover], "wiki", ISSUE, TEST_ENV)
+    assert kept == 1
+    world.code = type(world.code).init(world.root / "code-next")
+    world.code.commit({"README.md": "# tool\n"}, "Initial commit")
+    again = world.checkout(home="home")
+    assert head(again) == left
+    assert wiki_ahead(again)
