@@ -27,7 +27,7 @@ from conveyor.stages.effects import (
     ResetBranch,
     SuiteRan,
 )
-from conveyor.stages.spec_text import wiki_only_findings
+from conveyor.stages.spec_text import wiki_findings
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
 from conveyor.verify.run import SharedDirs
@@ -83,10 +83,14 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
     """The spec writer's commit check on the checkout's head, with its wiki pages."""
     wiki = ctx.wiki
     wiki_changed = wiki_ahead(wiki)
-    if effect.wiki_only:
-        found = wiki_only_findings(has_wiki=wiki is not None, wiki_changed=wiki_changed)
-        if found:
-            return Checked(False, found)
+    found = wiki_findings(
+        has_wiki=wiki is not None,
+        wiki_changed=wiki_changed,
+        wiki_only=effect.wiki_only,
+        lists_updates=effect.lists_wiki_updates,
+    )
+    if found:
+        return Checked(False, found)
     verdict = check_spec_commits(
         verify_context(ctx),
         ctx.config.paths,

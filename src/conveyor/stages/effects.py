@@ -56,12 +56,14 @@ class SaveSpecFile:
 @dataclass(frozen=True)
 class CheckSpecCommits:
     """The spec writer's commit check since `start_sha` (SPEC-78..86), and wiki-check on
-    the wiki pages it committed (SPEC-79); `wiki_only` asks for a wiki change (SPEC-116)."""
+    the wiki pages it committed (SPEC-79); `wiki_only` and a spec that lists Wiki updates
+    ask for a wiki change (SPEC-116, SPEC-119)."""
 
     start_sha: str
     interfaces: tuple[Interface, ...]
     no_tests_reason: str | None
     wiki_only: bool = False
+    lists_wiki_updates: bool = False
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.prompts import spec as prompt
 from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
-from conveyor.stages.spec_text import strip_end_marker
+from conveyor.stages.spec_text import lists_wiki_updates, strip_end_marker
 from conveyor.stages.step import (
     Asked,
     End,
@@ -80,7 +80,11 @@ def _launch(run: Spec) -> Effect:
 def _check(run: Spec) -> Effect:
     reply = reply_of(run)
     return CheckSpecCommits(
-        run.start_sha, tuple(reply.interfaces), reply.no_tests_reason, reply.wiki_only
+        run.start_sha,
+        tuple(reply.interfaces),
+        reply.no_tests_reason,
+        reply.wiki_only,
+        lists_wiki_updates(reply.spec),
     )
 
 

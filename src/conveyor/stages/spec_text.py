@@ -21,6 +21,7 @@ MAX_PARTS = 5
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
 _MARKUP = re.compile(r"[\s`*_~\[\]]")
+_NO_UPDATES = re.compile(r"^[\W_]*(none|n/?a|nothing|no wiki updates?)[\W_]*$", re.IGNORECASE)
 
 
 def has_end_marker(spec: str) -> bool:
@@ -108,6 +109,27 @@ def spec_findings(reply: SpecReply, depth: int) -> tuple[str, ...]:
     elif reply.decision == "split" and depth == 0:
         found += split_findings(reply)
     return tuple(found)
+
+
+def lists_wiki_updates(spec: str) -> bool:
+    """Whether the spec's Wiki updates section names updates (it is not empty or `None.`)."""
+    body = (section(spec, "Wiki updates") or "").strip()
+    return bool(body) and _NO_UPDATES.match(body) is None
+
+
+def wiki_findings(
+    *, has_wiki: bool, wiki_changed: bool, wiki_only: bool, lists_updates: bool
+) -> tuple[str, ...]:
+    """The spec's Wiki updates against what the spec writer committed to the wiki (SPEC-119):
+    listed updates need wiki pages; a `wiki_only` reply needs a wiki (SPEC-115, SPEC-116)."""
+    if wiki_only:
+        return wiki_only_findings(has_wiki=has_wiki, wiki_changed=wiki_changed)
+    if has_wiki and lists_updates and not wiki_changed:
+        return (
+            "Wiki updates: the spec lists wiki updates but no wiki page was committed; write "
+            "them in the wiki checkout and commit them there",
+        )
+    return ()
 
 
 def wiki_only_findings(*, has_wiki: bool, wiki_changed: bool) -> tuple[str, ...]:
