@@ -1,4 +1,4 @@
-"""The runner's branch effects: commit check, tests, reset, push, draft PR and finishing it."""
+"""The runner's branch effects: commit check, tests, reset, push and the draft PR."""
 
 from __future__ import annotations
 
