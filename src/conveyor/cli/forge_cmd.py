@@ -154,7 +154,12 @@ def create_repo(
     at: Annotated[str | None, typer.Option(help="Import the history up to this commit.")] = None,
     default_branch: Annotated[str | None, typer.Option(help="The default branch's name.")] = None,
     ci: Annotated[str | None, typer.Option(help="CI command run on every PR head.")] = None,
-    wiki: Annotated[bool, typer.Option(help="Create the wiki repository too.")] = False,
+    wiki: Annotated[
+        bool, typer.Option(help="Create the wiki too, with its first page (Home.md).")
+    ] = False,
+    wiki_from: Annotated[
+        Path | None, typer.Option("--wiki-from", help="Create the wiki with this folder's pages.")
+    ] = None,
     one_commit: Annotated[
         bool, typer.Option(help="From a git repository, import only that one commit.")
     ] = False,
@@ -176,9 +181,30 @@ def create_repo(
             at=at,
             default_branch=default_branch,
             ci=ci,
-            wiki=wiki,
+            wiki=wiki or wiki_from is not None,
+            wiki_src=wiki_from,
             one_commit=one_commit,
         )
     except (AdminError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc
     typer.echo(f"{created.full_name} {created.clone_url}")
+
+
+@app.command("create-wiki")
+def create_wiki(
+    data: DataOption,
+    slug: SlugArgument,
+    *,
+    src: Annotated[
+        Path | None, typer.Option("--from", help="A folder of pages (default: one Home.md).")
+    ] = None,
+) -> None:
+    """Give a repository its wiki, as making its first page in GitHub's browser view does."""
+    from conveyor.forge.emulator.admin import AdminError
+    from conveyor.forge.emulator.wiki import create_wiki as run
+
+    try:
+        url = run(data, slug, src)
+    except (AdminError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    typer.echo(url)

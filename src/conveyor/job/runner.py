@@ -16,7 +16,7 @@ from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.git import rev_parse
-from conveyor.job import effects_forge, effects_git
+from conveyor.job import effects_forge, effects_git, effects_wiki
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
@@ -41,7 +41,6 @@ from conveyor.stages.effects import (
     CheckSpecTests,
     Done,
     Effect,
-    FinishPr,
     LaunchSession,
     OpenDraftPr,
     PostComment,
@@ -50,6 +49,7 @@ from conveyor.stages.effects import (
     Result,
     RunTests,
     SaveSpecFile,
+    SettlePr,
 )
 from conveyor.stages.effects_merge import MergeEffect
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
@@ -94,6 +94,8 @@ def build_inputs(ctx: JobContext) -> Inputs:
         spec_file=str(ctx.run_dir / effects_forge.SPEC_MD),
         handoff_file=str(ctx.run_dir / "handoff.md"),
         withheld=taken.withheld if taken is not None else 0,
+        wiki_dir=ctx.wiki.dir if ctx.wiki else None,
+        wiki_head=ctx.wiki.start_sha if ctx.wiki else None,
     )
 
 
@@ -129,8 +131,8 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
             return effects_git.check_spec_tests(ctx, effect)
         case PushBranch():
             return effects_git.push_branch(ctx, effect)
-        case FinishPr():
-            return effects_git.finish(ctx, state, effect)
+        case SettlePr():
+            return effects_wiki.run_settle(ctx, state, effect)
         case PrepareReview() | PostPrComment():
             return perform_review(ctx, state, effect)
         case _:

@@ -112,6 +112,7 @@ class ForgeServer:
         default_branch: str | None = None,
         ci: str | None = None,
         wiki: bool = False,
+        wiki_src: Path | None = None,
     ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `forge.emulator.repos.create_repo`)."""
         from conveyor.forge.emulator.repos import create_repo
@@ -123,9 +124,16 @@ class ForgeServer:
             at=at,
             default_branch=default_branch,
             ci=ci,
-            wiki=wiki,
+            wiki=wiki or wiki_src is not None,
+            wiki_src=wiki_src,
             store=self._shared_store(),
         )
+
+    def create_wiki(self, slug: str, src: Path | None = None) -> str:
+        """Give OWNER/NAME its wiki (see `forge.emulator.wiki.create_wiki`); its clone URL."""
+        from conveyor.forge.emulator.wiki import create_wiki
+
+        return create_wiki(self.data_dir, slug, src, store=self._shared_store())
 
     def stats(self) -> dict[str, Any]:
         """The server's request and point counters (`GET /_conveyor/stats`)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.cli.demo import changes
+from conveyor.cli.demo import changes, scenario
 from conveyor.cli.demo.issues import ACCOUNT, ISSUES, PLANTED, REPO, TRUSTED, tag_of
 from conveyor.cli.demo.scenario import template_file
 from conveyor.core.labels import Status
@@ -222,3 +222,15 @@ def test_the_demos_config_still_works_after_it_exits(demo: Demo) -> None:
         assert outcome == "merged", (tag, outcome)
         assert pr is not None
     assert outcomes[demo.issues["split"].number][0] == "split"
+
+
+@pytest.mark.timeout(1800)
+def test_the_wiki_only_issue_published_its_page_and_merged_without_a_pr(demo: Demo) -> None:
+    """FLOW-5: the page is on the wiki's master, the issue merged, and no PR was opened."""
+    issue = demo.issues["wiki"]
+    assert Status.MERGED.value in issue.labels, (issue.labels, demo.stdout)
+    assert issue.state == "closed"
+    wiki = Repo(demo.bare.path.with_name(demo.bare.path.name.replace(".git", ".wiki.git")))
+    page = read_blob(wiki, "refs/heads/master", scenario.WIKI_PAGE).decode()
+    assert page == scenario.WIKI_PAGE_TEXT
+    assert demo.forge.find_pr(f"agent/issue-{issue.number}") is None

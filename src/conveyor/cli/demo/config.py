@@ -47,6 +47,7 @@ def demo_config(
             "merge_order": False,
         },
         "agents": {"default": choice},
+        "wiki": True,
     }
     if money:
         values["money"] = money
