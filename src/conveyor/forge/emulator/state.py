@@ -24,11 +24,33 @@ RATE_WINDOW_S = 3600
 
 
 @dataclass
+class SecondaryLimit:
+    """Injected secondary rate limits: the next `count` requests (of `login`, or anyone's)
+    are answered `status` with GitHub's message, and `Retry-After` when it is not None."""
+
+    count: int = 0
+    retry_after: int | None = 60
+    status: int = 403
+    login: str | None = None
+
+    def json(self) -> dict[str, object]:
+        """As `POST /_conveyor/knobs` takes and answers it."""
+        return {
+            "count": self.count,
+            "retry_after": self.retry_after,
+            "status": self.status,
+            "login": self.login,
+        }
+
+
+@dataclass
 class Knobs:
-    """Fault knobs: the share of requests answered 502/429, and how late new comments list."""
+    """Fault knobs: the share of requests answered 502/429, how late new comments list,
+    and injected secondary rate limits."""
 
     fail_rate: float = 0.0
     list_lag_ms: int = 0
+    secondary: SecondaryLimit = field(default_factory=SecondaryLimit)
 
 
 @dataclass
@@ -82,6 +104,15 @@ class EmulatorState:
                     self.stats.points += 1
             return limit, bucket.used, int(bucket.window_start + RATE_WINDOW_S)
 
+    def take_secondary(self, login: str | None) -> SecondaryLimit | None:
+        """The injected secondary limit this request meets (counting it down), if any."""
+        with self.lock:
+            limit = self.knobs.secondary
+            if limit.count <= 0 or (limit.login is not None and limit.login != login):
+                return None
+            limit.count -= 1
+            return limit
+
     def count(self, method: str, status: int, *, fault: bool, path: str = "") -> None:
         """Count one answered request (`path` with its numbers and SHAs folded to `N`)."""
         route = f"{method} {_FOLD.sub('N', path)}"
@@ -111,5 +142,6 @@ class EmulatorState:
                 "knobs": {
                     "fail_rate": self.knobs.fail_rate,
                     "list_lag_ms": self.knobs.list_lag_ms,
+                    "secondary_limit": self.knobs.secondary.json(),
                 },
             }
