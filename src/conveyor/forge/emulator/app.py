@@ -43,6 +43,7 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.pulls",
     "conveyor.forge.emulator.merge",
     "conveyor.forge.emulator.protection",
+    "conveyor.forge.emulator.rulesets",
     "conveyor.forge.emulator.branches",
     "conveyor.forge.emulator.checks",
     "conveyor.forge.emulator.statuses",

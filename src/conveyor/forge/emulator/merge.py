@@ -23,12 +23,12 @@ from conveyor.forge.emulator.http import (
     require_user,
 )
 from conveyor.forge.emulator.mergeability import check_merge
-from conveyor.forge.emulator.protection import protection_of
 from conveyor.forge.emulator.pull_rows import Pull, update_pull
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context, require_pull
 from conveyor.forge.emulator.pushes import apply_push
 from conveyor.forge.emulator.records import permission_of, set_issue_state
+from conveyor.forge.emulator.required import required_for
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import (
@@ -65,8 +65,8 @@ def squash_message(view: RepoView, pull: Pull, base_sha: str, title: str, extra:
 
 
 def _refuse_unmet_protection(state: EmulatorState, pull: Pull, behind: bool) -> None:
-    protection = protection_of(state.store, pull.repo_id, pull.base_ref)
-    if protection is None or not protection.checks_enabled:
+    protection = required_for(state.store, pull.repo_id, pull.base_ref)
+    if protection is None:
         return
     if protection.strict and behind:
         raise ApiError(405, "Head branch is not up to date with the base branch.")
