@@ -5,6 +5,7 @@
      +-- Conflict               409: e.g. the PR head moved (expected SHA differs)
      +-- NotMergeable           405: the merge would conflict or is not allowed
      +-- Validation             422: GitHub's error list is kept in `errors`
+     |    +-- DraftsRefused     422: this repository takes no draft PRs (private, Free/Pro)
      +-- Unauthorized           401/403 without a rate limit: bad or missing token
      +-- RateLimited            429 or 403 with a rate limit (primary or secondary)
      +-- Transient              5xx, timeouts, connection resets
@@ -50,6 +51,10 @@ class Validation(ForgeError):
         self.errors = errors
         detail = f"{message}: {'; '.join(errors)}" if errors else message
         super().__init__(operation, number, detail)
+
+
+class DraftsRefused(Validation):
+    """The repository takes no draft PRs (GitHub Free and Pro plans' private repositories)."""
 
 
 class Unauthorized(ForgeError):

@@ -122,6 +122,12 @@ class ForgeServer:
             store=self._shared_store(),
         )
 
+    def set_plan(self, slug: str, *, private: bool, drafts: bool) -> None:
+        """Make OWNER/NAME private or public, taking or refusing draft PRs."""
+        from conveyor.forge.emulator.repo_plan import set_plan
+
+        set_plan(self.data_dir, slug, private=private, drafts=drafts, store=self._shared_store())
+
     def set_knobs(self, **knobs: Any) -> dict[str, Any]:
         """Change fault knobs (`POST /_conveyor/knobs`); the knobs as they now are."""
         request = urllib.request.Request(  # noqa: S310 - the server's own loopback URL

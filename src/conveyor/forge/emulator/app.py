@@ -40,6 +40,7 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.routes_sub_issues",
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
     "conveyor.forge.emulator.repos",
+    "conveyor.forge.emulator.repo_plan",
     "conveyor.forge.emulator.pulls",
     "conveyor.forge.emulator.merge",
     "conveyor.forge.emulator.protection",

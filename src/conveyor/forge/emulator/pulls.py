@@ -34,6 +34,7 @@ from conveyor.forge.emulator.pull_write import (
 )
 from conveyor.forge.emulator.pushes import sync_pushes
 from conveyor.forge.emulator.records import require_repo
+from conveyor.forge.emulator.repo_plan import DRAFTS_REFUSED, drafts_allowed
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import is_ancestor, try_rev_parse
 
@@ -118,6 +119,8 @@ async def create_route(request: Request) -> Response:
                 }
             ],
         )
+    if draft and not drafts_allowed(state.store, int(repo["id"])):
+        raise ApiError(422, DRAFTS_REFUSED)
     pull = open_pull(
         state.store,
         int(repo["id"]),
