@@ -38,6 +38,7 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.routes_comments",
     "conveyor.forge.emulator.routes_labels",
     "conveyor.forge.emulator.routes_sub_issues",
+    "conveyor.forge.emulator.hooks",
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
     "conveyor.forge.emulator.repos",
     "conveyor.forge.emulator.repo_plan",

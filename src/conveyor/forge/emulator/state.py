@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conveyor.forge.emulator.etag_cache import EtagCache
+from conveyor.forge.emulator.hook_queue import HookQueue
 from conveyor.forge.emulator.store import Store
 
 # Path parts that are numbers or SHAs, folded so `by_route` groups one kind of request.
@@ -87,6 +88,7 @@ class EmulatorState:
     lock: threading.Lock = field(default_factory=threading.Lock)
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
     etags: EtagCache = field(default_factory=EtagCache)
+    hooks: HookQueue = field(default_factory=HookQueue)
 
     def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
         """Record one answer for `user_id` (None: anonymous); return (limit, used, reset)."""
