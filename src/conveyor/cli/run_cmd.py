@@ -75,6 +75,7 @@ def run(
     With webhooks, a delivery about the repository's issues, comments, PRs or checks
     ticks at once; polling every `limits.poll_seconds` goes on as the fallback.
     """
+    secret = _webhook_secret(webhook_port, webhook_secret_env)
     from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
     from conveyor.orchestrator.shell.loop import (
         Interrupts,
@@ -85,7 +86,6 @@ def run(
     )
     from conveyor.orchestrator.shell.webhooks import WebhookServer
 
-    secret = _webhook_secret(webhook_port, webhook_secret_env)
     loaded, path = _load(config)
     try:
         orc = open_orchestrator(loaded, path, os.environ, echo=True)
@@ -99,6 +99,7 @@ def run(
                 webhook_port,
                 secret=secret,
                 repo=loaded.repo,
+                account=loaded.account.login,
                 log=orc.log,
                 clock=utc_now,
             )

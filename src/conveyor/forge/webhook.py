@@ -56,13 +56,15 @@ def safe_delivery(value: str | None) -> str:
 
 @dataclass(frozen=True)
 class Delivery:
-    """What a verified delivery is about: event, action, repository, issue or PR number."""
+    """What a verified delivery is about: event, action, repository, issue or PR number,
+    and whose change it was (`sender`)."""
 
     event: str
     action: str
     repo: str
     number: int | None
     delivery: str
+    sender: str = ""
 
     @property
     def wakes(self) -> bool:
@@ -88,15 +90,20 @@ def read_delivery(headers: Mapping[str, str], body: bytes) -> Delivery | str:
     if not isinstance(payload, dict):
         return "the body is not a JSON object"
     action = payload.get("action")
-    repository = payload.get("repository")
-    full_name = repository.get("full_name") if isinstance(repository, dict) else None
     return Delivery(
         event=event,
         action=safe_name(action) if isinstance(action, str) else "-",
-        repo=full_name if isinstance(full_name, str) else "",
+        repo=_text(payload, "repository", "full_name"),
         number=_number(payload),
         delivery=safe_delivery(lowered.get(DELIVERY_HEADER)),
+        sender=_text(payload, "sender", "login"),
     )
+
+
+def _text(payload: dict[str, object], key: str, field: str) -> str:
+    item = payload.get(key)
+    value = item.get(field) if isinstance(item, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def _number(payload: dict[str, object]) -> int | None:

@@ -125,9 +125,12 @@ def _tick_failed(orc: Orchestrator, now: datetime, error: Exception) -> None:
         orc.log.write(now, "error op=tick: failed 3 times in a row")
 
 
-def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float, wake: Wake) -> None:
-    """Sleep until the poll is due, one of our jobs ended, a signal came or `wake` says so."""
-    seen = interrupts.count
+def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float, wake: Wake, seen: int) -> None:
+    """Sleep until the poll is due, one of our jobs ended, a signal came or `wake` says so.
+
+    `seen` is the signal count the loop has acted on: one that came during the tick
+    ends the nap at once.
+    """
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0 and interrupts.count == seen:
         if any(not orc.executor.alive(h) for h in orc.handles.values()):
@@ -159,6 +162,7 @@ def run_loop(
     orc.log.write(clock(), f"orchestrator started: lane {orc.lane}, pid {os.getpid()}")
     confirming = False
     while True:
+        seen = interrupts.count
         if interrupts.count >= 2:
             return _hard_stop(orc, clock)
         if interrupts.count == 1 and not orc.cooling_down:
@@ -168,7 +172,7 @@ def run_loop(
             result = tick(orc, clock())
         except Exception as error:  # noqa: BLE001 - one failed tick must not end the loop
             _tick_failed(orc, clock(), error)
-            _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake)
+            _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake, seen)
             continue
         if orc.cooling_down and result.live == 0:
             orc.log.write(clock(), "cooled down: no job running; orchestrator stopped")
@@ -183,4 +187,4 @@ def run_loop(
             orc.log.write(clock(), "idle: nothing running and nothing to start; stopped")
             return 0
         confirming = False
-        _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake)
+        _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake, seen)

@@ -9,12 +9,16 @@ connection may take at most `READ_TIMEOUT_S` to send its request.
 Only a delivery whose HMAC-SHA256 signature checks under the secret is read; a
 bad or missing signature is answered 401 and logged in one line. A verified
 delivery about this repository's issues, comments, PRs or checks wakes the loop;
-the tick then reads the forge as always (the payload is not used). Polling goes
-on as the fallback for deliveries that never come.
+the tick then reads the forge as always (the payload is not used). The
+pipeline's own changes (sent by its account) wake nothing: the end of the job
+that made them does. Deliveries already waiting when one wakes the loop are
+answered before the tick, so a burst of changes costs one tick. Polling goes on
+as the fallback for deliveries that never come.
 """
 
 from __future__ import annotations
 
+import select
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -34,6 +38,7 @@ from conveyor.forge.webhook import (
 
 READ_TIMEOUT_S = 5.0
 MAX_BODY = 25 * 1024 * 1024  # GitHub caps a payload at 25 MB
+DRAIN_MAX = 100
 
 
 class Log(Protocol):
@@ -100,6 +105,7 @@ class WebhookServer:
         *,
         secret: bytes,
         repo: str,
+        account: str,
         log: Log,
         clock: Callable[[], datetime],
     ) -> None:
@@ -108,6 +114,7 @@ class WebhookServer:
             raise ValueError(msg)
         self._secret = secret
         self._repo = repo.casefold()
+        self._account = account.casefold()
         self._log = log
         self._clock = clock
         self._http = _Http((host, port), _Handler)
@@ -131,7 +138,17 @@ class WebhookServer:
                 return False
             self._http.timeout = left
             self._http.handle_request()
+        self._drain()
         return True
+
+    def _drain(self) -> None:
+        """Answer the deliveries already waiting (a burst), without waiting for more."""
+        self._http.timeout = 0
+        for _ in range(DRAIN_MAX):
+            ready, _, _ = select.select([self._http.socket], [], [], 0)
+            if not ready:
+                return
+            self._http.handle_request()
 
     def receive(self, headers: dict[str, str], body: bytes) -> tuple[int, str]:
         """Judge one delivery: the status and text to answer it with."""
@@ -151,6 +168,8 @@ class WebhookServer:
             return 202, "ignored: another repository"
         if not found.wakes:
             return 200, "ok"
+        if found.sender.casefold() == self._account:
+            return 202, "ignored: the pipeline's own change"
         self._woken = True
         self.wakes += 1
         self._log.write(self._clock(), f"webhook {found.line()}: ticking now")
