@@ -27,13 +27,14 @@ _LISTENING = re.compile(r"webhooks: listening on 127\.0\.0\.1:(\d+)")
 EVENTS = ["issues", "issue_comment", "pull_request", "check_run"]
 
 
-def run_config(poll_seconds: float) -> dict[str, Any]:
+def run_config(poll_seconds: float, max_jobs: int = 2) -> dict[str, Any]:
     """Config overrides: a trivial test command, the poll, and no job past triage."""
     return {
         "commands": {"test": "true", "timeout_seconds": 60},
         "limits": {
             "claim_wait_seconds": [0, 0],
             "poll_seconds": poll_seconds,
+            "max_jobs": max_jobs,
             "stage_caps": {"spec": 0, "review": 0},
         },
     }
@@ -82,11 +83,19 @@ class HookedRun:
 
     def start(self) -> HookedRun:
         """Start the loop (and hook the forge to it); return once it listens."""
+        return self.launch().ready()
+
+    def launch(self) -> HookedRun:
+        """Start the loop's process, not waiting for it."""
         args = ["run"]
         if self.webhooks:
             self.world.extra_env[SECRET_ENV] = SECRET
             args += ["--webhook-port", "0", "--webhook-secret-env", SECRET_ENV]
         self.process = self.world.start(*args)
+        return self
+
+    def ready(self) -> HookedRun:
+        """Wait until the launched loop runs (and listens, and the forge's hook points at it)."""
         wait_for("the loop's first line", lambda: bool(self.log_lines()))
         if self.webhooks:
             wait_for("the receiver", lambda: self._port() is not None)
@@ -126,14 +135,27 @@ class HookedRun:
 
     def needs_info(self, tag: str) -> int:
         """A new issue that triage sends to needs-info; its number, once that job has ended."""
-        self.decide(tag, "needs-info")
-        number = self.world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities.").number
-        wait_for("needs-info", lambda: "agent:needs-info" in self.world.labels(number))
-        wait_for("the triage job's end", lambda: self._ended(number))
+        number = self.open_issue(tag)
+        self.wait_asked(number)
         return number
 
-    def _ended(self, number: int) -> bool:
-        return any(f"#{number} triage" in line and "ended" in line for line in self.log_lines())
+    def open_issue(self, tag: str) -> int:
+        """A new issue whose triage will ask a question; its number (not waiting for triage)."""
+        self.decide(tag, "needs-info")
+        return self.world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities.").number
+
+    def wait_asked(self, number: int) -> None:
+        """Until issue `number` is at needs-info and its triage job has ended."""
+        wait_for("needs-info", lambda: "agent:needs-info" in self.world.labels(number))
+        self.wait_ended(number, 1)
+
+    def wait_ended(self, number: int, jobs: int) -> None:
+        """Until `jobs` triage jobs of issue `number` have ended."""
+        wait_for(f"#{number}'s triage job to end", lambda: self._ended(number) >= jobs)
+
+    def _ended(self, number: int) -> int:
+        ended = f"job ended #{number} triage "
+        return sum(ended in line for line in self.log_lines())
 
     def answer_starts_triage(self, tag: str, number: int) -> float:
         """Seconds from a trusted answer on `number` to its next triage job starting."""
@@ -144,11 +166,17 @@ class HookedRun:
         wait_for("the triage job", lambda: self.triage_jobs(number) > before, timeout=120)
         return time.monotonic() - started
 
-    def stop(self) -> tuple[str, str]:
-        """Ctrl-C twice; the loop's stdout and stderr."""
+    def interrupt(self) -> None:
+        """Ctrl-C once: the loop cools down and, idle, ends by itself."""
         assert self.process is not None
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # cools down: idle, it ends by itself
+            self.process.send_signal(signal.SIGINT)
+
+    def stop(self) -> tuple[str, str]:
+        """Ctrl-C (twice if need be); the loop's stdout and stderr."""
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.interrupt()
         try:
             return self.process.communicate(timeout=60)
         except subprocess.TimeoutExpired:
