@@ -102,6 +102,7 @@ def run(
                 account=loaded.account.login,
                 log=orc.log,
                 clock=utc_now,
+                on_ci=orc.ci_reported.add,
             )
         except OSError as exc:
             where = f"{webhook_host}:{webhook_port}"

@@ -30,6 +30,7 @@ WAKING_EVENTS = frozenset(
 )  # fmt: skip
 _NAME = re.compile(r"[a-z_]{1,40}")
 _DELIVERY = re.compile(r"[0-9A-Za-z-]{1,64}")
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 def sign(secret: bytes, body: bytes) -> str:
@@ -57,7 +58,7 @@ def safe_delivery(value: str | None) -> str:
 @dataclass(frozen=True)
 class Delivery:
     """What a verified delivery is about: event, action, repository, issue or PR number,
-    and whose change it was (`sender`)."""
+    whose change it was (`sender`), and the commit whose CI finished (`ci_sha`)."""
 
     event: str
     action: str
@@ -65,6 +66,7 @@ class Delivery:
     number: int | None
     delivery: str
     sender: str = ""
+    ci_sha: str | None = None
 
     @property
     def wakes(self) -> bool:
@@ -97,7 +99,19 @@ def read_delivery(headers: Mapping[str, str], body: bytes) -> Delivery | str:
         number=_number(payload),
         delivery=safe_delivery(lowered.get(DELIVERY_HEADER)),
         sender=_text(payload, "sender", "login"),
+        ci_sha=_ci_sha(event, payload),
     )
+
+
+def _ci_sha(event: str, payload: dict[str, object]) -> str | None:
+    """The commit a finished check run or suite, or a final commit status, reports on."""
+    sha: object = None
+    if event in ("check_run", "check_suite") and payload.get("action") == "completed":
+        item = payload.get(event)
+        sha = item.get("head_sha") if isinstance(item, dict) else None
+    elif event == "status" and payload.get("state") in ("success", "failure", "error"):
+        sha = payload.get("sha")
+    return sha if isinstance(sha, str) and _SHA.fullmatch(sha) else None
 
 
 def _text(payload: dict[str, object], key: str, field: str) -> str:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from githubkit.exception import RequestFailed
 from githubkit.webhooks import parse, verify
 
-from tests.contract.forge.conftest import OWNER, World, push_change
+from conveyor.forge.github import token_forge
+from tests.contract.forge.conftest import OWNER, World, git, push_change, write_sample
 from tests.contract.forge.webhook_receiver import Received, Receiver, payload_errors
 
 pytestmark = pytest.mark.contract
@@ -118,3 +120,29 @@ def test_only_admins_see_or_make_hooks(world: World, receiver: Receiver) -> None
             OWNER, world.repo.split("/")[1], config={"url": receiver.url}, events=EVENTS
         )
     assert caught.value.response.status_code == 404
+
+
+def test_the_forges_own_ci_reports_its_check_run_by_webhook(
+    world: World, receiver: Receiver, tmp_path: Path
+) -> None:
+    """A repository with a CI command: its `ci` run's completion is delivered as check_run."""
+    slug = f"{OWNER}/webhooks-ci"
+    created = world.server.create_repo(slug, write_sample(tmp_path / "src"), ci="true")
+    admin = token_forge(
+        slug, world.server.add_user(OWNER), base_url=world.server.url, transport=world.hook
+    )
+    config: Any = {"url": receiver.url, "content_type": "json", "secret": SECRET}
+    admin.kit.rest.repos.create_webhook(OWNER, "webhooks-ci", config=config, events=["check_run"])
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", created.clone_url, clone.name)
+    git(clone, "checkout", "--quiet", "-b", "topic")
+    (clone / "src" / "more.py").write_text("MORE = 1\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "--quiet", "-m", "More")
+    git(clone, "push", "--quiet", "origin", "HEAD:refs/heads/topic")
+    sha = git(clone, "rev-parse", "HEAD")
+    admin.create_draft_pr("topic", created.default_branch, "More", "Body.")
+    done = _checked(receiver.one("check_run", "completed"), "completed")
+    assert (done["check_run"]["name"], done["check_run"]["head_sha"]) == ("ci", sha)
+    assert done["check_run"]["conclusion"] == "success"
+    admin.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 
 import httpx
@@ -31,10 +31,14 @@ class Lines:
         self.lines.append(line)
 
 
+REPORTED: list[str] = []
+
+
 @pytest.fixture
 def served() -> Iterator[tuple[WebhookServer, Lines]]:
-    """A receiver for REPO on a free loopback port."""
+    """A receiver for REPO on a free loopback port; CI reports go to REPORTED."""
     log = Lines()
+    REPORTED.clear()
     server = WebhookServer(
         "127.0.0.1",
         0,
@@ -43,6 +47,7 @@ def served() -> Iterator[tuple[WebhookServer, Lines]]:
         account=ACCOUNT,
         log=log,
         clock=lambda: datetime.now(UTC),
+        on_ci=REPORTED.append,
     )
     yield server, log
     server.close()
@@ -59,7 +64,7 @@ def _post(server: WebhookServer, event: str, body: bytes, signature: str) -> int
 
 
 def _deliver(
-    server: WebhookServer, event: str, payload: dict[str, object], signature: str | None = None
+    server: WebhookServer, event: str, payload: Mapping[str, object], signature: str | None = None
 ) -> tuple[int, bool]:
     """POST one delivery while the receiver waits; its status and whether it woke the loop.
 
@@ -139,6 +144,21 @@ def test_the_pipelines_own_changes_do_not_wake_the_loop(
     """A comment the pipeline's account made is accepted and wakes nothing."""
     server, _ = served
     assert _deliver(server, "issue_comment", _comment(sender="Conveyor-Bot")) == (202, False)
+
+
+def test_finished_ci_is_reported_with_its_commit_and_pending_ci_is_not(
+    served: tuple[WebhookServer, Lines],
+) -> None:
+    """A completed check run (even the pipeline's own) and a final status name their commits."""
+    server, _ = served
+    sha, other = "a" * 40, "b" * 40
+    run = {"action": "completed", "check_run": {"head_sha": sha}, "repository": {"full_name": REPO}}
+    assert _deliver(server, "check_run", run | {"sender": {"login": "ci-bot"}}) == (202, True)
+    own = run | {"check_run": {"head_sha": other}, "sender": {"login": ACCOUNT}}
+    assert _deliver(server, "check_run", own)[1] is False
+    pending = {"state": "pending", "sha": "c" * 40, "repository": {"full_name": REPO}}
+    assert _deliver(server, "status", pending)[0] == 202
+    assert [sha, other] == REPORTED
 
 
 def test_a_wait_without_deliveries_ends_unwoken(served: tuple[WebhookServer, Lines]) -> None:

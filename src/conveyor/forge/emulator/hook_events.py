@@ -12,6 +12,7 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -30,7 +31,8 @@ register_schema(
 CREATE TABLE IF NOT EXISTS hooks (
     id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL, config TEXT NOT NULL,
     events TEXT NOT NULL, active INTEGER NOT NULL, created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL, last_code INTEGER, last_status TEXT);
+    updated_at TEXT NOT NULL, last_code INTEGER, last_status TEXT,
+    base TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS hook_deliveries (
     id INTEGER PRIMARY KEY AUTOINCREMENT, hook_id INTEGER NOT NULL, guid TEXT NOT NULL,
     event TEXT NOT NULL, action TEXT, status_code INTEGER NOT NULL, status TEXT NOT NULL,
@@ -38,6 +40,21 @@ CREATE TABLE IF NOT EXISTS hook_deliveries (
 """
 )
 Objects = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an event comes from: the emulator, the base URL its payload's links use, and
+    the user whose change it was (`sender`)."""
+
+    state: EmulatorState
+    base: str
+    sender: sqlite3.Row | None
+
+
+def origin_of(request: Request) -> Origin:
+    """The origin of a change made by `request`."""
+    return Origin(emulator(request), base_url(request), current_user(request))
 
 
 def hook_json(base: str, repo: sqlite3.Row, row: sqlite3.Row) -> dict[str, Any]:
@@ -69,6 +86,11 @@ def hook_json(base: str, repo: sqlite3.Row, row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
+def wanting(state: EmulatorState, repo_id: int, event: str) -> list[sqlite3.Row]:
+    """The active hooks of the repository that want `event`."""
+    return _wanting(state, repo_id, event)
+
+
 def _wanting(state: EmulatorState, repo_id: int, event: str) -> list[sqlite3.Row]:
     rows = state.store.all(
         "SELECT * FROM hooks WHERE repo_id = ? AND active = 1 ORDER BY id", (repo_id,)
@@ -89,12 +111,13 @@ def emit(
         return
     objects = build()
     guid = str(uuid.uuid4())
+    origin = origin_of(request)
     for hook in hooks:
-        emit_to(request, repo, hook, event, action, objects=objects, guid=guid)
+        emit_to(origin, repo, hook, event, action, objects=objects, guid=guid)
 
 
 def emit_to(
-    request: Request,
+    origin: Origin,
     repo: sqlite3.Row,
     hook: sqlite3.Row,
     event: str,
@@ -104,9 +127,7 @@ def emit_to(
     guid: str | None = None,
 ) -> None:
     """Queue one delivery of `event` to `hook`."""
-    state = emulator(request)
-    base = base_url(request)
-    sender = current_user(request)
+    state, base, sender = origin.state, origin.base, origin.sender
     payload: Objects = {} if action is None else {"action": action}
     payload |= objects
     payload["repository"] = repo_view(state, base, repo).repo

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from conveyor.forge.emulator.hook_events import emit_to, hook_json
+from conveyor.forge.emulator.hook_events import emit_to, hook_json, origin_of
 from conveyor.forge.emulator.http import (
     base_url,
     emulator,
@@ -121,15 +121,24 @@ async def create_hook(request: Request) -> Response:
     with state.store.tx() as conn:
         ident = state.store.next_id(conn)
         conn.execute(
-            "INSERT INTO hooks (id, repo_id, config, events, active, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (ident, repo["id"], json.dumps(config), json.dumps(events), int(active), now, now),
+            "INSERT INTO hooks (id, repo_id, config, events, active, created_at, updated_at, "
+            "base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                ident,
+                repo["id"],
+                json.dumps(config),
+                json.dumps(events),
+                int(active),
+                now,
+                now,
+                base_url(request),
+            ),
         )
     row = _hook_row(state, ident)
     data = hook_json(base_url(request), repo, row)
     if active:
         ping = {"zen": ZEN, "hook_id": ident, "hook": data}
-        emit_to(request, repo, row, "ping", None, objects=ping)
+        emit_to(origin_of(request), repo, row, "ping", None, objects=ping)
     return json_response(data, 201)
 
 

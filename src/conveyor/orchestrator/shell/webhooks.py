@@ -12,8 +12,10 @@ delivery about this repository's issues, comments, PRs or checks wakes the loop;
 the tick then reads the forge as always (the payload is not used). The
 pipeline's own changes (sent by its account) wake nothing: the end of the job
 that made them does. Deliveries already waiting when one wakes the loop are
-answered before the tick, so a burst of changes costs one tick. Polling goes on
-as the fallback for deliveries that never come.
+answered before the tick, so a burst of changes costs one tick. A finished
+check run or suite, or a final commit status, also tells `on_ci` its commit:
+the orchestrator's CI wait on it is then due at once. Polling goes on as the
+fallback for deliveries that never come.
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ class WebhookServer:
         account: str,
         log: Log,
         clock: Callable[[], datetime],
+        on_ci: Callable[[str], None] | None = None,
     ) -> None:
         if not secret:
             msg = "the webhook secret is empty"
@@ -117,6 +120,7 @@ class WebhookServer:
         self._account = account.casefold()
         self._log = log
         self._clock = clock
+        self._on_ci = on_ci
         self._http = _Http((host, port), _Handler)
         self._http.receiver = self
         self._woken = False
@@ -168,6 +172,8 @@ class WebhookServer:
             return 202, "ignored: another repository"
         if not found.wakes:
             return 200, "ok"
+        if found.ci_sha is not None and self._on_ci is not None:
+            self._on_ci(found.ci_sha)  # even the pipeline's own: a CI wait may be on it
         if found.sender.casefold() == self._account:
             return 202, "ignored: the pipeline's own change"
         self._woken = True
