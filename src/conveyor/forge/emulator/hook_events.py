@@ -86,6 +86,12 @@ def hook_json(base: str, repo: sqlite3.Row, row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
+def has_hooks(state: EmulatorState, repo_id: int) -> bool:
+    """Whether the repository has an active hook at all."""
+    row = state.store.one("SELECT 1 FROM hooks WHERE repo_id = ? AND active = 1", (repo_id,))
+    return row is not None
+
+
 def wanting(state: EmulatorState, repo_id: int, event: str) -> list[sqlite3.Row]:
     """The active hooks of the repository that want `event`."""
     return _wanting(state, repo_id, event)
@@ -187,7 +193,7 @@ def emit_issue(
     def build() -> Objects:
         return {"issue": issue_object(request, repo, issue_id), **more}
 
-    if not _is_pull(request, issue_id):
+    if has_hooks(emulator(request), int(repo["id"])) and not _is_pull(request, issue_id):
         emit(request, repo, "issues", action, build)
 
 
@@ -195,7 +201,9 @@ def emit_labels(
     request: Request, repo: sqlite3.Row, issue_id: int, before: set[str], after: set[str]
 ) -> None:
     """`labeled` / `unlabeled` for each label that came or went."""
-    if before == after or _is_pull(request, issue_id):
+    if before == after or not has_hooks(emulator(request), int(repo["id"])):
+        return
+    if _is_pull(request, issue_id):
         return
     store = emulator(request).store
     base = base_url(request)
@@ -228,8 +236,10 @@ def emit_comment(
     emit(request, repo, "issue_comment", action, build)
 
 
-def label_names(request: Request, issue_id: int) -> set[str]:
-    """The names of the labels on an issue now."""
+def label_names(request: Request, repo: sqlite3.Row, issue_id: int) -> set[str]:
+    """The names of the labels on an issue now (nothing, unread, while no hook is active)."""
+    if not has_hooks(emulator(request), int(repo["id"])):
+        return set()
     rows = emulator(request).store.all(
         "SELECT labels.name FROM issue_labels JOIN labels ON labels.id = issue_labels.label_id "
         "WHERE issue_labels.issue_id = ?",

@@ -183,7 +183,7 @@ async def update_issue(request: Request) -> Response:
         raise ApiError(403, "Must have push access to edit this issue")
     if title is not None and not title.strip():
         raise validation_failed("Issue", "title", "missing_field")
-    labels_before = label_names(request, issue["id"])
+    labels_before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
         sets = {"title": title, "body": text} if "body" in body else {"title": title}
         for column, value in sets.items():
@@ -198,7 +198,7 @@ async def update_issue(request: Request) -> Response:
         elif state == "open":
             set_issue_state(conn, issue["id"], "open", None, None)
     _emit_update(request, repo, issue, {"title": title, "body": text if "body" in body else None})
-    emit_labels(request, repo, issue["id"], labels_before, label_names(request, issue["id"]))
+    emit_labels(request, repo, issue["id"], labels_before, label_names(request, repo, issue["id"]))
     return issue_response(store, request, repo, issue["id"])
 
 

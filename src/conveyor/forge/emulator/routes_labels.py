@@ -191,13 +191,13 @@ async def add_or_set_labels(request: Request) -> Response:
     issue = require_issue(store, repo["id"], request.path_params["issue_number"])
     require_push(store, repo, user)
     names = _names(await read_json(request))
-    before = label_names(request, issue["id"])
+    before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
         if request.method == "PUT":
             conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
         add_issue_labels(store, conn, repo["id"], issue["id"], names)
         touch_issue(conn, issue["id"])
-    emit_labels(request, repo, issue["id"], before, label_names(request, issue["id"]))
+    emit_labels(request, repo, issue["id"], before, label_names(request, repo, issue["id"]))
     return _issue_labels_answer(request, store, repo, issue["id"])
 
 
@@ -227,7 +227,7 @@ async def remove_all_labels(request: Request) -> Response:
     store, repo = _repo(request)
     issue = require_issue(store, repo["id"], request.path_params["issue_number"])
     require_push(store, repo, user)
-    before = label_names(request, issue["id"])
+    before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
         conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
         touch_issue(conn, issue["id"])
