@@ -237,16 +237,6 @@ def test_a_ci_wait_is_started_again_only_when_it_is_due() -> None:
     ]
 
 
-def test_a_ci_wait_whose_ci_a_webhook_reported_is_due_at_once() -> None:
-    """Read 5 s ago with a 30 s poll, but its commit's CI finished: started now."""
-    sha = "c0ffee" * 6 + "c0ffee"[:4]
-    wait = CiWait(sha, since=NOW - timedelta(minutes=1), last_read=NOW - timedelta(seconds=5))
-    other = snapshot(issue(1, Stage.CHECKS, ci_wait=wait), ci_reported=frozenset({"f" * 40}))
-    assert started(schedule(other, config(ci_poll_seconds=30), NOW)) == []
-    reported = snapshot(issue(1, Stage.CHECKS, ci_wait=wait), ci_reported=frozenset({sha}))
-    assert started(schedule(reported, config(ci_poll_seconds=30), NOW)) == [1]
-
-
 def test_a_ci_wait_never_read_is_due_after_its_start() -> None:
     """Without a read yet the wait counts from `since`."""
     snap = snapshot(
