@@ -21,6 +21,8 @@ fallback for deliveries that never come.
 from __future__ import annotations
 
 import select
+import socket
+import socketserver
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -55,6 +57,18 @@ class _Http(HTTPServer):
     """The listening socket; `receiver` answers each request."""
 
     receiver: WebhookServer
+
+    def server_bind(self) -> None:
+        """Bind without the base's reverse DNS lookup of the host (`getfqdn`)."""
+        socketserver.TCPServer.server_bind(self)
+        host, port = self.server_address[:2]
+        self.server_name, self.server_port = str(host), int(port)
+
+
+class _Http6(_Http):
+    """The same on an IPv6 address."""
+
+    address_family = socket.AF_INET6
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -121,7 +135,7 @@ class WebhookServer:
         self._log = log
         self._clock = clock
         self._on_ci = on_ci
-        self._http = _Http((host, port), _Handler)
+        self._http = (_Http6 if ":" in host else _Http)((host, port), _Handler)
         self._http.receiver = self
         self._woken = False
         self.refused = 0
