@@ -114,7 +114,8 @@ class Snapshot:
 
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
-    after the last pass (its hysteresis).
+    after the last pass (its hysteresis); `ci_reported` the commits whose CI a
+    webhook said finished since the last pass (their CI waits are due now).
     """
 
     lane: str
@@ -125,6 +126,7 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    ci_reported: frozenset[str] = frozenset()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

@@ -135,6 +135,24 @@ class ForgeServer:
 
         return create_wiki(self.data_dir, slug, src, store=self._shared_store())
 
+    def set_plan(self, slug: str, *, private: bool, drafts: bool) -> None:
+        """Make OWNER/NAME private or public, taking or refusing draft PRs."""
+        from conveyor.forge.emulator.repo_plan import set_plan
+
+        set_plan(self.data_dir, slug, private=private, drafts=drafts, store=self._shared_store())
+
+    def set_knobs(self, **knobs: Any) -> dict[str, Any]:
+        """Change fault knobs (`POST /_conveyor/knobs`); the knobs as they now are."""
+        request = urllib.request.Request(  # noqa: S310 - the server's own loopback URL
+            f"{self.url}/_conveyor/knobs",
+            data=json.dumps(knobs).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310
+            data: dict[str, Any] = json.load(answer)
+        return data
+
     def stats(self) -> dict[str, Any]:
         """The server's request and point counters (`GET /_conveyor/stats`)."""
         with urllib.request.urlopen(f"{self.url}/_conveyor/stats", timeout=10) as answer:  # noqa: S310

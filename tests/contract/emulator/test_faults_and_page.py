@@ -35,6 +35,21 @@ def test_knobs_can_be_turned_on_a_running_server(tmp_path: Path) -> None:
         assert client.post("/_conveyor/knobs", json={"list_lag_ms": -1}).status_code == 422
 
 
+def test_an_injected_secondary_limit_answers_githubs_403_then_lifts(tmp_path: Path) -> None:
+    """Two injected limits: two 403s in GitHub's words with Retry-After, then the real answer."""
+    with ForgeServer(tmp_path / "forge") as server, httpx.Client(base_url=server.url) as client:
+        knobs = server.set_knobs(secondary_limit={"count": 2, "retry_after": 30})
+        assert knobs["secondary_limit"]["count"] == 2
+        limited = [client.get("/repos/a/b") for _ in range(2)]
+        for answer in limited:
+            assert answer.status_code == 403
+            assert answer.headers["Retry-After"] == "30"
+            assert "secondary rate limit" in answer.json()["message"]
+        assert client.get("/repos/a/b").status_code == 404
+        bad = {"secondary_limit": {"count": 1, "status": 500}}
+        assert client.post("/_conveyor/knobs", json=bad).status_code == 422
+
+
 def test_a_new_comment_is_listed_only_after_the_list_lag(tmp_path: Path) -> None:
     """With a 300 ms lag a fresh comment is missing from the list, then appears."""
     with ForgeServer(tmp_path / "forge", list_lag_ms=300) as server:
