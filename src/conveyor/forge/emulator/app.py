@@ -41,6 +41,7 @@ ROUTE_MODULES: list[str] = [
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
     "conveyor.forge.emulator.repos",
     "conveyor.forge.emulator.pulls",
+    "conveyor.forge.emulator.reviews",
     "conveyor.forge.emulator.merge",
     "conveyor.forge.emulator.protection",
     "conveyor.forge.emulator.branches",
