@@ -22,6 +22,7 @@ from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
+from conveyor.job.feedback import take_feedback_first
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.stages import (
     accept,
@@ -159,6 +160,10 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
 
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
+    begun = take_feedback_first(ctx, state)
+    if isinstance(begun, StageEnd):
+        return begun
+    state = begun
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:
