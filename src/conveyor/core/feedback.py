@@ -115,11 +115,11 @@ def take(state: IssueState, items: Iterable[Item], trust: Trust) -> Taken:
         newest[item.kind] = max(newest[item.kind], item.id)
         if same_login(item.author, trust.account) and has_marker(item.body):
             continue
-        if not trust.user(item.author):
-            withheld += 1
-            continue
         text = strip_hidden(item.body).strip()
         if not text or (item.kind == "review" and item.state in _SILENT_REVIEWS):
+            continue
+        if not trust.user(item.author):
+            withheld += 1
             continue
         found.append(_finding(number, item, text))
         people.setdefault(item.author.casefold(), item.author)

@@ -23,7 +23,7 @@ def take_feedback_first(ctx: JobContext, state: IssueState) -> IssueState | Stag
     if taken is None:
         return state
     if not taken.findings:
-        return taken.state
+        return taken.state  # the clock moved on: saved with the job's next change
     for finding in taken.findings:
         title = finding.evidence.split("\n", 1)[0].removesuffix(":")
         ctx.events.emit("finding", id=finding.id, severity=finding.severity, title=title)

@@ -23,6 +23,7 @@ from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
 from conveyor.job.feedback import take_feedback_first
+from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.stages import (
     accept,
@@ -108,7 +109,7 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
         case ChargeBudget():
             return effects_forge.run_charge(ctx, state, effect)
         case LaunchSession():
-            ended, kept = run_launch(ctx, effect)
+            ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
             if kept:
                 handoff = (ctx.run_dir / "handoff.md").read_text(encoding="utf-8")
                 note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"

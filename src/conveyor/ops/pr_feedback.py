@@ -1,8 +1,8 @@
 """The PR-feedback op: read people's reviews and comments on the PR, take the new ones (BB-FB).
 
-Three reads (reviews, inline review comments, conversation comments); the findings
-and the advanced clock are saved in the state before the signed note is posted on
-the PR, so a crash between the two loses no feedback (the note is only the account).
+Three reads (reviews, inline review comments, conversation comments); findings and
+the advanced clock are saved in the state before the signed note is posted on the
+PR, so a crash between the two loses no feedback (the note is only its account).
 """
 
 from __future__ import annotations
@@ -38,23 +38,23 @@ def take_pr_feedback(
     signature: Signature | None = None,
     open_only: bool = False,
 ) -> Taken | None:
-    """Take the PR's new feedback into issue `number`'s state; None when nothing is new.
+    """Take the PR's new feedback into issue `number`'s state; None when it has no PR.
 
-    The state is saved when its clock moved (visitors' items move it too); the note
-    goes on the PR only when findings were taken. With `open_only`, findings on a PR
-    that is merged or closed are left alone (a merge job finishing its close-out).
+    With findings, the state is saved and the note goes on the PR. Without, only the
+    clock moved (past the pipeline's own comments, visitors' items): the job saves it
+    with its next change, so reading costs no write. With `open_only`, findings on a
+    PR that is merged or closed are left alone (a merge job finishing its close-out).
     """
     if state.pr is None:
         return None
     taken = take(state, read_feedback(ctx, state.pr), ctx.trust())
-    if taken.state == state:
-        return None
-    if taken.findings and open_only:
+    if not taken.findings:
+        return taken
+    if open_only:
         pr = ctx.forge.get_pr(state.pr)
         if pr.merged or pr.state != "open":
             return None
     save_state(ctx, number, taken.state)
-    if taken.findings:
-        kind = f"feedback-{taken.findings[0].id}"
-        post_comment(ctx, state.pr, kind, note(taken), signature)
+    kind = f"feedback-{taken.findings[0].id}"
+    post_comment(ctx, state.pr, kind, note(taken), signature)
     return taken
