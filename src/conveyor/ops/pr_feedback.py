@@ -1,24 +1,29 @@
 """The PR-feedback op: read people's reviews and comments on the PR, take the new ones (BB-FB).
 
-Three reads (reviews, inline review comments, conversation comments); findings and
-the advanced clock are saved in the state before the signed note is posted on the
-PR, so a crash between the two loses no feedback (the note is only its account).
+Two or three reads (reviews, inline review comments, conversation comments); findings
+and the advanced clock are saved in the state before the signed note is posted on
+the PR, so a crash between the two loses no feedback (the note is only its account).
 """
 
 from __future__ import annotations
 
 from conveyor.core.feedback import Item, Taken, note, take
 from conveyor.core.signatures import Signature
-from conveyor.core.state import IssueState
+from conveyor.core.state import FeedbackSeen, IssueState
 from conveyor.ops.context import OpContext, fetch_comments
 from conveyor.ops.post import post_comment
 from conveyor.ops.state_store import save_state
 
 
-def read_feedback(ctx: OpContext, pr: int) -> tuple[Item, ...]:
-    """Every review, review comment and conversation comment of PR `pr` as feedback items."""
+def read_feedback(ctx: OpContext, pr: int, seen: FeedbackSeen) -> tuple[Item, ...]:
+    """The reviews, review comments and conversation comments of PR `pr` as feedback items.
+
+    Every review comment belongs to a review (one posted alone, or a reply, gets a review
+    of its own), so the review comments are read only when a review is newer than `seen`.
+    """
     reviews = ctx.forge.list_reviews(pr)
-    inline = ctx.forge.list_review_comments(pr)
+    fresh = any(r.id > seen.review for r in reviews)
+    inline = ctx.forge.list_review_comments(pr) if fresh else ()
     comments = fetch_comments(ctx, pr)
     return (
         *(Item("review", r.id, r.author, r.body, r.html_url, state=r.state) for r in reviews),
@@ -47,7 +52,7 @@ def take_pr_feedback(
     """
     if state.pr is None:
         return None
-    taken = take(state, read_feedback(ctx, state.pr), ctx.trust())
+    taken = take(state, read_feedback(ctx, state.pr, state.feedback), ctx.trust())
     if not taken.findings:
         return taken
     if open_only:

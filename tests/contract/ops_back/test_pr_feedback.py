@@ -61,7 +61,7 @@ def test_a_persons_review_and_comments_become_findings_and_a_visitors_are_withhe
 
 
 def test_feedback_already_taken_is_not_taken_again(back: Back) -> None:
-    """The clock in the state: a second read finds nothing new (the note is the pipeline's)."""
+    """The clock: a second read finds nothing new (the note is the pipeline's); a later one does."""
     number = back.branch_and_pr({"app.py": "x = 11\ny = 2\nz = 3\n"})
     save_state(back.ctx(), 1, IssueState(stage=Stage.REVIEW, pr=number))
     person, _ = _people(back)
@@ -72,8 +72,13 @@ def test_feedback_already_taken_is_not_taken_again(back: Back) -> None:
     again = take_pr_feedback(back.ctx(), 1, first.state)
     assert again is not None
     assert (again.findings, again.state.findings) == ((), first.state.findings)
+    head = rev_parse(back.work, "HEAD")
+    person.create_review_comment(number, "And here.", commit_id=head, path="app.py", line=1)
+    third = take_pr_feedback(back.ctx(), 1, again.state)
+    assert third is not None
+    assert [(f.id, f.file) for f in third.findings] == [("F2", "app.py")]
     notes = [c for c in back.bot.list_comments(number).comments if "Feedback taken" in c.body]
-    assert len(notes) == 1
+    assert len(notes) == 2
 
 
 def test_feedback_on_a_closed_pr_is_left_alone_by_a_later_stage(back: Back) -> None:
