@@ -114,7 +114,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shop import price_of
+from shop.prices import price_of
 
 RUNNER = str(Path(__file__).resolve().parents[1] / "migrate.py")
 
@@ -126,15 +126,17 @@ def test_an_items_price_is_read(tmp_path):
         con.execute("INSERT INTO items (name, quantity, price) VALUES ('bolt', 2, 30)")
     assert price_of(db, "bolt") == 30
 """
-PRICE_STUB = (
-    SHOP
-    + '''
+PRICES = "shop/prices.py"
+PRICE_STUB = '''\
+"""What items cost."""
+
+import sqlite3
+
 
 def price_of(db, name):
     """The price of one `name`."""
     raise NotImplementedError
 '''
-)
 PRICE_IMPL = PRICE_STUB.replace(
     "    raise NotImplementedError\n",
     "    with sqlite3.connect(db) as con:\n"

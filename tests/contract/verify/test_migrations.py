@@ -20,6 +20,7 @@ from tests.contract.verify.sqlite_project import (
     PRICE_IMPL,
     PRICE_TEST,
     PRICE_UP,
+    PRICES,
     PYTEST,
     migrate,
 )
@@ -47,7 +48,7 @@ def _price(shop: GitRepo, down: str, up: str = PRICE_UP) -> str:
         {
             "migrations/002_price.up.sql": up,
             "migrations/002_price.down.sql": down,
-            "shop/__init__.py": PRICE_IMPL,
+            PRICES: PRICE_IMPL,
             "tests/test_price.py": PRICE_TEST,
         }
     )
