@@ -30,6 +30,7 @@ from conveyor.core.trust import Trust, same_login
 
 FEEDBACK = "feedback"
 ItemKind = Literal["review", "review_comment", "comment"]
+KINDS: tuple[ItemKind, ...] = ("review", "review_comment", "comment")
 EVIDENCE_CHARS = 4000
 # Review states with nothing to act on: approving asks for no change.
 _SILENT_REVIEWS = frozenset({"APPROVED", "PENDING", "DISMISSED"})
@@ -104,12 +105,12 @@ def _seen(clock: FeedbackSeen, kind: ItemKind) -> int:
 def take(state: IssueState, items: Iterable[Item], trust: Trust) -> Taken:
     """Read the items newer than the state's clock: findings for people, a count for visitors."""
     clock = state.feedback
-    newest = {kind: _seen(clock, kind) for kind in ("review", "review_comment", "comment")}
+    newest = {kind: _seen(clock, kind) for kind in KINDS}
     found: list[Finding] = []
     people: dict[str, str] = {}
     withheld = 0
     number = next_number(state.findings)
-    for item in sorted(items, key=lambda i: (i.kind != "review", i.id)):
+    for item in sorted(items, key=lambda i: (KINDS.index(i.kind), i.id)):
         if item.id <= _seen(clock, item.kind):
             continue
         newest[item.kind] = max(newest[item.kind], item.id)
