@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from conveyor.core.migrate_commands import MigrateCommands
+
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
 
 
@@ -91,7 +93,7 @@ class AccountConfig(Strict):
         return self
 
 
-class Commands(Strict):
+class Commands(MigrateCommands, Strict):
     """Commands run in the checkout with the sessions' environment; None means skip."""
 
     setup: str | None = None
@@ -115,6 +117,7 @@ class Paths(Strict):
     non_code: tuple[str, ...] = ("docs/**", "**/*.md", "**/*.rst", "**/*.txt", "LICENSE*")
     lockfiles: tuple[str, ...] = ()
     practices: tuple[str, ...] = ("AGENTS.md", "CONTRIBUTING.md")
+    migrations: tuple[str, ...] = ("**/migrations/**",)
 
 
 PositiveInt = Annotated[int, Field(ge=0)]

@@ -138,6 +138,17 @@ class CiWait(Frozen):
     last_read: datetime | None = None
 
 
+class FeedbackSeen(Frozen):
+    """The newest PR review, review comment and conversation comment already read (BB-FB-3).
+
+    Ids only grow on a forge, so anything with a larger id is new feedback.
+    """
+
+    review: NonNegative = 0
+    review_comment: NonNegative = 0
+    comment: NonNegative = 0
+
+
 class IssueState(Frozen):
     """Everything the stages keep about one issue between jobs (GH-7, GH-9)."""
 
@@ -177,6 +188,7 @@ class IssueState(Frozen):
     rereview: Rereview | None = None
     # The pipeline closed the PR because the change lives only in the wiki (PR-7).
     pr_closed: bool = False
+    feedback: FeedbackSeen = FeedbackSeen()
 
     def open_blocking(self) -> tuple[Finding, ...]:
         """The blocking findings not yet resolved."""

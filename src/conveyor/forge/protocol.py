@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
     CheckRun,
@@ -155,6 +156,15 @@ class Forge(Protocol):
 
     def merge_pr(self, number: int, sha: str, title: str, message: str) -> MergeResult:
         """Squash-merge a PR if its head is still `sha` (Conflict when it moved)."""
+        ...
+
+    # -- people's reviews of a PR ---------------------------------------------------
+    def list_reviews(self, number: int) -> tuple[Review, ...]:
+        """Every review of PR `number`, oldest first."""
+        ...
+
+    def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
+        """Every inline review comment of PR `number`, oldest first."""
         ...
 
     # -- branches -------------------------------------------------------------

@@ -21,6 +21,8 @@ from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
+from conveyor.job.feedback import take_feedback_first
+from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.ops.issue_md import read_taken
 from conveyor.stages import (
@@ -107,7 +109,7 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
         case ChargeBudget():
             return effects_forge.run_charge(ctx, state, effect)
         case LaunchSession():
-            ended, kept = run_launch(ctx, effect)
+            ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
             if kept:
                 handoff = (ctx.run_dir / "handoff.md").read_text(encoding="utf-8")
                 note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
@@ -159,6 +161,10 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
 
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
+    begun = take_feedback_first(ctx, state)
+    if isinstance(begun, StageEnd):
+        return begun
+    state = begun
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:

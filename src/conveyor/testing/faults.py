@@ -15,6 +15,7 @@ from typing import Literal, TypeVar
 
 from conveyor.forge.errors import Transient
 from conveyor.forge.protocol import Forge, Permission
+from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
     CheckRun,
@@ -101,6 +102,14 @@ class FaultyForge:
     def get_pr(self, number: int) -> PullRequest:
         """Pass-through read."""
         return self.inner.get_pr(number)
+
+    def list_reviews(self, number: int) -> tuple[Review, ...]:
+        """Pass-through read."""
+        return self.inner.list_reviews(number)
+
+    def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
+        """Pass-through read."""
+        return self.inner.list_review_comments(number)
 
     def get_branch(self, name: str) -> Branch | None:
         """Pass-through read."""

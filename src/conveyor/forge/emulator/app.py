@@ -44,6 +44,7 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.wiki",
     "conveyor.forge.emulator.repo_plan",
     "conveyor.forge.emulator.pulls",
+    "conveyor.forge.emulator.reviews",
     "conveyor.forge.emulator.merge",
     "conveyor.forge.emulator.protection",
     "conveyor.forge.emulator.rulesets",

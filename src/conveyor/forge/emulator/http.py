@@ -38,7 +38,7 @@ class ApiError(Exception):
         self,
         status: int,
         message: str,
-        errors: list[dict[str, Any]] | None = None,
+        errors: list[dict[str, Any]] | list[str] | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"{status} {message}")
@@ -77,7 +77,7 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 def error(
     status: int,
     message: str,
-    errors: list[dict[str, Any]] | None = None,
+    errors: list[dict[str, Any]] | list[str] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
     """A GitHub-shaped error body: message, documentation_url, status, and errors if any."""

@@ -1,4 +1,4 @@
-"""Pull request routes: list, create, get, update, and their (empty) reviews and comments."""
+"""Pull request routes: list, create, get and update (reviews are in `reviews.py`)."""
 
 from __future__ import annotations
 
@@ -212,19 +212,10 @@ def _reopen(state: EmulatorState, view: RepoView, pull: Pull) -> Pull:
     return reopened
 
 
-async def empty_list_route(request: Request) -> Response:
-    """`GET .../pulls/{number}/reviews` and `.../comments`: the emulator has none."""
-    state, repo, _ = repo_context(request)
-    require_pull(state, repo, request)
-    return paged_response(request, [], page_params(request), 0)
-
-
 _PULLS = "/repos/{owner}/{repo}/pulls"
 ROUTES = [
     Route(_PULLS, list_route, methods=["GET"]),
     Route(_PULLS, create_route, methods=["POST"]),
     Route(_PULLS + "/{number:int}", get_route, methods=["GET"]),
     Route(_PULLS + "/{number:int}", update_route, methods=["PATCH"]),
-    Route(_PULLS + "/{number:int}/reviews", empty_list_route, methods=["GET"]),
-    Route(_PULLS + "/{number:int}/comments", empty_list_route, methods=["GET"]),
 ]
