@@ -57,6 +57,7 @@ def _job_entry(job: RecordedJob, now: datetime) -> dict[str, Any]:
         "stage": record.stage,
         "job_id": record.job_id,
         "pid": record.pid,
+        "worker": job.worker,
         "session": None if current is None else current.key,
         "model": None if current is None else current.model,
         "context": None if current is None else current.last_context,
