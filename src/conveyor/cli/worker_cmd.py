@@ -44,9 +44,11 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
     tls_key: KeyOption = None,
 ) -> None:
     """Run stage jobs from the task queue; SIGTERM or Ctrl-C hands running jobs to other workers."""
+    from conveyor.job.fork_start import job_start
     from conveyor.orchestrator.shell.executor import default_command
     from conveyor.temporal.activity import RepoSetup
-    from conveyor.temporal.target import TargetError, TemporalTarget
+    from conveyor.temporal.forker import ForkServer
+    from conveyor.temporal.target import TargetError, TemporalTarget, job_environment
     from conveyor.temporal.worker import serve
 
     if temporal is None:
@@ -69,10 +71,18 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
         if loaded.repo in repos:
             raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")
         repos[loaded.repo] = RepoSetup(path.resolve(), repo_home(loaded))
+    forker = None
+    if job_start(os.environ) == "fork":
+        forker = ForkServer.launch(job_environment(os.environ))
     try:
-        code = asyncio.run(serve(target, repos, os.environ, default_command(), jobs=jobs))
+        code = asyncio.run(
+            serve(target, repos, os.environ, default_command(), jobs=jobs, forker=forker)
+        )
     except TargetError as exc:
         raise _fail(str(exc)) from exc
     except RuntimeError as exc:  # the SDK's "Failed client connect: …"
         raise _fail(f"--temporal {temporal}: {exc}", EXIT_UNREACHABLE) from exc
+    finally:
+        if forker is not None:
+            forker.close()
     raise typer.Exit(code)

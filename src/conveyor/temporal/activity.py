@@ -18,7 +18,14 @@ from pathlib import Path
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from conveyor.temporal.job_process import find_job_dir, read_job_json, start_job, terminate
+from conveyor.temporal.forker import ForkServer, JobProcess
+from conveyor.temporal.job_process import (
+    find_job_dir,
+    log_path,
+    read_job_json,
+    start_job,
+    terminate,
+)
 from conveyor.temporal.messages import (
     ACTIVITY,
     JOB_KILLED,
@@ -44,7 +51,8 @@ class RepoSetup:
 
 
 class JobActivity:
-    """The activity of a worker serving `repos`; jobs run `command` with `environ`."""
+    """The activity of a worker serving `repos`; jobs run with `environ`, forked by `forker`
+    (else exec'd as `command`)."""
 
     def __init__(
         self,
@@ -52,15 +60,17 @@ class JobActivity:
         environ: Mapping[str, str],
         identity: str,
         command: Sequence[str],
+        forker: ForkServer | None = None,
     ) -> None:
         self.repos = dict(repos)
         self.environ = dict(environ)
         self.identity = identity
         self.command = tuple(command)
+        self.forker = forker
 
-    def argv(self, job: JobInput, setup: RepoSetup, *, resume: bool) -> list[str]:
-        """The job's command line."""
-        args = [*self.command, "job", "--config", str(setup.config_path)]
+    def job_args(self, job: JobInput, setup: RepoSetup, *, resume: bool) -> list[str]:
+        """The job's arguments after `conveyor`."""
+        args = ["job", "--config", str(setup.config_path)]
         args += ["--issue", str(job.issue), "--stage", job.stage, "--lane", job.lane]
         return [*args, "--resume"] if resume else args
 
@@ -74,8 +84,9 @@ class JobActivity:
             raise ApplicationError(msg, type=NO_CONFIG, non_retryable=True)
         attempt = activity.info().attempt
         resume = (job.resume or attempt > 1) and job.stage != SPEC  # spec always starts afresh
-        argv = self.argv(job, setup, resume=resume)
-        process = await start_job(argv, self.environ, setup.home / "logs", job.issue, job.stage)
+        args = self.job_args(job, setup, resume=resume)
+        log = log_path(setup.home / "logs", job.issue, job.stage)
+        process = await start_job(self.command, args, self.environ, log, self.forker)
         watch = _Watch(self.identity, setup.home, job, process.pid)
         try:
             code = await _run(process, watch)
@@ -129,7 +140,7 @@ class _Watch:
         )
 
 
-async def _run(process: asyncio.subprocess.Process, watch: _Watch) -> int:
+async def _run(process: JobProcess, watch: _Watch) -> int:
     """Heartbeat the job's progress every `POLL_S` until it exits; its exit code."""
     activity.heartbeat(watch.progress())
     while True:

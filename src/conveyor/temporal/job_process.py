@@ -1,9 +1,10 @@
 """A worker's stage job as a child process: started so it dies with the worker, watched by job.json.
 
-The job is `conveyor job …` in its own session, logging to `logs/`. It is started through
-a tiny launcher that asks Linux to SIGTERM it when the worker dies (`PR_SET_PDEATHSIG`),
-so a killed worker never leaves its job running beside the retry on another machine:
-the orphan saves its issue and pushes its commits, as on any interrupt.
+The job is `conveyor job …` in its own session, logging to `logs/`. It is forked by the
+worker's fork server (`conveyor.temporal.zygote`), or with `CONVEYOR_JOB_START=exec` exec'd
+through a tiny launcher. Either way Linux sends it SIGTERM when its parent dies
+(`PR_SET_PDEATHSIG`), so a killed worker never leaves its job running beside the retry on
+another machine: the orphan saves its issue and pushes its commits, as on any interrupt.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from conveyor.job.jobfile import JOB_FILE, load_job_file
 from conveyor.job.layout import job_stamp
+from conveyor.temporal.forker import ForkServer, JobProcess
 
 # argv: PARENT_PID COMMAND ARG…; dies with the parent (SIGTERM), then execs the command.
 LAUNCHER = (
@@ -47,20 +49,30 @@ def _which(name: str) -> str:
 
 
 async def start_job(
-    command: Sequence[str], environ: Mapping[str, str], logs: Path, issue: int, stage: str
-) -> asyncio.subprocess.Process:
-    """Start the job in its own session; its output goes to `logs/issue-N-<stage>-<t>.log`."""
-    logs.mkdir(parents=True, exist_ok=True)
-    log = logs / f"issue-{issue}-{stage}-{job_stamp(datetime.now(UTC))}.log"
+    command: Sequence[str],
+    args: Sequence[str],
+    environ: Mapping[str, str],
+    log: Path,
+    forker: ForkServer | None,
+) -> JobProcess:
+    """Start `conveyor ARGS` in its own session, its output appended to `log`."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    if forker is not None:
+        return await forker.start(args, environ, log)
     with log.open("ab") as out:
         return await asyncio.create_subprocess_exec(
-            *launcher_argv(command),
+            *launcher_argv([*command, *args]),
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
             env=dict(environ),
             start_new_session=True,
         )
+
+
+def log_path(logs: Path, issue: int, stage: str) -> Path:
+    """`logs/issue-N-<stage>-<UTC start>.log`."""
+    return logs / f"issue-{issue}-{stage}-{job_stamp(datetime.now(UTC))}.log"
 
 
 def find_job_dir(home: Path, issue: int, stage: str, pid: int) -> Path | None:
@@ -84,7 +96,7 @@ def read_job_json(job_dir: Path | None) -> str | None:
         return None
 
 
-def terminate(process: asyncio.subprocess.Process) -> None:
+def terminate(process: JobProcess) -> None:
     """SIGTERM the job (it saves its issue at its stage), unless it has already ended."""
     if process.returncode is None:
         try:

@@ -18,6 +18,7 @@ from datetime import timedelta
 from temporalio.worker import Worker
 
 from conveyor.temporal.activity import JobActivity, RepoSetup
+from conveyor.temporal.forker import ForkServer
 from conveyor.temporal.target import TemporalTarget, connect, job_environment
 from conveyor.temporal.workflow import StageJobWorkflow
 
@@ -32,12 +33,13 @@ async def serve(
     command: Sequence[str],
     *,
     jobs: int,
+    forker: ForkServer | None = None,
     say: bool = True,
 ) -> int:
     """Run the worker until SIGTERM/SIGINT; 0 once it has shut down."""
     client = await connect(target, environ)
     identity = client.identity
-    runner = JobActivity(repos, job_environment(environ), identity, command)
+    runner = JobActivity(repos, job_environment(environ), identity, command, forker)
     worker = Worker(
         client,
         task_queue=target.queue,
