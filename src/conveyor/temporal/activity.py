@@ -97,7 +97,9 @@ class JobActivity:
             if details is not None and details.worker_shutdown:
                 msg = f"worker {self.identity} shut down; the job stopped with exit {code}"
                 raise ApplicationError(msg, type=WORKER_SHUT_DOWN) from None
-            raise
+            if details is None or not details.cancel_requested:
+                raise  # this attempt timed out or is gone: its outcome no longer counts
+            # Asked to stop: the job's interrupted save is how the activity ends.
         job_dir = watch.job_dir()
         if code < 0:
             msg = f"the job was killed by signal {-code} on worker {self.identity}"
