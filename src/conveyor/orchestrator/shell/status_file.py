@@ -63,6 +63,10 @@ def _job_entry(job: RecordedJob, now: datetime) -> dict[str, Any]:
         "context": None if current is None else current.last_context,
         "context_budget": None if current is None else current.budget,
         "cost_usd": round(sum(known), 6),
+        "tokens": sum(
+            s.usage.input + s.usage.output + s.usage.cache_read + s.usage.cache_write
+            for s in record.sessions
+        ),
         "unknown_cost_sessions": len(record.sessions) - len(known),
         "running_seconds": max(0, int((now - record.started_at).total_seconds())),
         "heartbeat": record.heartbeat.isoformat(),
