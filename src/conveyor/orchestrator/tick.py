@@ -104,6 +104,11 @@ def _forget_ended(orc: Orchestrator, now: datetime) -> None:
 
 def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> None:
     """Take on live jobs of this lane another (earlier) orchestrator started."""
+    if isinstance(orc.executor, RemoteJobs):  # its jobs may run before any job.json is heard
+        for issue, remote in orc.executor.running().items():
+            if issue not in orc.handles:
+                orc.handles[issue] = remote
+                orc.log.write(now, f"adopted #{issue} {remote.stage.value} (a running workflow)")
     for job in recorded:
         record = job.record
         if not job.alive or record.lane != orc.lane:

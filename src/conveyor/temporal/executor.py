@@ -16,7 +16,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
+from temporalio.client import (
+    Client,
+    WorkflowExecution,
+    WorkflowExecutionStatus,
+    WorkflowHandle,
+)
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
@@ -78,13 +83,24 @@ class TemporalExecutor:
         """The running workflows of this repository and lane (a restarted orchestrator's)."""
         query = f"WorkflowType = '{WORKFLOW}' AND ExecutionStatus = 'Running'"
         async for found in self.client.list_workflows(query):
-            memo = await found.memo()
-            if memo.get("repo") != self.repo or memo.get("lane") != self.lane:
-                continue
-            issue, stage = int(memo["issue"]), Stage(str(memo["stage"]))
-            started = found.start_time.astimezone(UTC)
-            self._jobs[issue] = RemoteJob(issue, stage, found.id, found.run_id, started)
-            await self._refresh(self._jobs[issue])
+            await self._take(found)
+
+    async def _adopt_one(self, wid: str) -> RemoteJob | None:
+        """The running workflow `wid` if it is this repository's and lane's, now known."""
+        described = await self.client.get_workflow_handle(wid).describe()
+        if described.status != WorkflowExecutionStatus.RUNNING:
+            return None
+        return await self._take(described)
+
+    async def _take(self, found: WorkflowExecution) -> RemoteJob | None:
+        memo = await found.memo()
+        if memo.get("repo") != self.repo or memo.get("lane") != self.lane:
+            return None
+        issue, stage = int(memo["issue"]), Stage(str(memo["stage"]))
+        started = found.start_time.astimezone(UTC)
+        job = self._jobs[issue] = RemoteJob(issue, stage, found.id, found.run_id, started)
+        await self._refresh(job)
+        return job
 
     # -- the Executor seam --------------------------------------------------------------
     def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
@@ -107,11 +123,22 @@ class TemporalExecutor:
                 )
             )
         except WorkflowAlreadyStartedError as exc:
-            msg = f"workflow {wid} is still running"
-            raise ExecutorError(msg) from exc
+            # Started by an earlier orchestrator of this lane and not listed yet: adopt it.
+            adopted = self._call(self._adopt_one(wid))
+            if adopted is None:
+                msg = f"workflow {wid} is still running for another lane"
+                raise ExecutorError(msg) from exc
+            return self._handle_of(adopted)
         self._jobs[issue] = RemoteJob(issue, stage, wid, handle.result_run_id, now)
         self._checked[issue] = time.monotonic()
         return JobHandle(issue, stage, 0, None, now)
+
+    def running(self) -> dict[int, JobHandle]:
+        """A handle per issue whose workflow runs, as last heard."""
+        return {n: self._handle_of(job) for n, job in self._jobs.items() if job.running}
+
+    def _handle_of(self, job: RemoteJob) -> JobHandle:
+        return JobHandle(job.issue, job.stage, 0, None, job.started_at)
 
     def alive(self, handle: JobHandle) -> bool:
         """Whether the issue's workflow still runs (asked of Temporal at most every 0.5 s)."""

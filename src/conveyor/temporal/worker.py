@@ -24,6 +24,9 @@ from conveyor.temporal.workflow import StageJobWorkflow
 
 # Shutdown waits this long for activities to end by themselves before cancelling them.
 GRACE = timedelta(seconds=0)
+# Heartbeat details reach Temporal at least this often (the SDK's default is 80% of the
+# time-out): they are what `conveyor status` and the live view show of a remote job.
+PROGRESS_EVERY = timedelta(seconds=2)
 
 
 async def serve(
@@ -48,6 +51,7 @@ async def serve(
         max_concurrent_activities=jobs,
         max_cached_workflows=0,
         graceful_shutdown_timeout=GRACE,
+        max_heartbeat_throttle_interval=PROGRESS_EVERY,
         identity=identity,
     )
     stop = asyncio.Event()

@@ -1,7 +1,9 @@
-"""Stopping a remote job: the orchestrator's cancel reaches the worker as the job's SIGTERM save."""
+"""A remote job outlives its orchestrator: a new one adopts it, and its cancel reaches the
+worker as the job's SIGTERM save."""
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 from typing import Any
@@ -17,12 +19,13 @@ from tests.e2e.temporal.pool import jobs_of, run_argv, start_worker, worker_conf
 EXIT_INTERRUPTED = 130
 
 
-def test_a_second_ctrl_c_cancels_the_remote_job_which_saves_the_issue_at_its_stage(
+def test_a_restarted_orchestrator_adopts_the_remote_job_and_its_second_ctrl_c_cancels_it(
     forge_server_world: World, temporal_server: TemporalDevServer, tmp_path: Path
 ) -> None:
-    """The workflow's cancel SIGTERMs the worker's triage job: it records an interrupted
-    finish, the issue stays at triage with its lease cleared, the worker lives on, and the
-    orchestrator logs the job's end with its outcome and worker."""
+    """The orchestrator dies by SIGKILL mid-triage; the next one adopts the running workflow
+    (no second job starts). Its second Ctrl-C cancels the workflow, which SIGTERMs the
+    worker's job: it records an interrupted finish, the issue stays at triage with its lease
+    cleared, the worker lives on, and the log names the job's outcome and worker."""
     world = forge_server_world
     release = tmp_path / "release"
     entry: dict[str, Any] = triage("calm")
@@ -35,9 +38,18 @@ def test_a_second_ctrl_c_cancels_the_remote_job_which_saves_the_issue_at_its_sta
     config = worker_config(world, tmp_path, "a", LIMITS)
     worker = start_worker(world, temporal_server.address, config, tmp_path / "worker-a.log")
     identity = worker.identity()
+    first = world.start(*run_argv(temporal_server.address, heartbeat=10))
+    wait_for("triage to pause", Path(f"{release}.started").exists, timeout=120)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.communicate(timeout=30)
     run = world.start(*run_argv(temporal_server.address, heartbeat=10))
     try:
-        wait_for("triage to pause", Path(f"{release}.started").exists, timeout=120)
+        wait_for(
+            "the new orchestrator to adopt the job",
+            lambda: any(
+                x.startswith(f"adopted #{number} triage") for x in log_lines(world.repo_home)
+            ),
+        )
         run.send_signal(signal.SIGINT)
         wait_for(
             "the cool-down", lambda: any("cooling down" in x for x in log_lines(world.repo_home))

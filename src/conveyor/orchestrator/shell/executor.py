@@ -92,6 +92,10 @@ class RemoteJobs(Protocol):
         """Where and how a job ended (appended to `job ended …`)."""
         ...
 
+    def running(self) -> dict[int, JobHandle]:
+        """A handle per issue whose job runs, by issue (an earlier orchestrator's too)."""
+        ...
+
 
 def default_command() -> tuple[str, ...]:
     """How to run `conveyor`: the script beside this interpreter, else the interpreter itself."""
