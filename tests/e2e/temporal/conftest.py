@@ -1,4 +1,4 @@
-"""Fixtures for the worker pool's end-to-end tests (the session's `temporal_server` is the server)."""
+"""Fixtures for the worker pool's end-to-end tests: a World running every stage."""
 
 from __future__ import annotations
 
