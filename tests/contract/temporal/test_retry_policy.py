@@ -113,3 +113,46 @@ def test_a_job_that_cannot_run_anywhere_fails_at_once(
     outcome, calls = _run(temporal_server, tmp_path, ending, repo=repo)
     assert outcome == kind
     assert len(calls) == (1 if repo == REPO else 0)
+
+
+def test_a_worker_shutting_down_stops_its_job_and_another_worker_runs_it(
+    temporal_server: TemporalDevServer, tmp_path: Path
+) -> None:
+    """SIGTERM reaches the job as the worker shuts down; the attempt fails as "worker shut
+    down" and the next worker on the queue runs the job again, with `--resume`."""
+    calls, stopped = tmp_path / "calls", tmp_path / "stopped"
+    first = (
+        f'echo "$@" >> {calls}; if [ ! -e {stopped} ]; then '
+        f"trap 'touch {stopped}; exit 1' TERM; sleep 30 & wait; fi; exit 0"
+    )
+    setup = RepoSetup(tmp_path / "conveyor.toml", tmp_path / "home")
+    env = {"PATH": os.environ["PATH"]}
+    activities = [
+        JobActivity({REPO: setup}, env, name, ["/bin/sh", "-c", first, "sh"]) for name in "ab"
+    ]
+    queue = f"shutdown-{uuid.uuid4().hex}"
+    job = JobInput(REPO, 7, "implement", "lane-1", resume=False, attempts=3, heartbeat_seconds=10)
+
+    async def go() -> JobResult:
+        client = await Client.connect(server_address)
+        options = {"task_queue": queue, "workflows": [StageJobWorkflow], "max_cached_workflows": 0}
+        one = Worker(client, activities=[activities[0].run], **options)  # type: ignore[arg-type]
+        running = asyncio.create_task(one.run())
+        handle = await client.start_workflow(
+            WORKFLOW, job, id=f"wf-{queue}", task_queue=queue, result_type=JobResult
+        )
+        while not calls.exists():
+            await asyncio.sleep(0.05)
+        await one.shutdown()
+        await running
+        async with Worker(client, activities=[activities[1].run], **options):  # type: ignore[arg-type]
+            result: JobResult = await handle.result()
+        return result
+
+    server_address = temporal_server.address
+    result = asyncio.run(go())
+    assert stopped.exists(), "the job got SIGTERM"
+    assert (result.exit_code, result.attempt, result.worker) == (0, 2, "b")
+    lines = calls.read_text().splitlines()
+    assert len(lines) == 2
+    assert lines[1].endswith("--resume")
