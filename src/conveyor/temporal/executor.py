@@ -33,8 +33,8 @@ from conveyor.temporal.messages import WORKFLOW, JobInput, JobProgress, JobResul
 from conveyor.temporal.remote import RemoteJob, workflow_id
 from conveyor.temporal.target import TemporalTarget, connect
 
-# `alive` is asked every 0.2 s while the loop naps: answers are reused this long.
-FRESH_S = 0.5
+# `alive` is asked every 0.2 s per job while the loop naps: answers are reused this long.
+FRESH_S = 0.25
 DEFAULT_HEARTBEAT_S = 30.0
 T = TypeVar("T")
 
@@ -141,7 +141,7 @@ class TemporalExecutor:
         return JobHandle(job.issue, job.stage, 0, None, job.started_at)
 
     def alive(self, handle: JobHandle) -> bool:
-        """Whether the issue's workflow still runs (asked of Temporal at most every 0.5 s)."""
+        """Whether the issue's workflow still runs (asked of Temporal at most every 0.25 s)."""
         job = self._jobs.get(handle.issue)
         if job is None:
             return False

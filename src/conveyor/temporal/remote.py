@@ -66,9 +66,10 @@ class RemoteJob:
         """The job as the tick's snapshot reads jobs (None until it has written its job.json)."""
         if self.record is None:
             return None
-        alive = self.running and self.record.finished is None
+        # While the workflow runs the issue is its job's, even past a finished job.json:
+        # a shut-down worker's interrupted job waits for its retry on another worker.
         where = Path(self.job_dir or f"/{self.workflow_id}")
-        return RecordedJob(where, self.record, alive, worker=self.worker)
+        return RecordedJob(where, self.record, self.running, worker=self.worker)
 
     def end_note(self) -> str:
         """How it ended, for `orchestrator.log`."""

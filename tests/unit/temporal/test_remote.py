@@ -66,6 +66,15 @@ def test_a_retry_on_another_worker_replaces_the_lost_attempts_job() -> None:
     assert (recorded.worker, recorded.record.job_id) == ("w2", "b")
 
 
+def test_a_finished_job_whose_workflow_still_runs_keeps_the_issue_busy() -> None:
+    """A shut-down worker's job finished `interrupted`; its retry is pending: still alive."""
+    job = _job()
+    job.heard(JobProgress("w1", "/w1/jobs/a", _record("a", finished=True)), attempt=1)
+    recorded = job.recorded()
+    assert recorded is not None
+    assert recorded.alive is True
+
+
 def test_a_workflow_gone_without_a_result_leaves_a_dead_unfinished_job() -> None:
     """Attempts used up: the last job.json is not finished and not alive, as a dead local job."""
     job = _job()
