@@ -57,8 +57,11 @@ async def start_job(
 ) -> JobProcess:
     """Start `conveyor ARGS` in its own session, its output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    if forker is not None:
-        return await forker.start(args, environ, log)
+    if forker is not None and forker.process.poll() is None:
+        try:
+            return await forker.start(args, environ, log)
+        except ConnectionError:
+            pass  # the fork server has gone: exec this job, as CONVEYOR_JOB_START=exec would
     with log.open("ab") as out:
         return await asyncio.create_subprocess_exec(
             *launcher_argv([*command, *args]),
