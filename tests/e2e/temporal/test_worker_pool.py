@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 
 from conveyor.core.state import Stage
+from conveyor.orchestrator.shell.status_file import STATUS_FILE, load_status
 from conveyor.testing.temporal_server import TemporalDevServer
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half
@@ -37,7 +38,14 @@ from tests.e2e.temporal.pool import (
 
 TAGS = ("p0", "p1", "p3", "p4")
 PAUSED = "p2"
-HEARTBEAT_S = 6.0
+HEARTBEAT_S = 8.0  # well above the orphan's save on SIGTERM, even on a loaded machine
+
+
+def _worker_of(world: World, number: int) -> str | None:
+    """The worker status.json names for the issue's running job, if any."""
+    status = load_status(world.repo_home / STATUS_FILE) or {}
+    jobs = [job for job in status.get("jobs", []) if job.get("issue") == number]
+    return str(jobs[0]["worker"]) if jobs and jobs[0].get("worker") else None
 
 
 def _scenario(world: World, release: Path) -> None:
@@ -84,9 +92,10 @@ def test_a_killed_workers_job_finishes_on_the_other_worker_and_five_issues_merge
         other = next(n for n in names if n != killed)
         wait_for(
             "status.json to show the remote job",
-            lambda: f"on worker {identities[killed]}" in world.run("status").stdout,
+            lambda: _worker_of(world, paused) == identities[killed],
             timeout=30,
         )
+        assert f"on worker {identities[killed]}" in world.run("status").stdout
         os.kill(workers[killed].process.pid, signal.SIGKILL)
         wait_for(
             "the orphaned job to save its issue",
