@@ -15,6 +15,7 @@ from conveyor.cli.job_cmd import job
 from conveyor.cli.live_cmd import live
 from conveyor.cli.run_cmd import run, tick
 from conveyor.cli.status_cmd import status
+from conveyor.cli.worker_cmd import worker
 
 app = typer.Typer(
     name="conveyor",
@@ -55,3 +56,4 @@ app.command("run")(run)
 app.command("tick")(tick)
 app.command("doctor")(doctor)
 app.command("live")(live)
+app.command("worker")(worker)

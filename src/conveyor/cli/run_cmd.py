@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.temporal_opts import (
+    CertOption,
+    KeyOption,
+    NamespaceOption,
+    QueueOption,
+    TemporalOption,
+    TlsOption,
+)
 from conveyor.core.config import Config
+
+if TYPE_CHECKING:
+    from conveyor.orchestrator.shell.loop import ExecutorFactory
 
 EXIT_USAGE = 2
 ConfigOption = Annotated[
@@ -48,7 +59,35 @@ def _webhook_secret(port: int | None, secret_env: str | None) -> bytes | None:
     return secret.encode()
 
 
-def run(
+def _temporal_executor(
+    loaded: Config,
+    *,
+    temporal: str | None,
+    queue: str,
+    namespace: str,
+    tls: tuple[bool, Path | None, Path | None],
+    heartbeat: float,
+) -> ExecutorFactory:
+    """What builds the Temporal executor once the home and lane are known (usage errors now)."""
+    from conveyor.temporal.executor import TemporalExecutor
+    from conveyor.temporal.target import TargetError, TemporalTarget
+
+    if temporal is None:
+        typer.echo("--executor temporal: --temporal HOST:PORT is required", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        target = TemporalTarget(temporal, queue, namespace, *tls)
+    except TargetError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+
+    def build(home: Path, lane: str) -> TemporalExecutor:
+        return TemporalExecutor(target, loaded, lane, home, os.environ, heartbeat_seconds=heartbeat)
+
+    return build
+
+
+def run(  # noqa: PLR0917 - typer passes options as parameters
     config: ConfigOption = None,
     until_idle: Annotated[
         bool,
@@ -69,6 +108,22 @@ def run(
         str,
         typer.Option("--webhook-host", help="The address the webhook receiver listens on."),
     ] = "127.0.0.1",
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor", help="Where stage jobs run: `local` processes or `temporal` workers."
+        ),
+    ] = "local",
+    temporal: TemporalOption = None,
+    queue: QueueOption = "conveyor",
+    namespace: NamespaceOption = "default",
+    tls: TlsOption = False,
+    tls_cert: CertOption = None,
+    tls_key: KeyOption = None,
+    heartbeat_timeout: Annotated[
+        float,
+        typer.Option("--heartbeat-timeout", min=1.0, help="Seconds a silent worker keeps its job."),
+    ] = 30.0,
 ) -> None:
     """Keep taking waiting issues through their stages; Ctrl-C cools down, twice stops jobs.
 
@@ -86,11 +141,28 @@ def run(
     )
     from conveyor.orchestrator.shell.webhooks import WebhookServer
 
+    if executor not in ("local", "temporal"):
+        typer.echo(f"--executor: expected local or temporal, got {executor!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     loaded, path = _load(config)
+    factory = None
+    if executor == "temporal":
+        tls_options = (tls, tls_cert, tls_key)
+        factory = _temporal_executor(
+            loaded,
+            temporal=temporal,
+            queue=queue,
+            namespace=namespace,
+            tls=tls_options,
+            heartbeat=heartbeat_timeout,
+        )
     try:
-        orc = open_orchestrator(loaded, path, os.environ, echo=True)
+        orc = open_orchestrator(loaded, path, os.environ, echo=True, executor_for=factory)
     except CredentialsError as exc:
         raise _usage(str(exc)) from exc
+    except (OSError, RuntimeError) as exc:  # Temporal unreachable, or refusing
+        typer.echo(f"--temporal {temporal}: {exc}", err=True)
+        raise typer.Exit(1) from exc
     receiver = None
     if secret is not None and webhook_port is not None:
         try:

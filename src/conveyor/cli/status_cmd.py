@@ -39,6 +39,7 @@ def _table(status: dict[str, Any]) -> list[str]:
             f"  #{job['issue']} {job['stage']}: session {job['session'] or '-'}, context "
             f"{job['context'] or 0}/{job['context_budget'] or '-'}, {cost}, "
             f"running {_duration(job['running_seconds'])}"
+            + (f", on worker {job['worker']}" if job.get("worker") else "")
         )
     lines.extend(f"pause {p['kind']}: {p['reason']}" for p in status.get("pauses", []))
     lines.extend(f"hold #{h['issue']} {h['stage']}: {h['reason']}" for h in status.get("holds", []))

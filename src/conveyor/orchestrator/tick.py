@@ -21,7 +21,13 @@ from conveyor.forge.protocol import Forge
 from conveyor.ops.context import OpContext
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
-from conveyor.orchestrator.shell.executor import Executor, JobHandle, RecordedJob, read_jobs
+from conveyor.orchestrator.shell.executor import (
+    Executor,
+    JobHandle,
+    RecordedJob,
+    RemoteJobs,
+    read_jobs,
+)
 from conveyor.orchestrator.shell.gather import gather
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
@@ -82,6 +88,14 @@ class TickResult:
     snapshot: Snapshot | None = None
 
 
+def all_jobs(orc: Orchestrator) -> list[RecordedJob]:
+    """This home's `jobs/*/job.json`, and the remote jobs of an executor that has them."""
+    local = read_jobs(orc.home)
+    if not isinstance(orc.executor, RemoteJobs):
+        return local
+    return sorted([*local, *orc.executor.remote_jobs()], key=lambda job: job.record.started_at)
+
+
 def _forget_ended(orc: Orchestrator, now: datetime) -> None:
     for issue, handle in list(orc.handles.items()):
         if not orc.executor.alive(handle):
@@ -91,13 +105,18 @@ def _forget_ended(orc: Orchestrator, now: datetime) -> None:
 
 def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> None:
     """Take on live jobs of this lane another (earlier) orchestrator started."""
+    if isinstance(orc.executor, RemoteJobs):  # its jobs may run before any job.json is heard
+        for issue, remote in orc.executor.running().items():
+            if issue not in orc.handles:
+                orc.handles[issue] = remote
+                orc.log.write(now, f"adopted #{issue} {remote.stage.value} (a running workflow)")
     for job in recorded:
         record = job.record
         if not job.alive or record.lane != orc.lane:
             continue
         handle = orc.handles.get(record.issue)
-        if handle is not None and handle.pid == record.pid:
-            continue
+        if handle is not None and (handle.pid == record.pid or job.worker is not None):
+            continue  # a remote job's handle is the executor's, whatever pid its worker gave
         orc.handles[record.issue] = JobHandle(
             record.issue, Stage(record.stage), record.pid, record.process_start,
             record.started_at, job.job_dir,
@@ -136,7 +155,7 @@ def _write_status(
         repo=orc.config.repo,
         snapshot=snapshot,
         decisions=chosen.schedule,
-        jobs=read_jobs(orc.home),
+        jobs=all_jobs(orc),
         stops=_stops(fresh),
         today=today,
         degraded=orc.degraded,
@@ -158,7 +177,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         if alert:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
         return TickResult((), len(orc.handles), idle=False)
-    recorded = read_jobs(orc.home)
+    recorded = all_jobs(orc)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:
         figures, today = ledger.figures(now), ledger.spent_today(now)

@@ -78,13 +78,17 @@ def _start(fx: Effects, decision: StartJob, now: datetime) -> None:
     if old is not None and old.pid != handle.pid:  # its end is logged before it is replaced
         fx.say(end_line(fx.home, decision.issue, old, fx.executor))
     fx.handles[decision.issue] = handle
-    fx.say(f"started #{decision.issue} {decision.stage.value} pid {handle.pid}")
+    where = f"pid {handle.pid}" if handle.pid else "as a workflow for the worker pool"
+    fx.say(f"started #{decision.issue} {decision.stage.value} {where}")
 
 
 def _steer(fx: Effects, decision: Steer) -> None:
     job = fx.recorded.get(decision.issue)
     if job is None or job.record.started_at != decision.job_started_at:
         fx.say(f"steer #{decision.issue}: the job is no longer on record")
+        return
+    if job.worker is not None:
+        fx.say(f"steer #{decision.issue}: not sent, the job runs on worker {job.worker}")
         return
     try:
         answer = request_control(

@@ -27,7 +27,7 @@ from conveyor.forge.connect import connect
 from conveyor.job.layout import load_lane
 from conveyor.job.main import repo_home
 from conveyor.orchestrator.shell.carry_out import terminate_all
-from conveyor.orchestrator.shell.executor import JobHandle, LocalExecutor
+from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
 from conveyor.orchestrator.shell.status_file import note_operation
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
@@ -86,15 +86,30 @@ def catching(interrupts: Interrupts) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+ExecutorFactory = Callable[[Path, str], Executor]
+
+
 def open_orchestrator(
-    config: Config, config_path: Path, environ: Mapping[str, str], *, echo: bool = False
+    config: Config,
+    config_path: Path,
+    environ: Mapping[str, str],
+    *,
+    echo: bool = False,
+    executor_for: ExecutorFactory | None = None,
 ) -> Orchestrator:
-    """The orchestrator of this machine's lane for one repository (its files under the home)."""
+    """The orchestrator of this machine's lane for one repository (its files under the home).
+
+    Jobs run as local processes unless `executor_for(home, lane)` gives another executor.
+    """
     home = repo_home(config, environ)
     lane = load_lane(home)
     forge = connect(config, environ, base_dir=config_path.parent)
     store = SnapshotStore(home / CACHE_FILE, config.account.login)
-    executor = LocalExecutor(config_path, lane, home, environ)
+    executor: Executor
+    if executor_for is None:
+        executor = LocalExecutor(config_path, lane, home, environ)
+    else:
+        executor = executor_for(home, lane)
     log = OrchestratorLog(home / LOG_FILE, echo=echo)
     return Orchestrator(config, home, lane, forge, store, executor, environ, log)
 
