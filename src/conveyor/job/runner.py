@@ -16,7 +16,7 @@ from typing import Generic, TypeVar, assert_never
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.git import rev_parse
+from conveyor.git import merge_base, rev_parse
 from conveyor.job import effects_forge, effects_git
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
@@ -157,8 +157,26 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
         step = machine.transition(step.memory, result)
 
 
+def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
+    """Where a spec begins: the recorded start, else where the checkout left the base.
+
+    A spec job that died after committing (its commits rescued and continued from) or
+    after pushing the branch starts again on those commits; the spec began where the
+    branch left the base, so the commit check still sees every spec commit.
+    """
+    if state.start_sha is not None:
+        return state
+    head = rev_parse(ctx.git, "HEAD")
+    fork = merge_base(ctx.git, head, f"refs/remotes/origin/{ctx.base}")
+    if fork is None or fork == head:
+        return state
+    return state.model_copy(update={"start_sha": fork})
+
+
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
+    if ctx.stage is Stage.SPEC:
+        state = spec_start(ctx, state)
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:
