@@ -35,6 +35,7 @@ from conveyor.stages.step import (
     SavedAt,
     Stopped,
     Table,
+    adopt_head,
     branch_changed,
     deferred,
     over_budget,
@@ -88,7 +89,7 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
         case Began():
             return Event.BEGIN, run
         case Checked(ok=True):
-            return Event.PASSED, run
+            return Event.PASSED, replace(run, state=adopt_head(run.state, result))
         case Checked(findings=findings):
             return Event.CHANGED, replace(run, note="\n".join(findings))
         case Rebased(outcome="conflict", conflicts=conflicts):
