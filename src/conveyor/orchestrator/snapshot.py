@@ -100,6 +100,20 @@ class JobView:
 
 
 @dataclass(frozen=True, slots=True)
+class ClosedView:
+    """A closed issue still labelled working whose PR merged: its close-out did not finish.
+
+    `lease` is the state's lease when it is live and not released (its lane may still
+    be finishing); `stage` is the stage its state was saved at.
+    """
+
+    number: int
+    pr: int
+    stage: Stage
+    lease: Lease | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ledger:
     """What the ledger says about spending: the last hour's launch charges, today's money."""
 
@@ -114,7 +128,8 @@ class Snapshot:
 
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
-    after the last pass (its hysteresis).
+    after the last pass (its hysteresis); `closed_merged` the merged issues whose
+    close-out did not finish.
     """
 
     lane: str
@@ -125,6 +140,7 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    closed_merged: tuple[ClosedView, ...] = ()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

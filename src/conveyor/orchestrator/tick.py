@@ -9,7 +9,7 @@ watchdog's memory and `status.json` is rewritten at the end of every tick.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +21,7 @@ from conveyor.forge.protocol import Forge
 from conveyor.ops.context import OpContext
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
+from conveyor.orchestrator.shell.closed_sweep import closed_merged
 from conveyor.orchestrator.shell.executor import Executor, JobHandle, RecordedJob, read_jobs
 from conveyor.orchestrator.shell.gather import gather
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
@@ -149,8 +150,15 @@ def _write_status(
 def tick(orc: Orchestrator, now: datetime) -> TickResult:
     """One pass: snapshot, watchdog, escalation, scheduler; decisions carried out and logged."""
     _forget_ended(orc, now)
+    was_open = frozenset(orc.store.entries())
     try:
         fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
+        still = {e.issue.number for e in fresh.issues}
+        vanished = not fresh.not_modified and bool(was_open - still)
+        closed = closed_merged(
+            orc.forge, orc.store, account=orc.config.account.login,
+            lease_hours=orc.config.limits.lease_hours, vanished=vanished, now=now,
+        )  # fmt: skip
     except ForgeError as error:
         orc.log.write(now, f"poll failed (next tick tries again): {error}")
         orc.degraded, alert = note_operation(orc.degraded, "poll", ok=False)
@@ -166,6 +174,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         recorded=recorded, live_handles=orc.handles, ledger=figures, now=now,
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
     )  # fmt: skip
+    snapshot = replace(snapshot, closed_merged=closed)
     memory, problem = load_memory(orc.home / WATCHDOG_FILE)
     if problem is not None:
         orc.log.write(now, problem)
@@ -177,7 +186,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     )  # fmt: skip
     effects.note("poll", ok=True)
     before = dict(orc.handles)
-    for decision in (*chosen.watchdog, *chosen.escalations, *chosen.schedule.starts):
+    for decision in (
+        *chosen.watchdog, *chosen.escalations, *chosen.schedule.starts, *chosen.closeouts,
+    ):  # fmt: skip
         carry_out(effects, decision, now)
     _say_holds(orc, chosen, now)
     orc.degraded = effects.degraded
@@ -185,7 +196,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     orc.money_paused = chosen.schedule.money_paused
     _write_status(orc, now, snapshot=snapshot, chosen=chosen, fresh=fresh, today=today)
     started = tuple(h for n, h in orc.handles.items() if before.get(n) is not h)
-    acted = bool(chosen.watchdog or started)
+    acted = bool(chosen.watchdog or started or chosen.closeouts)
     live = len(orc.handles)
     waits = any(i.ci_wait is not None and i.stopped is None for i in snapshot.issues)
     # A job another process started (or one whose handle this process lost)
