@@ -1,10 +1,12 @@
 """The chaos harness: `conveyor run` on several issues while a seeded schedule SIGKILLs its
 jobs and itself, the forge answering a share of requests 502 or 429.
 
-A killed orchestrator is started again at once (it adopts the jobs still running). A kill
-that would hit one issue's jobs in one stage more than `max_resumes` times hits the
-orchestrator instead, so the watchdog's limit is never reached by design. The run ends
-when the orchestrator finds nothing left to do, or at the deadline.
+Jobs are known from `orchestrator.log`'s `started #N <stage> pid P` lines, in order. A job
+kill whose job has already ended, or that would hit one issue's jobs in one stage more
+than `max_resumes` times (the watchdog's limit is never reached by design), moves on to
+the next job to start. A killed orchestrator is started again at once and adopts the jobs
+still running. The run ends when the orchestrator finds nothing left to do (twice, the
+second time started afresh), or at the deadline.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conveyor.job.jobfile import load_job_file
 from conveyor.testing.chaos.scenario import chaos_config, sessions, tags
-from conveyor.testing.chaos.schedule import Kill
+from conveyor.testing.chaos.schedule import JobKill, Schedule
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import World
 
@@ -30,7 +31,7 @@ MAX_RESUMES = 2  # the config's default, which the chaos config keeps
 
 @dataclass(frozen=True, slots=True)
 class Killed:
-    """One kill carried out: when, what it hit, and which issue and stage for a job."""
+    """One kill carried out: seconds into the run, what it hit (a job's issue and stage)."""
 
     at: float
     target: str
@@ -47,47 +48,36 @@ class ChaosRun:
     numbers: dict[str, int]
     base_sha: str
     killed: list[Killed] = field(default_factory=list)
-    not_reached: int = 0
+    missed: int = 0
     restarts: int = 0
+    jobs_started: int = 0
     wall_s: float = 0.0
     timed_out: bool = False
     faults: int = 0
     requests: int = 0
 
 
-def _alive(pid: int) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Start:
+    nth: int
+    pid: int
+    issue: int
+    stage: str
+    seen: float
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie does not)."""
     try:
         os.kill(pid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    try:
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    except OSError:
+    except (OSError, ProcessLookupError):
         return False
     return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
 
 
-def live_jobs(home: Path) -> list[tuple[int, int, str]]:
-    """(pid, issue, stage) of every job alive now: those with a job.json still unfinished,
-    and those started (orchestrator.log) that have not written one yet."""
-    found: dict[int, tuple[int, int, str]] = {}
-    for path in sorted(home.glob("jobs/*/job.json")):
-        try:
-            record = load_job_file(path)
-        except (OSError, ValueError):
-            continue
-        if record.finished is None and _alive(record.pid):
-            found[record.pid] = (record.pid, record.issue, record.stage)
-    log = home / "orchestrator.log"
-    text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
-    for match in _STARTED.finditer(text):
-        pid = int(match[3])
-        if pid not in found and _alive(pid):
-            found[pid] = (pid, int(match[1]), match[2])
-    return [found[pid] for pid in sorted(found)]
-
-
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group `pid` leads (a job or the orchestrator, each its own)."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -111,45 +101,91 @@ def set_up(server: ForgeServer, root: Path, count: int) -> ChaosRun:
 class _Harness:
     """The loop's working values; only `run_chaos` uses it."""
 
-    def __init__(self, run: ChaosRun, schedule: tuple[Kill, ...]) -> None:
+    def __init__(self, run: ChaosRun, schedule: Schedule) -> None:
         self.run = run
-        self.pending = list(schedule)
+        self.job_kills = list(schedule.jobs)
+        self.loop_kills = list(schedule.loops)
+        self.starts: list[_Start] = []
+        self.read = 0
         self.hits: Counter[tuple[int, str]] = Counter()
-        self.orchestrator = run.world.start("run", "--until-idle")
         self.t0 = time.monotonic()
+        self.orchestrator = run.world.start("run", "--until-idle")
 
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
 
-    def kill(self, kill: Kill) -> None:
-        home = self.run.world.repo_home
-        jobs = [j for j in live_jobs(home) if self.hits[(j[1], j[2])] < MAX_RESUMES]
-        at = round(self.elapsed(), 2)
-        if kill.target == "job" and jobs:
-            pid, issue, stage = jobs[int(kill.pick * len(jobs)) % len(jobs)]
-            self.hits[(issue, stage)] += 1
-            _kill_group(pid)
-            self.run.killed.append(Killed(at, "job", pid, issue, stage))
+    def watch_starts(self) -> None:
+        """Take in the `started` lines the log gained since the last look."""
+        log = self.run.world.repo_home / "orchestrator.log"
+        try:
+            with log.open("rb") as f:
+                f.seek(self.read)
+                chunk = f.read()
+        except OSError:
             return
-        pid = self.orchestrator.pid
-        if self.orchestrator.poll() is None:
-            _kill_group(pid)
-            self.run.killed.append(Killed(at, "orchestrator", pid))
-            self.orchestrator.communicate(timeout=30)
-            self.restart()
-        else:
-            self.run.not_reached += 1
+        whole = chunk[: chunk.rfind(b"\n") + 1]
+        self.read += len(whole)
+        for match in _STARTED.finditer(whole.decode("utf-8", errors="replace")):
+            nth = len(self.starts) + 1
+            self.starts.append(_Start(nth, int(match[3]), int(match[1]), match[2], self.elapsed()))
+
+    def due_job_kill(self) -> None:
+        """Carry out the next job kill once its job started and its delay passed."""
+        if not self.job_kills:
+            return
+        kill = self.job_kills[0]
+        if kill.nth > len(self.starts):
+            return
+        start = self.starts[kill.nth - 1]
+        if self.elapsed() < start.seen + kill.delay:
+            return
+        self.job_kills.pop(0)
+        key = (start.issue, start.stage)
+        if not alive(start.pid) or self.hits[key] >= MAX_RESUMES:
+            if any(k.nth == kill.nth + 1 for k in self.job_kills):
+                self.run.missed += 1  # the next job has its own kill coming
+            else:
+                self.job_kills.insert(0, JobKill(kill.nth + 1, kill.delay / 3))
+            return
+        self.hits[key] += 1
+        kill_group(start.pid)
+        self.run.killed.append(Killed(round(self.elapsed(), 2), "job", start.pid, *key))
+
+    def due_loop_kill(self) -> None:
+        """Kill the orchestrator when its moment came, and start it again."""
+        if not self.loop_kills or self.elapsed() < self.loop_kills[0].at:
+            return
+        self.loop_kills.pop(0)
+        if self.orchestrator.poll() is not None:
+            self.run.missed += 1
+            return
+        kill_group(self.orchestrator.pid)
+        self.orchestrator.communicate(timeout=30)
+        self.run.killed.append(
+            Killed(round(self.elapsed(), 2), "orchestrator", self.orchestrator.pid)
+        )
+        self.restart()
 
     def restart(self) -> None:
         self.orchestrator = self.run.world.start("run", "--until-idle")
         self.run.restarts += 1
 
     def stop_everything(self) -> None:
-        if self.orchestrator.poll() is None:
-            _kill_group(self.orchestrator.pid)
-        for pid, _, _ in live_jobs(self.run.world.repo_home):
-            _kill_group(pid)
+        kill_group(self.orchestrator.pid)
         self.orchestrator.communicate(timeout=30)
+        for start in self.starts:
+            if alive(start.pid):
+                kill_group(start.pid)
+
+    def step(self) -> bool:
+        """One look; False once the run is over."""
+        self.watch_starts()
+        self.due_job_kill()
+        self.due_loop_kill()
+        if self.orchestrator.poll() is None:
+            return True
+        self.orchestrator.communicate(timeout=30)
+        return False
 
 
 def run_chaos(
@@ -157,7 +193,7 @@ def run_chaos(
     root: Path,
     *,
     count: int,
-    schedule: tuple[Kill, ...],
+    schedule: Schedule,
     fail_rate: float,
     deadline_s: float,
     seed: int,
@@ -170,30 +206,24 @@ def run_chaos(
     state.rng.seed(seed)
     state.knobs.fail_rate = fail_rate
     harness = _Harness(run, schedule)
-    idle_exits = 0
     try:
-        while True:
+        idle = 0
+        while idle < 2:
             if harness.elapsed() > deadline_s:
                 run.timed_out = True
                 harness.stop_everything()
                 break
-            if harness.pending and harness.elapsed() >= harness.pending[0].at:
-                harness.kill(harness.pending.pop(0))
+            if harness.step():
+                time.sleep(POLL_S)
                 continue
-            if harness.orchestrator.poll() is not None:
-                harness.orchestrator.communicate(timeout=30)
-                idle_exits += 1
-                # Idle with kills still to come: once more, so a last kill can still land
-                # and an orchestrator started afresh checks nothing was left behind.
-                if idle_exits >= 2 or not harness.pending:
-                    break
-                harness.restart()
-                continue
-            time.sleep(POLL_S)
+            idle += 1
+            if idle < 2:
+                harness.restart()  # afresh: nothing may be left for a new orchestrator to do
     finally:
         state.knobs.fail_rate = 0.0
         run.wall_s = round(harness.elapsed(), 2)
-        run.not_reached += len(harness.pending)
+        run.missed += len(harness.job_kills) + len(harness.loop_kills)
+        run.jobs_started = len(harness.starts)
         after = server.stats()
         run.faults = int(after["faults"]) - int(before["faults"])
         run.requests = int(after["requests"]) - int(before["requests"])

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import httpx
 
+from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
 from conveyor.core.labels import STOP_PREFIX, Status
 from conveyor.core.signatures import parse_marker
+from conveyor.core.state import Stage
+from conveyor.core.state_codec import find_state
 from conveyor.core.stops import StopCode
 from conveyor.testing.chaos.commits import lost_commits
 from conveyor.testing.chaos.run import ChaosRun
@@ -20,6 +24,7 @@ from conveyor.testing.chaos.scenario import done_module
 from conveyor.testing.world import ACCOUNT, TRUSTED
 
 STOP_KIND = "stop"
+LEASE_HOURS = 3.0  # the config's default, which the chaos config keeps
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,7 @@ class Outcome:
     prs: int
     content_ok: bool
     branch_changed_ever: bool
+    violations: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -58,9 +64,19 @@ def _outcome(run: ChaosRun, tag: str, number: int, heads: Counter[str]) -> Outco
     world = run.world
     issue = world.issue(number)
     pr = world.pr(number)
+    comments = world.comments(number)
+    snapshot = IssueSnapshot(
+        number, issue.state == "open", issue.labels, comments,
+        None if pr is None else PrSnapshot(pr.number, pr.title, pr.body),
+    )  # fmt: skip
+    found = check_invariants(Snapshot(ACCOUNT, datetime.now(UTC), LEASE_HOURS, (snapshot,)))
+    violations = [f"{v.rule}: {v.detail}" for v in found]
+    state = find_state(comments, ACCOUNT).state
+    if issue.state == "closed" and (state is None or state.stage is not Stage.DONE):
+        violations.append(f"closed with its state at {state.stage.value if state else 'none'}")
     stop_comments = [
         c
-        for c in world.comments(number)
+        for c in comments
         if c.author == ACCOUNT and (m := parse_marker(c.body)) is not None and m.kind == STOP_KIND
     ]
     merged = issue.state == "closed" and Status.MERGED in issue.labels and bool(pr and pr.merged)
@@ -75,6 +91,7 @@ def _outcome(run: ChaosRun, tag: str, number: int, heads: Counter[str]) -> Outco
         prs=heads[f"agent/issue-{number}"],
         content_ok=not merged or content == done_module(tag),
         branch_changed_ever=any(StopCode.BRANCH_CHANGED.label in c.body for c in stop_comments),
+        violations=tuple(violations),
     )
 
 
@@ -100,6 +117,7 @@ class Verdict:
                 out.append(f"{where}: {o.prs} PRs")
             if not o.content_ok:
                 out.append(f"{where}: merged without its change on the base")
+            out += [f"{where}: {v}" for v in o.violations]
         out += [f"lost commit {line}" for line in self.lost]
         return out
 
@@ -114,7 +132,8 @@ class Verdict:
             "job_kills": killed["job"],
             "orchestrator_kills": killed["orchestrator"],
             "kills_by_stage": dict(sorted(stages.items())),
-            "kills_not_reached": run.not_reached,
+            "kills_missed": run.missed,
+            "jobs_started": run.jobs_started,
             "faults_injected": run.faults,
             "requests": run.requests,
             "outcomes": dict(sorted(kinds.items())),
