@@ -117,7 +117,7 @@ class _Pass:
         """Resume a job gone without finishing through the start gate, up to max_resumes."""
         used, most = self.resumes.get(job.issue, 0), config.limits.max_resumes
         if used >= most:
-            reason = f"job gone without finishing after {used} of {most} resumes"
+            reason = f"{job.stage.value} job gone without finishing after {used} of {most} resumes"
             self.stop(job, StopCode.JOB, reason, signal=False)
             return
         admitted = admit(self.gate, config, issue, job.stage)
