@@ -7,10 +7,13 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from conveyor.cli.config_load import load_config
 from conveyor.core.state import Stage
 from conveyor.git import is_ancestor
 from conveyor.job.jobfile import load_job_file
-from conveyor.testing.world import World
+from conveyor.ops.context import OpContext
+from conveyor.ops.state_store import save_state
+from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.helpers import triage
 from tests.e2e.orchestrator.chain import (
     assert_invariants,
@@ -20,6 +23,7 @@ from tests.e2e.orchestrator.chain import (
     wait_for,
     watchdog_resumes,
 )
+from tests.e2e.orchestrator.test_three import pr_heads
 
 
 def _spec_committed_then_paused(tag: str, release: Path) -> dict[str, Any]:
@@ -62,4 +66,28 @@ def test_a_spec_job_killed_after_its_commit_is_resumed_and_the_commit_reaches_th
     assert state.rescue is not None, "the killed spec job's commit was rescued"
     assert world.ref(state.rescue.ref) == state.rescue.sha
     assert is_ancestor(world.bare(), state.rescue.sha, pr.head_sha)
+    assert_invariants(world, number)
+
+
+def test_a_spec_job_that_died_after_opening_its_pr_is_resumed_onto_that_pr(world: World) -> None:
+    """The forge as a spec job leaves it when killed after its push and draft PR but before
+    its save: the resumed job finds its commit and its PR, and opens no second one."""
+    tag = "tau"
+    world.write_scenario([triage(tag), spec_entry(tag), implement_entry(tag)])
+    number = world.open_issue(f"Add {tag} [{tag}]", f"{tag}() returns 1.").number
+    assert world.drive(number, through="triage").returncode == 0
+    before_spec = world.state(number)
+    assert before_spec is not None
+    assert world.drive(number, through="spec").returncode == 0
+    pr = world.pr(number)
+    assert pr is not None
+    ops = OpContext(world.forge_as(ACCOUNT), load_config(world.config_path), run_id="test")
+    save_state(ops, number, before_spec)  # the spec job's save never happened
+
+    resumed = world.job(number, "spec", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    state = world.state(number)
+    assert state is not None
+    assert (state.stage, state.pr, state.head_sha) == (Stage.IMPLEMENT, pr.number, pr.head_sha)
+    assert pr_heads(world).count(f"agent/issue-{number}") == 1
     assert_invariants(world, number)
