@@ -39,7 +39,7 @@ from conveyor.orchestrator.shell.tick_files import (
     load_memory,
     save_memory,
 )
-from conveyor.orchestrator.snapshot import Snapshot
+from conveyor.orchestrator.snapshot import ClosedView, Snapshot
 
 
 class TickLog(Protocol):
@@ -147,24 +147,34 @@ def _write_status(
         orc.log.write(now, f"error op=write-status: {error}")
 
 
+def _closed(
+    orc: Orchestrator, fresh: ForgeSnapshot, was_open: frozenset[int], now: datetime
+) -> tuple[ClosedView, ...]:
+    """The merged, closed issues whose close-out did not finish (a failed read: next tick)."""
+    vanished = not fresh.not_modified and bool(was_open - {e.issue.number for e in fresh.issues})
+    try:
+        return closed_merged(
+            orc.forge, orc.store, account=orc.config.account.login,
+            lease_hours=orc.config.limits.lease_hours, vanished=vanished, now=now,
+        )  # fmt: skip
+    except ForgeError as error:
+        orc.log.write(now, f"closed-issue sweep failed (next tick tries again): {error}")
+        return ()
+
+
 def tick(orc: Orchestrator, now: datetime) -> TickResult:
     """One pass: snapshot, watchdog, escalation, scheduler; decisions carried out and logged."""
     _forget_ended(orc, now)
     was_open = frozenset(orc.store.entries())
     try:
         fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
-        still = {e.issue.number for e in fresh.issues}
-        vanished = not fresh.not_modified and bool(was_open - still)
-        closed = closed_merged(
-            orc.forge, orc.store, account=orc.config.account.login,
-            lease_hours=orc.config.limits.lease_hours, vanished=vanished, now=now,
-        )  # fmt: skip
     except ForgeError as error:
         orc.log.write(now, f"poll failed (next tick tries again): {error}")
         orc.degraded, alert = note_operation(orc.degraded, "poll", ok=False)
         if alert:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
         return TickResult((), len(orc.handles), idle=False)
+    closed = _closed(orc, fresh, was_open, now)
     recorded = read_jobs(orc.home)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:

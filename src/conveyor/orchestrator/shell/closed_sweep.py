@@ -67,6 +67,8 @@ def closed_merged(
     etag, numbers, due = _kept(store)
     if not (due or vanished):
         return ()
+    if not due:  # kept first: a read that fails is made again next tick
+        store.keep(LIST_KEY, json.dumps({"etag": etag, "numbers": list(numbers), "due": True}))
     page = forge.list_closed_issues(Status.WORKING.value, etag)
     if not page.not_modified:
         numbers = tuple(sorted(issue.number for issue in page.issues))
