@@ -166,6 +166,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     """One pass: snapshot, watchdog, escalation, scheduler; decisions carried out and logged."""
     _forget_ended(orc, now)
     was_open = frozenset(orc.store.entries())
+    # The jobs are read before the forge: a job that ended since saved its issue first, so
+    # the forge read after shows where it left the issue, never the stage it just did.
+    recorded = read_jobs(orc.home)
     try:
         fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
     except ForgeError as error:
@@ -175,7 +178,6 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
         return TickResult((), len(orc.handles), idle=False)
     closed = _closed(orc, fresh, was_open, now)
-    recorded = read_jobs(orc.home)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:
         figures, today = ledger.figures(now), ledger.spent_today(now)
