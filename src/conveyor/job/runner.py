@@ -158,17 +158,17 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
 
 
 def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
-    """Where a spec begins: the recorded start, else where the checkout left the base.
+    """Where a spec begins: where the checkout's branch leaves the base as fetched now.
 
     A spec job that died after committing (its commits rescued and continued from) or
-    after pushing the branch starts again on those commits; the spec began where the
-    branch left the base, so the commit check still sees every spec commit.
+    after pushing the branch starts again on those commits, and its commit check must
+    still see them; one that died earlier had saved where it began, on a base that may
+    have moved since (its files are not the spec writer's). Either way the spec's own
+    commits are exactly those past the fork point with the current base.
     """
-    if state.start_sha is not None:
-        return state
     head = rev_parse(ctx.git, "HEAD")
-    fork = merge_base(ctx.git, head, f"refs/remotes/origin/{ctx.base}")
-    if fork is None or fork == head:
+    fork = merge_base(ctx.git, head, f"refs/remotes/origin/{ctx.base}") or head
+    if state.start_sha == fork:
         return state
     return state.model_copy(update={"start_sha": fork})
 

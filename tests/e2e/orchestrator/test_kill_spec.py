@@ -14,6 +14,7 @@ from conveyor.job.jobfile import load_job_file
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import save_state
 from conveyor.testing.world import ACCOUNT, World
+from tests.e2e.back.merge_helpers import push_to_base
 from tests.e2e.helpers import triage
 from tests.e2e.orchestrator.chain import (
     assert_invariants,
@@ -91,3 +92,36 @@ def test_a_spec_job_that_died_after_opening_its_pr_is_resumed_onto_that_pr(world
     assert (state.stage, state.pr, state.head_sha) == (Stage.IMPLEMENT, pr.number, pr.head_sha)
     assert pr_heads(world).count(f"agent/issue-{number}") == 1
     assert_invariants(world, number)
+
+
+def test_a_spec_job_killed_before_its_commit_starts_again_on_a_base_that_moved(
+    world: World, tmp_path: Path
+) -> None:
+    """The killed spec job had saved its charge (and where it began); the base then moved.
+    The resumed spec begins on the base as it is now, so the base's new files are not
+    taken for the spec writer's changes."""
+    tag, release = "upsilon", tmp_path / "release"
+    entry = spec_entry(tag)
+    entry["turns"][0]["actions"][:0] = [
+        {"run": f"touch {release}.started"},
+        {"pause_until": str(release)},
+    ]
+    world.write_scenario([triage(tag), entry, implement_entry(tag)])
+    number = world.open_issue(f"Add {tag} [{tag}]", f"{tag}() returns 1.").number
+    assert world.drive(number, through="triage").returncode == 0
+    job = world.start("job", "--issue", str(number), "--stage", "spec")
+    try:
+        wait_for("the spec writer to start", Path(f"{release}.started").exists, timeout=200)
+        os.killpg(job.pid, signal.SIGKILL)
+        job.communicate(timeout=60)
+    finally:
+        release.touch()
+    push_to_base(world, tmp_path, "NOTES.md", "Someone else's change.\n")
+
+    resumed = world.job(number, "spec", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    state = world.state(number)
+    assert state is not None
+    assert state.stopped is None, state.stopped
+    assert state.stage is Stage.IMPLEMENT
+    assert state.start_sha == world.ref("refs/heads/main")
