@@ -103,13 +103,11 @@ class JobView:
 class ClosedView:
     """A closed issue still labelled working whose PR merged: its close-out did not finish.
 
-    `lease` is the state's lease when it is live and not released (its lane may still
-    be finishing); `stage` is the stage its state was saved at.
+    `lease` is the state's lease when it is not released (its lane may still be finishing).
     """
 
     number: int
     pr: int
-    stage: Stage
     lease: Lease | None = None
 
 

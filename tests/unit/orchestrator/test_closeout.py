@@ -11,7 +11,7 @@ from conveyor.orchestrator.snapshot import ClosedView, Lease
 
 from .factory import LANE, NOW, job, snapshot
 
-MERGED = ClosedView(7, pr=8, stage=Stage.MERGE)
+MERGED = ClosedView(7, pr=8)
 
 
 def test_a_merged_issue_nothing_is_finishing_gets_its_close_out_finished() -> None:
@@ -36,8 +36,8 @@ def test_a_dead_job_of_the_issue_does_not_hold_it_back() -> None:
 
 def test_another_lanes_live_lease_holds_it_until_the_lease_runs_out() -> None:
     """Another lane may still be finishing; our own lane's lease never holds us back."""
-    theirs = ClosedView(7, 8, Stage.MERGE, Lease("lane-b", NOW + timedelta(hours=1)))
-    ours = ClosedView(9, 10, Stage.MERGE, Lease(LANE, NOW + timedelta(hours=1)))
-    expired = ClosedView(11, 12, Stage.MERGE, Lease("lane-b", NOW - timedelta(minutes=1)))
+    theirs = ClosedView(7, 8, Lease("lane-b", NOW + timedelta(hours=1)))
+    ours = ClosedView(9, 10, Lease(LANE, NOW + timedelta(hours=1)))
+    expired = ClosedView(11, 12, Lease("lane-b", NOW - timedelta(minutes=1)))
     decided = close_outs(snapshot(closed_merged=(theirs, ours, expired)), NOW)
     assert [d.issue for d in decided] == [9, 11]

@@ -51,7 +51,7 @@ def _view(
     held = state.lease
     if held is not None and not held.released:
         lease = Lease(held.lane, held.at + timedelta(hours=hours))
-    return ClosedView(number, state.pr, state.stage, lease)
+    return ClosedView(number, state.pr, lease)
 
 
 def closed_merged(
