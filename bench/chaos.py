@@ -4,9 +4,9 @@ Three issues (two editing one file, so one goes through sync) under `conveyor ru
 schedule SIGKILLs half of the jobs the run is expected to start (the test: a fifth), each at
 a random moment of its run, and the orchestrator twice; the forge answers 3% of requests
 502 or 429 (the test: 2%). The figures are read from the forge afterwards; the run is cut
-at the time limit, and what it left unfinished then counts against it. "met" when every invariant holds (every issue merged or
-at one documented stop, no false stop, none closed still working, no duplicate PR, no lost
-commit) and the whole bench took under 40 s.
+at the time limit, and what it left unfinished then counts against it. "met" when every
+invariant holds (every issue merged or at one documented stop, no false stop, none closed
+still working, no duplicate PR, no lost commit) and the whole bench took under 40 s.
 """
 
 from __future__ import annotations
