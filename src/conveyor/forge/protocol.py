@@ -62,6 +62,10 @@ class Forge(Protocol):
         """Open issues (no PRs), most recently updated first; conditional on `etag`."""
         ...
 
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Closed issues carrying `label` (no PRs), newest update first; conditional on `etag`."""
+        ...
+
     def get_issue(self, number: int) -> Issue:
         """One issue by number."""
         ...

@@ -14,7 +14,7 @@ from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
 from conveyor.job.effects_git import shared_dirs
 from conveyor.job.effects_wiki import run_check_wiki, run_finish_wiki, run_publish_wiki
-from conveyor.ops.branch_guard import guard_branch
+from conveyor.ops.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.ci_status import read_ci
 from conveyor.ops.close_out import close_out, run_teardown
 from conveyor.ops.finish_sync import finish_sync
@@ -186,8 +186,9 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
     """Carry out one of the back half's effects and return its result."""
     match effect:
         case GuardBranch(recorded=recorded):
-            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded)
-            return Checked(guarded.ok, guarded.findings)
+            own = OwnPushes(ctx.git, base_ref(ctx.base), ctx.git.env.identity.email)
+            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded, own)
+            return Checked(guarded.ok, guarded.findings, adopted=guarded.adopted)
         case VerifyHead():
             return run_verify(ctx, effect)
         case ReadCi():

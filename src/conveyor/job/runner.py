@@ -15,7 +15,7 @@ from typing import Generic, TypeVar, assert_never
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.git import rev_parse
+from conveyor.git import merge_base, rev_parse
 from conveyor.job import effects_forge, effects_git, effects_wiki
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
@@ -159,12 +159,30 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
         step = machine.transition(step.memory, result)
 
 
+def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
+    """Where a spec begins: where the checkout's branch leaves the base as fetched now.
+
+    A spec job that died after committing (its commits rescued and continued from) or
+    after pushing the branch starts again on those commits, and its commit check must
+    still see them; one that died earlier had saved where it began, on a base that may
+    have moved since (its files are not the spec writer's). Either way the spec's own
+    commits are exactly those past the fork point with the current base.
+    """
+    head = rev_parse(ctx.git, "HEAD")
+    fork = merge_base(ctx.git, head, f"refs/remotes/origin/{ctx.base}") or head
+    if state.start_sha == fork:
+        return state
+    return state.model_copy(update={"start_sha": fork})
+
+
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
     begun = take_feedback_first(ctx, state)
     if isinstance(begun, StageEnd):
         return begun
     state = begun
+    if ctx.stage is Stage.SPEC:
+        state = spec_start(ctx, state)
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:

@@ -173,11 +173,14 @@ class Checked:
 
     `environment`, when set, is an environment error (the command and its output's
     tail): the check could not judge the work, which is nobody's fault in the session.
+    `adopted` is the head a branch guard found pushed by the pipeline itself (a job
+    that died before saving it): the recorded head moves there.
     """
 
     ok: bool
     findings: tuple[str, ...] = ()
     environment: str = ""
+    adopted: str | None = None
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,15 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
-from conveyor.stages.step import End, Released, SavedAt, Stopped, Table, branch_changed
+from conveyor.stages.step import (
+    End,
+    Released,
+    SavedAt,
+    Stopped,
+    Table,
+    adopt_head,
+    branch_changed,
+)
 
 _NEXT = {
     Next.TESTS_ONLY: Event.TESTS_ONLY,
@@ -49,9 +57,10 @@ def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
     return _NEXT[chosen], run
 
 
-def _guarded(run: Merge, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Merge]:
-    if not ok:
-        return Event.CHANGED, replace(run, note="\n".join(findings))
+def _guarded(run: Merge, checked: Checked) -> tuple[Event, Merge]:
+    if not checked.ok:
+        return Event.CHANGED, replace(run, note="\n".join(checked.findings))
+    run = replace(run, state=adopt_head(run.state, checked))
     if not has_code(run.state.flows):
         return Event.WIKI_ONLY, run
     return (Event.PASSED if run.inputs.limits.merge_order else Event.IN_ORDER), run
@@ -93,8 +102,8 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case Checked(ok=ok, findings=findings):
-            return _guarded(run, ok, findings)
+        case Checked():
+            return _guarded(run, result)
         case QueueRead(ahead=()):
             return Event.IN_ORDER, run
         case QueueRead(ahead=ahead):

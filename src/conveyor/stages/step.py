@@ -11,7 +11,7 @@ from conveyor.core.budget import record_usage
 from conveyor.core.config import Commands, Limits, Paths
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.stages.effects import Effect
+from conveyor.stages.effects import Checked, Effect
 
 # -- ends ------------------------------------------------------------------------------
 
@@ -100,6 +100,13 @@ def branch_changed(run: Noted) -> Stopped:
         run.state,
         run.note,
     )
+
+
+def adopt_head(state: IssueState, checked: Checked) -> IssueState:
+    """The state after a passed branch guard: a head the pipeline pushed itself is recorded."""
+    if checked.adopted is None:
+        return state
+    return state.model_copy(update={"head_sha": checked.adopted})
 
 
 # -- what every machine gets ----------------------------------------------------------

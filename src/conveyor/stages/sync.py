@@ -38,6 +38,7 @@ from conveyor.stages.step import (
     SavedAt,
     Stopped,
     Table,
+    adopt_head,
     branch_changed,
     deferred,
     over_budget,
@@ -98,7 +99,7 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
         case Began():
             return Event.BEGIN, run
         case Checked(ok=True):
-            return Event.PASSED, run
+            return Event.PASSED, replace(run, state=adopt_head(run.state, result))
         case Checked(findings=findings):
             return Event.CHANGED, replace(run, note="\n".join(findings))
         case Rebased(outcome="conflict", conflicts=conflicts):

@@ -83,6 +83,10 @@ class FaultyForge:
         """Pass-through read."""
         return self.inner.list_open_issues(etag)
 
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Pass-through read."""
+        return self.inner.list_closed_issues(label, etag)
+
     def get_issue(self, number: int) -> Issue:
         """Pass-through read."""
         return self.inner.get_issue(number)

@@ -212,6 +212,15 @@ class SnapshotStore:
         """Drop the list's ETag and every cached issue: the next read is a full one."""
         self.replace(None, [])
 
+    def kept(self, key: str) -> str | None:
+        """A value the tick keeps from one pass to the next (no expiry)."""
+        return self._meta(f"kept:{key}")
+
+    def keep(self, key: str, value: str) -> None:
+        """Remember `value` under `key` until it is replaced."""
+        with self._conn:
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"kept:{key}", value))
+
     def answer(self, key: str, now: datetime) -> str | None:
         """A forge answer stored less than ten minutes before `now`, else None."""
         row = self._conn.execute("SELECT value, at FROM answers WHERE key = ?", (key,)).fetchone()
