@@ -132,9 +132,14 @@ class Forge(Protocol):
         ...
 
     def edit_pr(
-        self, number: int, title: str | None = None, body: str | None = None
+        self,
+        number: int,
+        title: str | None = None,
+        body: str | None = None,
+        *,
+        base: str | None = None,
     ) -> PullRequest:
-        """Change a PR's title and/or body."""
+        """Change a PR's title, body and/or base branch."""
         ...
 
     def mark_pr_ready(self, number: int) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.core.config import Config
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import IssueState, StackedOn, Stage
 from conveyor.forge.connect import read_token
 from conveyor.git.runner import Identity
 from conveyor.job.boundary import command_env, token_env_names
@@ -20,6 +20,7 @@ from conveyor.job.jobfile import JobFile
 from conveyor.job.layout import JobPaths
 from conveyor.job.push_op import commit_paths
 from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
+from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
@@ -48,6 +49,7 @@ class Started:
     events: EventLog
     hub: JobHub
     ops: OpContext
+    stacking: StackedOn | None = None  # `--stack-on P`: P's head when the job began
 
 
 def identity_of(config: Config) -> Identity:
@@ -61,6 +63,8 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     config, paths = started.config, started.paths
     token = _token(started)
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
+    state = started.claimed.state
+    stacking = started.stacking if state.stacked_on is None else None
     workspace = prepare_workspace(
         paths,
         url=started.ops.forge.repo_info().clone_url,
@@ -71,8 +75,15 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         trailer_role=trailer_role,
         now=now_utc(),
         rescue=started.role is JobRole.WRITER,
+        start=checkout_start(state, stacking),
     )
-    state = started.claimed.state
+    if stacking is not None:
+        state = record_stack(
+            started.ops, started.issue, state, workspace.repo, stacking=stacking, base=config.base
+        )
+        if state.stacked_on is not None:
+            on = state.stacked_on
+            started.events.emit("stacked", on=on.issue, head=on.head_sha)
     if workspace.lost_changes:
         started.job_file.set_lost_changes(list(workspace.lost_changes))
     if workspace.rescues:

@@ -6,6 +6,7 @@ from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, rev_parse, run_git
 from conveyor.job.context import JobContext
+from conveyor.job.stacking import measure_from
 from conveyor.ops.open_pr import ensure_start_commit, find_or_open_draft, finish_pr
 from conveyor.ops.spec_check import (
     check_spec_commits,
@@ -13,6 +14,7 @@ from conveyor.ops.spec_check import (
     spec_test_findings,
     stub_findings,
 )
+from conveyor.ops.stack import pr_base_for
 from conveyor.stages.effects import (
     Checked,
     CheckSpecCommits,
@@ -107,13 +109,17 @@ def _push(ctx: JobContext, src: str | None, *, lease: str | None = None) -> str 
     return done.sha
 
 
-def reset_branch(ctx: JobContext, effect: ResetBranch) -> Done:
-    """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99)."""
+def reset_branch(ctx: JobContext, state: IssueState, effect: ResetBranch) -> Done:
+    """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99).
+
+    The stage made it when the spec began at the base, or at a stacked issue's
+    prerequisite head.
+    """
     run_git(["reset", "--hard", effect.to_sha], cwd=ctx.checkout, env=ctx.git.env)
     remote = ctx.forge.get_branch(ctx.branch)
     if remote is None:
         return Done()
-    if is_ancestor(ctx.git, effect.to_sha, base_sha(ctx)):
+    if is_ancestor(ctx.git, effect.to_sha, measure_from(ctx, state)):
         _push(ctx, None, lease=remote.sha)
     elif remote.sha != effect.to_sha:
         _push(ctx, effect.to_sha, lease=remote.sha)
@@ -121,13 +127,17 @@ def reset_branch(ctx: JobContext, effect: ResetBranch) -> Done:
 
 
 def open_draft(ctx: JobContext, state: IssueState) -> PrOpened:
-    """Push the branch (with a start commit if it has none) and find or open its draft PR."""
-    head = ensure_start_commit(ctx.git, base_sha(ctx), ctx.issue)
+    """Push the branch (with a start commit if it has none) and find or open its draft PR.
+
+    A stacked issue's PR is based on its prerequisite's branch (see `conveyor.ops.stack`).
+    """
+    head = ensure_start_commit(ctx.git, measure_from(ctx, state), ctx.issue)
     remote = ctx.forge.get_branch(ctx.branch)
     if remote is None or remote.sha != head:
         _push(ctx, head)
     title = ctx.forge.get_issue(ctx.issue).title
-    pr = find_or_open_draft(ctx.ops, ctx.issue, branch=ctx.branch, base=ctx.base, title=title)
+    base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
+    pr = find_or_open_draft(ctx.ops, ctx.issue, branch=ctx.branch, base=base, title=title)
     if state.pr != pr.number:
         ctx.events.emit("pr-opened", pr=pr.number, draft=pr.draft)
     return PrOpened(pr.number, head)
@@ -139,11 +149,11 @@ def check_spec_tests(ctx: JobContext, effect: CheckSpecTests) -> Checked:
     return Checked(not found, found)
 
 
-def push_branch(ctx: JobContext, effect: PushBranch) -> Pushed:
+def push_branch(ctx: JobContext, state: IssueState, effect: PushBranch) -> Pushed:
     """Push the implementation unless it changed nothing since the spec (PR-6)."""
     head = gitwork.head(ctx.checkout)
     new = _names(ctx, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
-    changed = _names(ctx, f"{base_sha(ctx)}...{head}")
+    changed = _names(ctx, f"{measure_from(ctx, state)}...{head}")
     if new:
         remote = ctx.forge.get_branch(ctx.branch)
         if remote is None or remote.sha != head:
@@ -156,8 +166,9 @@ def finish(ctx: JobContext, state: IssueState, effect: FinishPr) -> PrOpened:
     number = state.pr
     if number is None:
         title = ctx.forge.get_issue(ctx.issue).title
+        base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
         number = find_or_open_draft(
-            ctx.ops, ctx.issue, branch=ctx.branch, base=ctx.base, title=title
+            ctx.ops, ctx.issue, branch=ctx.branch, base=base, title=title
         ).number
     pr = finish_pr(ctx.ops, number, ctx.issue, title=effect.title, body=effect.body)
     return PrOpened(pr.number, pr.head_sha)

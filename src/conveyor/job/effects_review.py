@@ -7,6 +7,7 @@ from typing import assert_never
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
+from conveyor.job.stacking import measure_from
 from conveyor.ops.findings import post_on_pr
 from conveyor.ops.prepare_review import prepare_review
 from conveyor.stages.effects import Done
@@ -20,10 +21,13 @@ from conveyor.stages.effects_review import (
 REVIEW_DIR = "review"
 
 
-def run_prepare(ctx: JobContext, effect: PrepareReview) -> ReviewPrepared:
-    """Write the diff under the job folder, where the reader sessions are told to read it."""
+def run_prepare(ctx: JobContext, state: IssueState, effect: PrepareReview) -> ReviewPrepared:
+    """Write the diff under the job folder, where the reader sessions are told to read it.
+
+    A stacked issue's whole change is measured from its prerequisite head (STK-2).
+    """
     target = ctx.job_dir / REVIEW_DIR / effect.name
-    made = prepare_review(ctx.git, f"refs/remotes/origin/{ctx.base}", target, since=effect.base_sha)
+    made = prepare_review(ctx.git, measure_from(ctx, state), target, since=effect.base_sha)
     return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
 
@@ -33,7 +37,7 @@ def perform_review(
     """Carry out one of the review stages' own effects."""
     match effect:
         case PrepareReview():
-            return run_prepare(ctx, effect)
+            return run_prepare(ctx, state, effect)
         case PostPrComment(kind=kind, role=role, text=text):
             sig = signature(ctx, role)
             post_on_pr(ctx.ops, state.pr, kind, text, signature=sig, secrets=ctx.token_secrets)

@@ -44,7 +44,10 @@ class IssueView:
     `waiting` names why the issue rests outside the scheduler's rules (an open
     question, a split parent, a stacking hold); `stopped` is its stop label's
     control. `where` are its interfaces' globs and `changed_paths` what its
-    pushes changed: together its writer paths.
+    pushes changed: together its writer paths. `after` is the first issue it
+    follows that is still open (else the first it follows), `afters` all of them;
+    `stacked_on` and `stacked_head` its stacking (STK-7), `head` its branch's
+    recorded head and `open_findings` its blocking findings not yet resolved.
     """
 
     number: int
@@ -59,6 +62,11 @@ class IssueView:
     waiting: str | None = None
     rereview_lenses: int = 0
     pr: int | None = None
+    afters: tuple[int, ...] = ()
+    stacked_on: int | None = None
+    stacked_head: str | None = None
+    head: str | None = None
+    open_findings: int = 0
 
     @property
     def writer_paths(self) -> tuple[str, ...]:
@@ -114,7 +122,8 @@ class Snapshot:
 
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
-    after the last pass (its hysteresis).
+    after the last pass (its hysteresis); `stack_behind` the issues whose
+    prerequisite's branch lacks the merge of another issue they follow (STK-9).
     """
 
     lane: str
@@ -125,6 +134,7 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    stack_behind: frozenset[int] = frozenset()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

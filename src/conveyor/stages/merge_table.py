@@ -1,4 +1,5 @@
-"""The merge stage's table: merge order, behind detection, the tests-only path, close-out."""
+"""The merge stage's table: stacking, merge order, behind detection, the tests-only path,
+close-out."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class Phase(StrEnum):
 
     START = "start"
     GUARD = "guard-branch"
+    STACK = "stacked-on"
     QUEUE = "merge-order"
     BEHIND = "check-behind"
     REBASE = "rebase-here"
@@ -36,6 +38,7 @@ class Event(StrEnum):
     PASSED = "passed"
     CHANGED = "changed"
     IN_ORDER = "in-order"
+    STACKED = "stacked"
     QUEUED = "queued"
     CURRENT = "current"
     TESTS_ONLY = "tests-only"
@@ -68,12 +71,20 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.GUARD: {
         Event.PASSED: Phase.QUEUE,
         Event.IN_ORDER: Phase.BEHIND,
+        Event.STACKED: Phase.STACK,
         Event.CHANGED: Phase.BRANCH_CHANGED,
     },
+    # A stacked issue waits while its prerequisite is open and unmoved; when it moved or
+    # merged, the branch is behind: restacked here (tests only) or back to sync (MRG-11).
+    Phase.STACK: {Event.QUEUED: Phase.WAITING, **_BEHIND},
     Phase.QUEUE: {Event.IN_ORDER: Phase.BEHIND, Event.QUEUED: Phase.WAITING},
     Phase.BEHIND: {Event.CURRENT: Phase.MERGE, **_BEHIND},
     Phase.REBASE: {Event.CLEAN: Phase.RETEST, Event.CONFLICT: Phase.TO_SYNC},
-    Phase.RETEST: {Event.PASSED: Phase.MERGE, Event.FAILED: Phase.TO_SYNC},
+    Phase.RETEST: {
+        Event.PASSED: Phase.MERGE,
+        Event.STACKED: Phase.WAITING,
+        Event.FAILED: Phase.TO_SYNC,
+    },
     Phase.MERGE: {Event.MERGED: Phase.CLOSE_OUT, Event.REFUSED: Phase.REFUSED, **_BEHIND},
     Phase.CLOSE_OUT: {Event.DONE: Phase.MERGED},
     **{end: {} for end in ENDS},

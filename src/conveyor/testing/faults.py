@@ -176,10 +176,17 @@ class FaultyForge:
         )
 
     def edit_pr(
-        self, number: int, title: str | None = None, body: str | None = None
+        self,
+        number: int,
+        title: str | None = None,
+        body: str | None = None,
+        *,
+        base: str | None = None,
     ) -> PullRequest:
         """A counted write."""
-        return self._write("edit_pr", number, lambda: self.inner.edit_pr(number, title, body))
+        return self._write(
+            "edit_pr", number, lambda: self.inner.edit_pr(number, title, body, base=base)
+        )
 
     def mark_pr_ready(self, number: int) -> None:
         """A counted write."""

@@ -23,7 +23,7 @@ def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(back
     """MRG-1, MRG-14, DONE-3: signed merger comment saying tests only, agent:merged, no claim."""
     number = back.branch_and_pr({"new.txt": "new\n"})
     _claimed(back)
-    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"))
+    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
     now = datetime.now(UTC)
     close_out(
         back.ctx(),

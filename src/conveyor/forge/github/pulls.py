@@ -62,10 +62,15 @@ class PullOps(ClientBase):
         return to_pull(response.parsed_data, merge_commit_of(response.json()))
 
     def edit_pr(
-        self, number: int, title: str | None = None, body: str | None = None
+        self,
+        number: int,
+        title: str | None = None,
+        body: str | None = None,
+        *,
+        base: str | None = None,
     ) -> PullRequest:
-        """Change a PR's title and/or body (None leaves it as it is)."""
-        if title is None and body is None:
+        """Change a PR's title, body or base branch (None leaves it as it is)."""
+        if title is None and body is None and base is None:
             return self.get_pr(number)
         response = self._run(
             "edit PR",
@@ -76,6 +81,7 @@ class PullOps(ClientBase):
                 number,
                 title=UNSET if title is None else title,
                 body=UNSET if body is None else body,
+                base=UNSET if base is None else base,
             ),
         )
         return to_pull(response.parsed_data, merge_commit_of(response.json()))

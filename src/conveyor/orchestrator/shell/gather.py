@@ -54,9 +54,11 @@ def _view(entry: CachedIssue, forge: ForgeSnapshot, now: datetime, config: Confi
 def closed_unmerged(
     forge: Forge, store: SnapshotStore, issues: Iterable[IssueView], now: datetime
 ) -> frozenset[int]:
-    """The `after` targets that are closed but were not completed (asked at most every 10 min)."""
+    """The `after` and stacking targets that are closed but were not completed (asked at most
+    every 10 min)."""
     open_numbers = {issue.number for issue in issues}
-    targets = {i.after for i in issues if i.after is not None and i.after not in open_numbers}
+    targets = {n for i in issues for n in (*i.afters, i.after, i.stacked_on) if n is not None}
+    targets -= open_numbers
     found: set[int] = set()
     for number in sorted(targets):
         key = CLOSED_KEY.format(number)

@@ -94,6 +94,7 @@ def issue_view(
         waiting = "done"
     afters = after_numbers(entry, trust.account)
     pending = [n for n in afters if n in open_numbers]
+    stacked = state.stacked_on if state is not None else None
     return IssueView(
         number=issue.number,
         created_at=issue.created_at,
@@ -105,6 +106,11 @@ def issue_view(
         stopped=stopped,
         waiting=waiting,
         pr=state.pr if state is not None else None,
+        afters=afters,
+        stacked_on=stacked.issue if stacked is not None else None,
+        stacked_head=stacked.head_sha if stacked is not None else None,
+        head=state.head_sha if state is not None else None,
+        open_findings=len(state.open_blocking()) if state is not None else 0,
     )
 
 
