@@ -58,6 +58,10 @@ def closed_unmerged(
     every 10 min)."""
     open_numbers = {issue.number for issue in issues}
     targets = {n for i in issues for n in (*i.afters, i.after, i.stacked_on) if n is not None}
+    # A target seen open again was reopened: whatever it was closed as no longer holds.
+    stale = {k for k in store.answer_keys(CLOSED_KEY.format("")) if _number(k) in open_numbers}
+    if stale:
+        store.drop_answers(stale)
     targets -= open_numbers
     found: set[int] = set()
     for number in sorted(targets):
@@ -71,6 +75,11 @@ def closed_unmerged(
         if known == "yes":
             found.add(number)
     return frozenset(found)
+
+
+def _number(key: str) -> int | None:
+    tail = key.rpartition(":")[2]
+    return int(tail) if tail.isdigit() else None
 
 
 def usage_limit_until(recorded: Iterable[RecordedJob], now: datetime) -> datetime | None:
