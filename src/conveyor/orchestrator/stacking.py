@@ -141,3 +141,30 @@ def stacked_on_open(issue: IssueView, facts: StackFacts) -> bool:
         return False
     found = facts.open.get(prereq)
     return found is not None and not merged_while_open(found)
+
+
+@dataclass(frozen=True, slots=True)
+class BehindQuestion:
+    """Whether P's branch at `head` holds the merges of `merged`, the other issues the
+    follower waits on (STK-9); the tick answers it from git."""
+
+    issue: int
+    prereq: int
+    head: str
+    merged: tuple[int, ...]
+
+
+def behind_questions(issues: Sequence[IssueView], facts: StackFacts) -> list[BehindQuestion]:
+    """The followers about to be stacked whose `after` mark names issues that already merged."""
+    found: list[BehindQuestion] = []
+    for issue in issues:
+        if issue.stacked_on is not None or len(issue.afters) < 2:
+            continue
+        verdict = _following(issue, StackFacts(facts.open, facts.closed_unmerged))
+        if not isinstance(verdict, StackOn):
+            continue
+        prereq = facts.open[verdict.prereq]
+        merged = tuple(n for n in issue.afters if n != verdict.prereq and n not in facts.open)
+        if merged and prereq.head is not None:
+            found.append(BehindQuestion(issue.number, verdict.prereq, prereq.head, merged))
+    return found

@@ -3,7 +3,8 @@
 The forge part comes from J's snapshot cache (an idle tick is one 304);
 this module adds what the views leave to the tick: CI waits, re-review
 lenses, the `after` targets closed without completing (asked once per ten
-minutes, cached beside the other answers), the provider's usage-limit hold
+minutes, cached beside the other answers), the followers whose prerequisite's branch
+lacks another prerequisite's merge (STK-9), the provider's usage-limit hold
 from the jobs' recorded resets, and the jobs this orchestrator
 started whose `job.json` is not written yet (a job writes it only after
 its claim), so no second job starts for their issue in that gap.
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.forge.protocol import Forge
@@ -22,6 +24,7 @@ from conveyor.orchestrator.shell.executor import JobHandle, RecordedJob
 from conveyor.orchestrator.shell.issue_views import issue_view, job_view, newest_jobs
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStore
+from conveyor.orchestrator.shell.stack_facts import stack_behind
 from conveyor.orchestrator.snapshot import (
     CiWait,
     IssueView,
@@ -147,17 +150,26 @@ def gather(
     now: datetime,
     money_paused: bool,
     cooling_down: bool,
+    cache: Path | None = None,
 ) -> Snapshot:
-    """The snapshot the pure rules read for this tick."""
+    """The snapshot the pure rules read for this tick; `cache` is the repository's bare cache,
+    where STK-9's question is answered."""
     issues = tuple(_view(entry, fresh, now, config) for entry in fresh.issues)
     jobs = list(recorded)
+    closed = closed_unmerged(forge, store, issues, now)
+    behind = (
+        frozenset[int]()
+        if cache is None
+        else stack_behind(forge, store, cache, issues, closed_unmerged=closed, now=now)
+    )
     return Snapshot(
         lane=lane,
         issues=issues,
         jobs=job_views(jobs, live_handles, now),
         ledger=ledger,
         usage_limit_until=usage_limit_until(jobs, now),
-        closed_unmerged=closed_unmerged(forge, store, issues, now),
+        closed_unmerged=closed,
         money_paused=money_paused,
         cooling_down=cooling_down,
+        stack_behind=behind,
     )
