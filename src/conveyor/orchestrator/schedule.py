@@ -31,6 +31,7 @@ from conveyor.orchestrator.stacking import (
 )
 
 _NUMBER = attrgetter("number")
+_NONE: frozenset[int] = frozenset()
 _CREATED = attrgetter("created_at")
 
 
@@ -66,9 +67,10 @@ def _issue_rule(issue: IssueView, facts: _Facts) -> str | StackOn | Restack | No
     """
     if issue.waiting is not None:
         return issue.waiting
-    verdict = stack_rule(issue, facts.stack)
-    if verdict is not None:
-        return verdict
+    if issue.after is not None or issue.stacked_on is not None:
+        verdict = stack_rule(issue, facts.stack)
+        if verdict is not None:
+            return verdict
     wait = issue.ci_wait
     if wait is not None:
         due = (wait.last_read or wait.since) + facts.ci_poll
@@ -156,13 +158,12 @@ def _start(
     gate: Gate,
     config: Config,
     issue: IssueView,
-    rule: StackOn | Restack | None,
+    rule: StackOn | Restack,
     *,
-    why: str,
     partners: frozenset[int],
 ) -> tuple[Gate, StartJob] | str:
-    """Ask the gate for the issue's job: its own stage, or the one a restack names; a start on
-    P's branch names P. The stacking pair's writers do not hold each other (STK-10)."""
+    """Ask the gate for a stacking start: the stage a restack names, or a start on P's branch,
+    which names P. The stacking pair's writers do not hold each other (STK-10)."""
     stage = rule.stage if isinstance(rule, Restack) else issue.stage
     stack_on = rule.prereq if isinstance(rule, StackOn) else None
     if stack_on is not None:
@@ -171,7 +172,7 @@ def _start(
     if isinstance(admitted, str):
         return admitted
     charge = launch_charge(issue, stage, config.budgets)
-    return admitted, StartJob(issue.number, stage, why, charge=charge, stack_on=stack_on)
+    return admitted, StartJob(issue.number, stage, rule.reason, charge=charge, stack_on=stack_on)
 
 
 def schedule(
@@ -207,9 +208,18 @@ def schedule(
         if isinstance(rule, str):
             holds.append(hold(issue.number, issue.stage, rule))
             continue
-        why = rule.reason if rule is not None else _start_reason(issue, rank, unblocks)
-        pair = partners.get(issue.number, frozenset())
-        start = _start(current, config, issue, rule, why=why, partners=pair)
+        pair = partners.get(issue.number, _NONE)
+        if rule is None:  # the common start, on the scheduler's hot path
+            admitted = admit(current, config, issue, issue.stage, partners=pair)
+            if isinstance(admitted, str):
+                holds.append(hold(issue.number, issue.stage, admitted))
+                continue
+            current, full = admitted, full_reason(admitted, config)
+            charge = launch_charge(issue, issue.stage, config.budgets)
+            why = _start_reason(issue, rank, unblocks)
+            starts.append(StartJob(issue.number, issue.stage, why, charge=charge))
+            continue
+        start = _start(current, config, issue, rule, partners=pair)
         if isinstance(start, str):
             holds.append(hold(issue.number, issue.stage, start))
             continue

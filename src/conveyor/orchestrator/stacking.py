@@ -95,14 +95,24 @@ def _following(issue: IssueView, facts: StackFacts) -> StackVerdict:
     """An issue with an `after` mark, not stacked: held `after:#P` until P is ready to be
     built on, then started on P's branch; stacks go one level deep (STK-8, STK-9, STK-12)."""
     afters = issue.afters or ((issue.after,) if issue.after is not None else ())
-    pending = [n for n in afters if n in facts.open and not merged_while_open(facts.open[n])]
-    closed = [n for n in afters if n in facts.closed_unmerged and n not in facts.open]
-    if closed:
-        return f"after:#{closed[0]}:closed-unmerged"
-    if not pending:
-        return None
-    first = pending[0]
-    prereq = facts.open[first]
+    opened = facts.open
+    if len(afters) == 1:  # the common case, kept cheap: the scheduler asks it of every follower
+        first = afters[0]
+        found = opened.get(first)
+        if found is None:
+            return f"after:#{first}:closed-unmerged" if first in facts.closed_unmerged else None
+        if found.stage is Stage.DONE or found.waiting == "merged":
+            return None
+        pending = [first]
+    else:
+        pending = [n for n in afters if n in opened and not merged_while_open(opened[n])]
+        closed = [n for n in afters if n in facts.closed_unmerged and n not in opened]
+        if closed:
+            return f"after:#{closed[0]}:closed-unmerged"
+        if not pending:
+            return None
+        first = pending[0]
+    prereq = opened[first]
     if prereq.stopped is not None:
         return f"after:#{first}:stopped"
     ready = (
@@ -125,8 +135,11 @@ def stack_partners(issues: Sequence[IssueView]) -> dict[int, frozenset[int]]:
     """Each stacked issue and its open prerequisite, both ways: the writers' file-overlap gate
     ignores the pair (STK-10)."""
     found: dict[int, set[int]] = {}
+    stacked = [issue for issue in issues if issue.stacked_on is not None]
+    if not stacked:
+        return {}
     numbers = {issue.number for issue in issues}
-    for issue in issues:
+    for issue in stacked:
         prereq = issue.stacked_on
         if prereq is not None and prereq in numbers:
             found.setdefault(issue.number, set()).add(prereq)
