@@ -55,4 +55,37 @@ def stages_markdown() -> str:
         ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
         ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
     )
-    return page(INTRO, drawn)
+    return page(INTRO, drawn) + STACKED
+
+
+STACKED = """## Stacked branches
+
+An issue that follows another (`After #P merges.`, as a split writes it) need not wait
+for P to merge. Once P has reached checks (or accept, security, merge) with no open
+blocking finding, and P is not stacked itself (stacks go one level deep), the
+orchestrator starts the follower's triage, spec or implement job with `--stack-on P`
+(`conveyor.orchestrator.stacking`). That job saves `stacked_on = {issue: P, head_sha}`:
+P's branch head, which the follower's branch starts from; a follower that already had a
+branch keeps it and is stacked from where it left the base, and its next sync puts it on
+P. The tables above do not change: a stacked issue runs the same machines, measuring its
+own change from `stacked_on.head_sha` instead of the base (the spec's commit check and
+reset, the review diff, verify and fails-before-fix, the implementation's changed paths;
+STK-15), and its draft PR is based on P's branch.
+
+| P is | a stacked issue | an issue waiting on P |
+| --- | --- | --- |
+| before checks, or with open findings, or stacked | goes on; held `stacked-on:#P` at merge | held `after:#P` |
+| at checks or later, no open findings | goes on; held `stacked-on:#P` at merge | starts stacked (`--stack-on P`) |
+| open, its head moved | restacks (sync to security: a sync job; at merge: merge's rebase) | as above |
+| merged (PR merged, or closed as completed) | restacks onto the base and unstacks | goes on from the base |
+| stopped | held `after:#P:stopped` | held `after:#P:stopped` |
+| closed without merging | held `after:#P:closed-unmerged` | held `after:#P:closed-unmerged` |
+
+A restack replays only the issue's own commits (`git rebase --onto <target>
+<stacked_on.head_sha>`), so a squash-merged P leaves none of its commits behind. From
+sync, checks, accept or security the rebased head is verified, accepted and
+security-reviewed again; from merge the passed head is kept and a clean rebase re-runs
+only the tests (MRG-7). A restack takes nothing from `max_syncs`. Holds are ordinary
+hold lines in `orchestrator.log`; stacking never stops an issue. See
+`docs/stages-back.md` for sync and merge.
+"""
