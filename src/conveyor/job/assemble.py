@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.core.config import Config
-from conveyor.core.state import IssueState, StackedOn, Stage
+from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
 from conveyor.git.runner import Identity
 from conveyor.job.boundary import command_env, token_env_names
@@ -49,7 +49,7 @@ class Started:
     events: EventLog
     hub: JobHub
     ops: OpContext
-    stacking: StackedOn | None = None  # `--stack-on P`: P's head when the job began
+    stack_on: int | None = None  # `--stack-on P`: the job's issue is to be built on P's branch
 
 
 def identity_of(config: Config) -> Identity:
@@ -64,7 +64,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     token = _token(started)
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
     state = started.claimed.state
-    stacking = started.stacking if state.stacked_on is None else None
+    stack_on = started.stack_on if state.stacked_on is None else None
     workspace = prepare_workspace(
         paths,
         url=started.ops.forge.repo_info().clone_url,
@@ -75,11 +75,11 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         trailer_role=trailer_role,
         now=now_utc(),
         rescue=started.role is JobRole.WRITER,
-        start=checkout_start(state, stacking),
+        start=checkout_start(state, stack_on),
     )
-    if stacking is not None:
+    if stack_on is not None:
         state = record_stack(
-            started.ops, started.issue, state, workspace.repo, stacking=stacking, base=config.base
+            started.ops, started.issue, state, workspace.repo, prereq=stack_on, base=config.base
         )
         if state.stacked_on is not None:
             on = state.stacked_on

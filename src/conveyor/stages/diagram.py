@@ -55,7 +55,7 @@ def stages_markdown() -> str:
         ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
         ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
     )
-    return page(INTRO, drawn) + STACKED
+    return page(INTRO, drawn) + "\n" + STACKED
 
 
 STACKED = """## Stacked branches
@@ -72,14 +72,14 @@ own change from `stacked_on.head_sha` instead of the base (the spec's commit che
 reset, the review diff, verify and fails-before-fix, the implementation's changed paths;
 STK-15), and its draft PR is based on P's branch.
 
-| P is | a stacked issue | an issue waiting on P |
+| P | a stacked issue | an issue waiting on P |
 | --- | --- | --- |
-| before checks, or with open findings, or stacked | goes on; held `stacked-on:#P` at merge | held `after:#P` |
-| at checks or later, no open findings | goes on; held `stacked-on:#P` at merge | starts stacked (`--stack-on P`) |
-| open, its head moved | restacks (sync to security: a sync job; at merge: merge's rebase) | as above |
-| merged (PR merged, or closed as completed) | restacks onto the base and unstacks | goes on from the base |
-| stopped | held `after:#P:stopped` | held `after:#P:stopped` |
-| closed without merging | held `after:#P:closed-unmerged` | held `after:#P:closed-unmerged` |
+| before checks, with findings open, or stacked | goes on; at merge `stacked-on:#P` | `after:#P` |
+| at checks or later, no open findings | goes on; at merge `stacked-on:#P` | starts on P |
+| open, its head moved | restacks: a sync job, or merge's own rebase | as above |
+| merged, or closed as completed | restacks onto the base, unstacked | goes on from the base |
+| stopped | `after:#P:stopped` | `after:#P:stopped` |
+| closed unmerged | `after:#P:closed-unmerged` | `after:#P:closed-unmerged` |
 
 A restack replays only the issue's own commits (`git rebase --onto <target>
 <stacked_on.head_sha>`), so a squash-merged P leaves none of its commits behind. From
