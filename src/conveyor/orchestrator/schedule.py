@@ -46,14 +46,18 @@ class _Facts:
     stack: StackFacts
 
 
-def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
-    """Collect the lookups once per pass."""
+def _facts(
+    snapshot: Snapshot, config: Config, now: datetime, busy: frozenset[int] = frozenset()
+) -> _Facts:
+    """Collect the lookups once per pass; `busy` are the issues with a live job."""
     return _Facts(
         open_numbers=frozenset(issue.number for issue in snapshot.issues),
         closed_unmerged=snapshot.closed_unmerged,
         ci_poll=timedelta(seconds=config.limits.ci_poll_seconds),
         now=now,
-        stack=StackFacts(snapshot.issue_map(), snapshot.closed_unmerged, snapshot.stack_behind),
+        stack=StackFacts(
+            snapshot.issue_map(), snapshot.closed_unmerged, snapshot.stack_behind, busy
+        ),
     )
 
 
@@ -184,7 +188,7 @@ def schedule(
     Stopped and done issues, and issues with a live job, get no decision.
     """
     current = open_gate(snapshot, config, now) if gate is None else gate
-    facts = _facts(snapshot, config, now)
+    facts = _facts(snapshot, config, now, current.busy)
     unblocks = snapshot.unblocks()
     queue = merge_queue(snapshot, unblocks, facts, by_pr=config.limits.merge_order)
     rank = {number: index for index, number in enumerate(queue)}

@@ -45,12 +45,14 @@ StackVerdict = str | StackOn | Restack | None
 
 @dataclass(frozen=True, slots=True)
 class StackFacts:
-    """What the rules look up: open issues by number, prerequisites closed unmerged, and the
-    issues whose prerequisite's branch lacks another prerequisite's merge (STK-9)."""
+    """What the rules look up: open issues by number, prerequisites closed unmerged, the
+    issues whose prerequisite's branch lacks another prerequisite's merge (STK-9), and the
+    issues with a live job."""
 
     open: Mapping[int, IssueView]
     closed_unmerged: frozenset[int]
     behind: frozenset[int] = frozenset()
+    busy: frozenset[int] = frozenset()
 
 
 def merged_while_open(prereq: IssueView) -> bool:
@@ -78,6 +80,10 @@ def _stacked(issue: IssueView, prereq: int, facts: StackFacts) -> StackVerdict:
     if found.stopped is not None:
         return f"after:#{prereq}:stopped"
     if found.head is not None and found.head != issue.stacked_head:
+        if prereq in facts.busy and issue.stage in LATE:
+            # P's job may still be moving its branch (its saved head lags its pushes):
+            # restack once that job has ended, not once per tick while it runs.
+            return f"stacked-on:#{prereq}"
         return _restack(issue, prereq, "moved")
     if issue.stage is Stage.MERGE:
         return f"stacked-on:#{prereq}"

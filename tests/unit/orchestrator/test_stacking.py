@@ -173,3 +173,16 @@ def test_the_writers_overlap_gate_ignores_the_stacked_pair_both_ways(live: int) 
     other = 2 if live == 1 else 1
     assert start_of(decisions, other) is not None
     assert hold_of(decisions, 3) == f"overlap:#{live}"
+
+
+def test_a_prerequisite_still_running_is_followed_once_its_job_ends() -> None:
+    """P's saved head lags the pushes of its live job: the restack waits for that job."""
+    moved = prereq(Stage.ACCEPT, head=P_MOVED)
+    running = job(1, Stage.ACCEPT)
+    decisions = schedule(snapshot(moved, stacked(Stage.CHECKS), jobs=(running,)), config(), NOW)
+    assert hold_of(decisions, 2) == "stacked-on:#1"
+    ended = job(1, Stage.ACCEPT, alive=False, finished=True)
+    after = schedule(snapshot(moved, stacked(Stage.CHECKS), jobs=(ended,)), config(), NOW)
+    start = start_of(after, 2)
+    assert start is not None
+    assert start.stage is Stage.SYNC
