@@ -85,7 +85,8 @@ A restack replays only the issue's own commits (`git rebase --onto <target>
 <stacked_on.head_sha>`), so a squash-merged P leaves none of its commits behind. From
 sync, checks, accept or security the rebased head is verified, accepted and
 security-reviewed again; from merge the passed head is kept and a clean rebase re-runs
-only the tests (MRG-7). A restack takes nothing from `max_syncs`. Holds are ordinary
+only the tests (MRG-7). A restack takes nothing from `max_syncs`, and waits while P has a
+job running (its saved head lags that job's pushes). Holds are ordinary
 hold lines in `orchestrator.log`; stacking never stops an issue. See
 `docs/stages-back.md` for sync and merge.
 """
