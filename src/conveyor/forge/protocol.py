@@ -124,7 +124,11 @@ class Forge(Protocol):
         ...
 
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
-        """Open a draft PR."""
+        """Open a draft PR; `DraftsRefused` where the repository takes no drafts."""
+        ...
+
+    def create_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        """Open a PR ready for review (where drafts are refused)."""
         ...
 
     def get_pr(self, number: int) -> PullRequest:

@@ -10,17 +10,18 @@ from pathlib import Path
 from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
-from conveyor.git.runner import Identity
+from conveyor.git.runner import GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.claiming import Claimed
 from conveyor.job.context import JobContext
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
-from conveyor.job.layout import JobPaths
-from conveyor.job.push_op import commit_paths
+from conveyor.job.layout import JobPaths, leftover_checkouts
+from conveyor.job.push_op import commit_split
 from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
 from conveyor.job.stacking import checkout_start, record_stack
+from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
@@ -65,6 +66,10 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
     state = started.claimed.state
     stack_on = started.stack_on if state.stacked_on is None else None
+    settings = config.wiki_settings
+    if settings is not None and started.role is JobRole.WRITER:
+        leftovers = leftover_checkouts(paths.home, started.issue, paths.job_dir)
+        keep_wiki_leftovers(paths.home, leftovers, settings.dir, started.issue, GitEnv())
     workspace = prepare_workspace(
         paths,
         url=started.ops.forge.repo_info().clone_url,
@@ -84,6 +89,15 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         if state.stacked_on is not None:
             on = state.stacked_on
             started.events.emit("stacked", on=on.issue, head=on.head_sha)
+    wiki = prepare_wiki(
+        config,
+        started.ops.forge.repo_info(),
+        code=workspace.repo,
+        home=paths.home,
+        issue=started.issue,
+        auth=workspace.pusher.auth,
+        trailer_role=trailer_role,
+    )
     if workspace.lost_changes:
         started.job_file.set_lost_changes(list(workspace.lost_changes))
     if workspace.rescues:
@@ -95,8 +109,13 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     about = {"issue": started.issue, "stage": started.stage.value, "job": paths.job_id}
     hub.set_status(lambda: about | {"role": started.role.value, "lane": started.lane})
     if started.role is JobRole.WRITER:
-        repo = workspace.repo
-        hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))
+        repo, wiki_repo = workspace.repo, wiki.repo if wiki else None
+        wiki_dir = wiki.dir if wiki else ""
+        hub.set_commit(
+            lambda files, message: commit_split(
+                repo, wiki_repo, wiki_dir, files, message=message, role=trailer_role
+            )
+        )
     environ = started.environ
     (paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands running agent code
     ctx = JobContext(
@@ -134,6 +153,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         now=now_utc,
         push=workspace.pusher,
         resume=started.resume,
+        wiki=wiki,
     )
     return ctx, state
 

@@ -9,9 +9,11 @@ from conveyor.core.redact import redact
 from conveyor.core.state import IssueState, StackedOn
 from conveyor.git import rev_parse
 from conveyor.git.rebase import abort_rebase
+from conveyor.git.runner import git_text
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
 from conveyor.job.effects_git import shared_dirs
+from conveyor.job.effects_wiki import run_check_wiki, run_finish_wiki, run_publish_wiki
 from conveyor.job.stacking import measure_from
 from conveyor.ops.branch_guard import guard_branch
 from conveyor.ops.ci_status import read_ci
@@ -22,17 +24,21 @@ from conveyor.ops.merge_order import read_queue
 from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
 from conveyor.ops.sync_base import base_ref, refresh_remote_refs, restore_branch, sync_base
 from conveyor.ops.verify_op import failure_report, verify_head
+from conveyor.ops.wiki_branch import wiki_ahead
 from conveyor.stages.effects import Checked, Done, Result
 from conveyor.stages.effects_merge import (
     BehindRead,
     CheckBehind,
+    CheckWiki,
     CiRead,
     CloseOut,
     FinishSync,
+    FinishWiki,
     GuardBranch,
     MergeEffect,
     MergePr,
     MergeTried,
+    PublishWiki,
     QueueRead,
     ReadCi,
     ReadQueue,
@@ -150,13 +156,20 @@ def run_sync_base(ctx: JobContext, stacked: StackedOn | None) -> Rebased:
 
 
 def run_finish_sync(ctx: JobContext, state: IssueState, effect: FinishSync) -> SyncFinished:
-    """Check the finished rebase and push it with lease; a stacked PR follows its new base."""
+    """Check the finished rebase and push it with lease; a stacked PR follows its new base.
+
+    The flows it leaves are measured from the commit the rebase went onto (a
+    stacked issue's prerequisite head while stacked), as its own change starts there.
+    """
     done = finish_sync(ctx.git, ctx.push, base=ctx.base, branch=ctx.branch, onto=effect.onto)
-    if done.ok:
-        ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
-        if retarget_pr(ctx.forge, state.pr, effect.pr_base):
-            ctx.events.emit("pr-retargeted", pr=state.pr, base=effect.pr_base)
-    return SyncFinished(done.ok, done.head_sha, done.findings)
+    if not done.ok:
+        return SyncFinished(done.ok, done.head_sha, done.findings)
+    ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
+    if retarget_pr(ctx.forge, state.pr, effect.pr_base):
+        ctx.events.emit("pr-retargeted", pr=state.pr, base=effect.pr_base)
+    start = effect.onto or base_ref(ctx.base)
+    changed = git_text(ctx.git, "diff", "--name-only", f"{start}...HEAD").strip()
+    return SyncFinished(done.ok, done.head_sha, done.findings, bool(changed), wiki_ahead(ctx.wiki))
 
 
 def run_rebase_here(ctx: JobContext, state: IssueState, effect: RebaseHere) -> Rebased:
@@ -230,5 +243,11 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
             return MergeTried(tried.outcome, tried.sha, tried.reason)
         case CloseOut():
             return run_close_out(ctx, state, effect)
+        case CheckWiki():
+            return run_check_wiki(ctx)
+        case PublishWiki():
+            return run_publish_wiki(ctx)
+        case FinishWiki():
+            return run_finish_wiki(ctx, state)
         case _:
             assert_never(effect)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from conveyor.core.flows import review_thread
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
@@ -27,7 +28,9 @@ def run_prepare(ctx: JobContext, state: IssueState, effect: PrepareReview) -> Re
     A stacked issue's whole change is measured from its prerequisite head (STK-2).
     """
     target = ctx.job_dir / REVIEW_DIR / effect.name
-    made = prepare_review(ctx.git, measure_from(ctx, state), target, since=effect.base_sha)
+    made = prepare_review(
+        ctx.git, measure_from(ctx, state), target, since=effect.base_sha, wiki=ctx.wiki
+    )
     return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
 
@@ -40,7 +43,8 @@ def perform_review(
             return run_prepare(ctx, state, effect)
         case PostPrComment(kind=kind, role=role, text=text):
             sig = signature(ctx, role)
-            post_on_pr(ctx.ops, state.pr, kind, text, signature=sig, secrets=ctx.token_secrets)
+            thread = review_thread(state, ctx.issue)
+            post_on_pr(ctx.ops, thread, kind, text, signature=sig, secrets=ctx.token_secrets)
             return Done()
         case _:
             assert_never(effect)

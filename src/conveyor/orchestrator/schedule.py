@@ -44,6 +44,7 @@ class _Facts:
     ci_poll: timedelta
     now: datetime
     stack: StackFacts
+    ci_reported: frozenset[str] = frozenset()
 
 
 def _facts(
@@ -58,6 +59,7 @@ def _facts(
         stack=StackFacts(
             snapshot.issue_map(), snapshot.closed_unmerged, snapshot.stack_behind, busy
         ),
+        ci_reported=snapshot.ci_reported,
     )
 
 
@@ -67,7 +69,8 @@ def _issue_rule(issue: IssueView, facts: _Facts) -> str | StackOn | Restack | No
     Waiting outside the scheduler (a question, a split); the `after` mark and
     stacking (`conveyor.orchestrator.stacking`: `after:#a` while the issue it
     follows is open and not ready to be built on, …); a CI wait until
-    `ci_poll_seconds` after its last read, unless the issue restacks first.
+    `ci_poll_seconds` after its last read, unless the issue restacks first or a
+    webhook said its CI finished.
     """
     if issue.waiting is not None:
         return issue.waiting
@@ -76,7 +79,7 @@ def _issue_rule(issue: IssueView, facts: _Facts) -> str | StackOn | Restack | No
         if verdict is not None:
             return verdict
     wait = issue.ci_wait
-    if wait is not None:
+    if wait is not None and wait.sha not in facts.ci_reported:
         due = (wait.last_read or wait.since) + facts.ci_poll
         if facts.now < due:
             return f"ci-wait: next read due {due.isoformat()}"

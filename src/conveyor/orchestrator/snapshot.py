@@ -123,7 +123,9 @@ class Snapshot:
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
     after the last pass (its hysteresis); `stack_behind` the issues whose
-    prerequisite's branch lacks the merge of another issue they follow (STK-9).
+    prerequisite's branch lacks the merge of another issue they follow (STK-9);
+    `ci_reported` the commits whose CI a webhook said finished since the last
+    pass (their CI waits are due now).
     """
 
     lane: str
@@ -135,6 +137,7 @@ class Snapshot:
     money_paused: bool = False
     cooling_down: bool = False
     stack_behind: frozenset[int] = frozenset()
+    ci_reported: frozenset[str] = frozenset()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

@@ -9,7 +9,7 @@ watchdog's memory and `status.json` is rewritten at the end of every tick.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -67,6 +67,7 @@ class Orchestrator:
     degraded: dict[str, int] = field(default_factory=dict)
     said_holds: dict[int, str] = field(default_factory=dict)
     said_pauses: frozenset[str] = frozenset()
+    ci_reported: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
         cache=orc.home / "cache.git",
     )  # fmt: skip
+    if orc.ci_reported:
+        snapshot = replace(snapshot, ci_reported=frozenset(orc.ci_reported))
+        orc.ci_reported.clear()
     memory, problem = load_memory(orc.home / WATCHDOG_FILE)
     if problem is not None:
         orc.log.write(now, problem)

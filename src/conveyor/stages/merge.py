@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.budget import reset_rebase_pool
+from conveyor.core.flows import guarded_head, has_code, has_wiki
 from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync, passed_everything
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
@@ -13,9 +14,11 @@ from conveyor.stages.effects_merge import (
     BehindRead,
     CheckBehind,
     CloseOut,
+    FinishWiki,
     GuardBranch,
     MergePr,
     MergeTried,
+    PublishWiki,
     QueueRead,
     ReadQueue,
     ReadStack,
@@ -24,6 +27,7 @@ from conveyor.stages.effects_merge import (
     StackRead,
     Verified,
     VerifyHead,
+    WikiPublished,
 )
 from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
@@ -55,6 +59,9 @@ def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
 def _guarded(run: Merge, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Merge]:
     if not ok:
         return Event.CHANGED, replace(run, note="\n".join(findings))
+    if not has_code(run.state.flows):
+        # A wiki-only change has no PR to merge: it neither queues nor waits for a stack.
+        return Event.WIKI_ONLY, run
     if run.state.stacked_on is not None:
         return Event.STACKED, run
     return (Event.PASSED if run.inputs.limits.merge_order else Event.IN_ORDER), run
@@ -105,7 +112,8 @@ def _retested(run: Merge, verified: Verified) -> tuple[Event, Merge]:
 def _tried(run: Merge, tried: MergeTried) -> tuple[Event, Merge]:
     match tried.outcome:
         case "merged":
-            return Event.MERGED, replace(run, merge_sha=tried.sha)
+            event = Event.MERGED_WIKI if has_wiki(run.state.flows) else Event.MERGED
+            return event, replace(run, merge_sha=tried.sha)
         case "behind":
             return _behind(run, Behind.REFUSED)
         case "refused":
@@ -136,6 +144,10 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
             return _retested(run, result)
         case MergeTried():
             return _tried(run, result)
+        case WikiPublished(outcome="conflict", note=note):
+            return Event.CONFLICT, replace(run, note=note)
+        case WikiPublished():
+            return Event.MERGED, run
         case Done():
             return Event.DONE, run
     raise cannot_take("the merge stage", result, run.phase)
@@ -161,14 +173,16 @@ TABLE: Table[Phase, Event, Merge] = Table(
     start=Phase.START,
     exits=EXITS,
     effects={
-        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
         Phase.STACK: _read_stack,
         Phase.QUEUE: lambda run: ReadQueue(),
         Phase.BEHIND: lambda run: CheckBehind(run.sha),
         Phase.REBASE: lambda run: RebaseHere(run.state.stacked_on),
         Phase.RETEST: lambda run: VerifyHead(tests_only=True),
         Phase.MERGE: lambda run: MergePr(run.sha),
+        Phase.PUBLISH: lambda run: PublishWiki(),
         Phase.CLOSE_OUT: lambda run: CloseOut(run.merge_sha, tests_only=run.rebased_here),
+        Phase.FINISH_WIKI: lambda run: FinishWiki(),
     },
     ends={
         Phase.MERGED: _merged,
@@ -183,6 +197,12 @@ TABLE: Table[Phase, Event, Merge] = Table(
         ),
         Phase.REFUSED: lambda run: Stopped(
             StopCode.MERGE_REFUSED, "the forge refused the merge", run.state, run.note
+        ),
+        Phase.WIKI_CONFLICT: lambda run: Stopped(
+            StopCode.CONFLICT,
+            "the issue's wiki pages no longer apply to the wiki's latest version",
+            run.state,
+            run.note,
         ),
     },
 )

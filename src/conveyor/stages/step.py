@@ -111,6 +111,8 @@ class Inputs:
 
     `head_sha` is the checkout's head when the job started; `withheld` how many
     comments `issue.md` left out; the file paths are what prompts point sessions at.
+    `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
+    the job has a wiki checkout (WT-7).
     """
 
     issue: int
@@ -124,6 +126,8 @@ class Inputs:
     spec_file: str
     handoff_file: str
     withheld: int = 0
+    wiki_dir: str | None = None
+    wiki_head: str | None = None
 
 
 M = TypeVar("M")

@@ -175,6 +175,10 @@ class FaultyForge:
             "create_draft_pr", None, lambda: self.inner.create_draft_pr(head, base, title, body)
         )
 
+    def create_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        """A counted write."""
+        return self._write("create_pr", None, lambda: self.inner.create_pr(head, base, title, body))
+
     def edit_pr(
         self,
         number: int,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from conveyor.cli.demo import issues as demo_issues
 from conveyor.cli.demo.actor import Actor
-from conveyor.cli.demo.config import TOKEN_ENV, demo_config, write_demo_config
+from conveyor.cli.demo.config import demo_config, write_demo_config
 from conveyor.cli.demo.gather import gather
 from conveyor.cli.demo.scenario import advance_past_question, shipped_path
 from conveyor.cli.demo.table import IssueFacts
@@ -64,8 +64,8 @@ def prepare(server: ForgeServer, files: DemoFiles, agent: str) -> tuple[dict[str
     files.root.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shipped_path(), files.scenario)
     values = demo_config(api_url=server.url, home=files.home, scenario=files.scenario, agent=agent)
-    write_demo_config(files.config, values)
-    return {**os.environ, TOKEN_ENV: token}, sorted(numbers.values())
+    write_demo_config(files.config, values, token)
+    return dict(os.environ), sorted(numbers.values())
 
 
 def run_pipeline(server: ForgeServer, files: DemoFiles, *, agent: str, console: Console) -> DemoRun:

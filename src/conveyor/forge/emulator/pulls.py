@@ -9,6 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.ci import wake
+from conveyor.forge.emulator.hook_events import emit_pull
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -34,6 +35,7 @@ from conveyor.forge.emulator.pull_write import (
 )
 from conveyor.forge.emulator.pushes import sync_pushes
 from conveyor.forge.emulator.records import require_repo
+from conveyor.forge.emulator.repo_plan import DRAFTS_REFUSED, drafts_allowed
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import is_ancestor, try_rev_parse
 
@@ -118,6 +120,8 @@ async def create_route(request: Request) -> Response:
                 }
             ],
         )
+    if draft and not drafts_allowed(state.store, int(repo["id"])):
+        raise ApiError(422, DRAFTS_REFUSED)
     pull = open_pull(
         state.store,
         int(repo["id"]),
@@ -141,6 +145,7 @@ async def create_route(request: Request) -> Response:
             ],
         )
     wake(state)
+    emit_pull(request, repo, pull, "opened")
     return json_response(pull_json(state, view, pull, full=True), status=201)
 
 
@@ -167,11 +172,24 @@ async def update_route(request: Request) -> Response:
         raise validation_failed("PullRequest", "state", "invalid")
     if base is not None and try_rev_parse(view.bare, f"refs/heads/{base}") is None:
         raise validation_failed("PullRequest", "base", "invalid")
+    before = pull
     pull = edit_pull(state.store, pull, title=title, body=text, base_ref=base)
+    changes = {
+        name: {"from": old or ""}
+        for name, old, new in (
+            ("title", before.title, pull.title),
+            ("body", before.body, pull.body),
+        )
+        if old != new
+    }
+    if changes:
+        emit_pull(request, repo, pull, "edited", changes=changes)
     if wanted == "closed" and pull.state == "open":
         pull = close_pull(state.store, pull, int(user["id"]), base_sha_of(view.bare, pull))
+        emit_pull(request, repo, pull, "closed")
     elif wanted == "open" and pull.state == "closed":
         pull = _reopen(state, view, pull)
+        emit_pull(request, repo, pull, "reopened")
     return json_response(pull_json(state, view, pull, full=True))
 
 

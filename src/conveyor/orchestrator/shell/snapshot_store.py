@@ -252,3 +252,23 @@ def load_cached_issue(path: Path, number: int) -> CachedIssue | None:
     finally:
         conn.close()
     return None if row is None else entry_from_json(row[0])
+
+
+def load_cached_issues(path: Path) -> dict[int, CachedIssue]:
+    """Every issue the cache holds, read-only (empty when the file is missing or unreadable)."""
+    if not path.exists():
+        return {}
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    try:
+        rows = conn.execute("SELECT number, entry FROM issues").fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    finally:
+        conn.close()
+    found: dict[int, CachedIssue] = {}
+    for number, text in rows:
+        try:
+            found[int(number)] = entry_from_json(text)
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found

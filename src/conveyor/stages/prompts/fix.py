@@ -14,6 +14,7 @@ from conveyor.stages.prompts.common import (
     earlier_findings,
     practices_line,
     rules,
+    wiki_note,
 )
 from conveyor.stages.prompts.review import finding_lines, spec_text
 
@@ -42,7 +43,7 @@ really asks for something else. Change nothing the findings do not need.
 Run the configured commands:
 $commands
 Commit your work (with the `commit` tool or git). Set `status` to `done`, or `handoff`
-(with a handoff.md) when you run out of room.$continuation$earlier""")
+(with a handoff.md) when you run out of room.$wiki$continuation$earlier""")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class FixData(WriterFrame):
     spec_file: str | None = None
     continuation: int = 0
     earlier: tuple[str, ...] = ()
+    wiki_dir: str | None = None
 
 
 def render(data: FixData) -> Prompt:
@@ -73,6 +75,7 @@ def render(data: FixData) -> Prompt:
             spec=spec_text(data.spec, data.spec_file),
             findings=finding_lines(data.findings),
             commands=command_lines(data.commands),
+            wiki=wiki_note("fix", data.wiki_dir),
             continuation=continuation(data.handoff_file, data.continuation),
             earlier=earlier_findings(data.earlier),
         ),
