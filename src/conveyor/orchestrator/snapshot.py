@@ -47,7 +47,8 @@ class IssueView:
     pushes changed: together its writer paths. `after` is the first issue it
     follows that is still open (else the first it follows), `afters` all of them;
     `stacked_on` and `stacked_head` its stacking (STK-7), `head` its branch's
-    recorded head and `open_findings` its blocking findings not yet resolved.
+    recorded head and `open_findings` its blocking findings not yet resolved;
+    `code_flow` is False for a wiki-only change (FLOW-5: no code branch of its own).
     """
 
     number: int
@@ -67,6 +68,7 @@ class IssueView:
     stacked_head: str | None = None
     head: str | None = None
     open_findings: int = 0
+    code_flow: bool = True
 
     @property
     def writer_paths(self) -> tuple[str, ...]:

@@ -2,10 +2,14 @@
 its prerequisite's branch, when a stacked issue is held, and when it restacks.
 
 Pure, over the snapshot's facts: each open issue's stage, head, open findings,
-stop and stacking, and which prerequisites were closed without merging. An
-issue's prerequisite P is the issue it is stacked on or, when it is not stacked,
-the single open issue its `after` mark names. Every answer is a hold reason,
-a start on P's branch, a restack, or nothing (the issue is free of both).
+stop, stacking and flows, and which prerequisites were closed without merging.
+An issue's prerequisite P is the issue it is stacked on or, when it is not
+stacked, the single open issue its `after` mark names. Every answer is a hold
+reason, a start on P's branch, a restack, or nothing (the issue is free of both).
+
+A wiki-only change (FLOW-5) has no code branch of its own: it is never restacked,
+and nothing is stacked on it (its finish-wiki publishes no branch to build on); it
+still publishes only after P merges, as its `after` mark says.
 """
 
 from __future__ import annotations
@@ -79,7 +83,7 @@ def _stacked(issue: IssueView, prereq: int, facts: StackFacts) -> StackVerdict:
         return _restack(issue, prereq, "merged")
     if found.stopped is not None:
         return f"after:#{prereq}:stopped"
-    if found.head is not None and found.head != issue.stacked_head:
+    if issue.code_flow and found.head is not None and found.head != issue.stacked_head:
         if prereq in facts.busy and issue.stage in LATE:
             # P's job may still be moving its branch (its saved head lags its pushes):
             # restack once that job has ended, not once per tick while it runs.
@@ -91,8 +95,10 @@ def _stacked(issue: IssueView, prereq: int, facts: StackFacts) -> StackVerdict:
 
 
 def _restack(issue: IssueView, prereq: int, what: str) -> Restack | None:
-    if issue.stage not in LATE:
-        return None  # the issue's next sync puts it on P's new head (or the base)
+    if issue.stage not in LATE or not issue.code_flow:
+        # The issue's next sync puts it on P's new head (or the base); a wiki-only change
+        # has no commits of its own to put there.
+        return None
     stage = Stage.MERGE if issue.stage is Stage.MERGE else Stage.SYNC
     return Restack(stage, f"stacked on #{prereq}, which {what}: restack at {stage.value}")
 
@@ -128,6 +134,7 @@ def _following(issue: IssueView, facts: StackFacts) -> StackVerdict:
         and prereq.open_findings == 0
         and prereq.stacked_on is None
         and prereq.head is not None
+        and prereq.code_flow
     )
     if not ready:
         return f"after:#{first}"

@@ -119,4 +119,12 @@ only the tests (MRG-7). A restack takes nothing from `max_syncs`, and waits whil
 job running (its saved head lags that job's pushes). Holds are ordinary
 hold lines in `orchestrator.log`; stacking never stops an issue. See
 `docs/stages-back.md` for sync and merge.
+
+A wiki-only change has no commits of its own on its code branch, so it never stacks:
+it is not restacked when P moves or merges, its merge goes straight to finish-wiki
+(no `stacked-on` read, no merge order), and no follower is stacked on a wiki-only P
+(the follower waits `after:#P`, then starts from the base). Its `after` mark still
+holds: at merge it is held `stacked-on:#P` while P is open, so its pages are published
+after P merged. A stacked PR that the flow step reopens is based on P's branch again,
+or on the base once P merged.
 """

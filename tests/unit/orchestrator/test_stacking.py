@@ -186,3 +186,35 @@ def test_a_prerequisite_still_running_is_followed_once_its_job_ends() -> None:
     start = start_of(after, 2)
     assert start is not None
     assert start.stage is Stage.SYNC
+
+
+@pytest.mark.parametrize("stage", [Stage.SYNC, Stage.CHECKS, Stage.ACCEPT, Stage.SECURITY])
+@pytest.mark.parametrize("moved", [True, False], ids=["moved", "merged"])
+def test_a_stacked_wiki_only_change_goes_on_at_its_own_stage_instead_of_restacking(
+    stage: Stage, moved: bool
+) -> None:
+    """FLOW-5: a wiki-only change has no commits of its own to restack when P moves or merges."""
+    wiki = stacked(stage, code_flow=False)
+    issues = (prereq(Stage.ACCEPT, head=P_MOVED), wiki) if moved else (wiki,)
+    start = start_of(schedule(snapshot(*issues), config(), NOW), 2)
+    assert start is not None
+    assert start.stage is stage
+
+
+def test_a_stacked_wiki_only_change_publishes_only_after_its_prerequisite_merges() -> None:
+    """Its `after` mark still holds at merge while P is open (moved or not); once P merged it
+    starts its merge job, where finish-wiki publishes it."""
+    for head in (P_HEAD, P_MOVED):
+        held = schedule(
+            snapshot(prereq(head=head), stacked(Stage.MERGE, code_flow=False)), config(), NOW
+        )
+        assert hold_of(held, 2) == "stacked-on:#1"
+    start = start_of(schedule(snapshot(stacked(Stage.MERGE, code_flow=False)), config(), NOW), 2)
+    assert start is not None
+    assert start.stage is Stage.MERGE
+
+
+def test_nothing_is_stacked_on_a_wiki_only_prerequisite() -> None:
+    """A wiki-only P has no code branch to build on: its follower waits `after:#P` unstacked."""
+    decisions = schedule(snapshot(prereq(code_flow=False), follower()), config(), NOW)
+    assert hold_of(decisions, 2) == "after:#1"

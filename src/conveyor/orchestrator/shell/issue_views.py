@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from conveyor.core.claims import live_claims, parse_claims
+from conveyor.core.flows import has_code
 from conveyor.core.labels import stop_code_of
 from conveyor.core.pickup import IssueFacts, answered, pickup
 from conveyor.core.restart import restart_stage
@@ -111,6 +112,7 @@ def issue_view(
         stacked_head=stacked.head_sha if stacked is not None else None,
         head=state.head_sha if state is not None else None,
         open_findings=len(state.open_blocking()) if state is not None else 0,
+        code_flow=has_code(state.flows) if state is not None else True,
     )
 
 

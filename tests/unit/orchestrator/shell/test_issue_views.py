@@ -124,6 +124,13 @@ def test_the_view_carries_the_stacking_facts_the_rules_read() -> None:
     assert (view.open_findings, view.after, view.afters) == (1, 3, (3, 4))
 
 
+def test_the_view_says_whether_the_change_has_a_code_flow() -> None:
+    """FLOW-5: a wiki-only change has no code of its own for the stacking rules to restack."""
+    for name, code in (("code", True), ("both", True), ("wiki", False)):
+        state = IssueState.model_validate({"stage": "checks", "flows": name})
+        assert issue_view(_entry(state=state), TRUST, NOW, 3).code_flow is code
+
+
 def test_writer_paths_come_from_the_interfaces_and_the_pushed_changes() -> None:
     """`where` of each interface plus the changed paths; unreadable interfaces add nothing."""
     interfaces = json.dumps([{"name": "f", "where": "src/a.py"}, {"name": "g", "where": "b/*"}])
