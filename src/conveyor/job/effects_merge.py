@@ -9,7 +9,6 @@ from conveyor.core.redact import redact
 from conveyor.core.state import IssueState, StackedOn
 from conveyor.git import rev_parse
 from conveyor.git.rebase import abort_rebase
-from conveyor.git.runner import git_text
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
 from conveyor.job.effects_git import shared_dirs
@@ -18,7 +17,7 @@ from conveyor.job.stacking import measure_from
 from conveyor.ops.branch_guard import guard_branch
 from conveyor.ops.ci_status import read_ci
 from conveyor.ops.close_out import close_out, run_teardown
-from conveyor.ops.finish_sync import finish_sync
+from conveyor.ops.finish_sync import changes_code, finish_sync
 from conveyor.ops.merge import check_behind, squash_merge
 from conveyor.ops.merge_order import read_queue
 from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
@@ -167,9 +166,8 @@ def run_finish_sync(ctx: JobContext, state: IssueState, effect: FinishSync) -> S
     ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
     if retarget_pr(ctx.forge, state.pr, effect.pr_base):
         ctx.events.emit("pr-retargeted", pr=state.pr, base=effect.pr_base)
-    start = effect.onto or base_ref(ctx.base)
-    changed = git_text(ctx.git, "diff", "--name-only", f"{start}...HEAD").strip()
-    return SyncFinished(done.ok, done.head_sha, done.findings, bool(changed), wiki_ahead(ctx.wiki))
+    changed = changes_code(ctx.git, ctx.base, effect.onto)
+    return SyncFinished(done.ok, done.head_sha, done.findings, changed, wiki_ahead(ctx.wiki))
 
 
 def run_rebase_here(ctx: JobContext, state: IssueState, effect: RebaseHere) -> Rebased:

@@ -49,6 +49,13 @@ def check_finished(repo: Repo, base: str, onto: str | None = None) -> tuple[str,
     return tuple(found)
 
 
+def changes_code(repo: Repo, base: str, onto: str | None = None) -> bool:
+    """The code flow after a sync (FLOW-1, SYNC-12): HEAD changes files against where its own
+    change starts, `onto` (the commit a stacked rebase went onto) or else the base."""
+    start = onto or base_ref(base)
+    return bool(git_text(repo, "diff", "--name-only", f"{start}...HEAD").strip())
+
+
 def finish_sync(
     repo: Repo, push: PushFn, *, base: str, branch: str, onto: str | None = None
 ) -> SyncPushed:

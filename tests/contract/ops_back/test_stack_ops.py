@@ -6,7 +6,7 @@ from __future__ import annotations
 from conveyor.core.state import StackedOn
 from conveyor.git import is_ancestor, rev_parse
 from conveyor.git.runner import git_text
-from conveyor.ops.finish_sync import finish_sync
+from conveyor.ops.finish_sync import changes_code, finish_sync
 from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
 from conveyor.ops.sync_base import refresh_remote_refs
 from tests.contract.ops_back.backworld import BRANCH, Back, commit, git
@@ -91,3 +91,13 @@ def test_deleting_an_unmerged_base_branch_closes_the_prs_based_on_it(back: Back)
     _, d_pr, _ = _stack(back)
     back.bot.delete_branch(BRANCH)
     assert back.bot.get_pr(d_pr).state == "closed"
+
+
+def test_a_stacked_sync_measures_the_code_flow_from_the_prerequisites_head(back: Back) -> None:
+    """SYNC-12 with STK-2: P's commits are not the dependent's code; with none of its own (its
+    change lives only in the wiki) the dependent changes no code, though it differs from main."""
+    _, _, stacked = _stack(back)
+    assert changes_code(back.work, "main", onto=stacked.head_sha)
+    git(back.work.path, "reset", "-q", "--hard", stacked.head_sha)
+    assert not changes_code(back.work, "main", onto=stacked.head_sha)
+    assert changes_code(back.work, "main")
