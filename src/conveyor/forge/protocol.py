@@ -123,6 +123,10 @@ class Forge(Protocol):
         """The PR (open or closed) whose head is `head_branch` in this repository, if any."""
         ...
 
+    def list_prs_into(self, base: str) -> tuple[int, ...]:
+        """The numbers of the open PRs based on the branch `base`."""
+        ...
+
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
         """Open a draft PR; `DraftsRefused` where the repository takes no drafts."""
         ...

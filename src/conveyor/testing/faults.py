@@ -98,6 +98,10 @@ class FaultyForge:
         """Pass-through read."""
         return self.inner.find_pr(head_branch)
 
+    def list_prs_into(self, base: str) -> tuple[int, ...]:
+        """Pass-through read."""
+        return self.inner.list_prs_into(base)
+
     def get_pr(self, number: int) -> PullRequest:
         """Pass-through read."""
         return self.inner.get_pr(number)

@@ -3,10 +3,15 @@ the PR based on the prerequisite's branch, as GitHub treats it (STK-2, STK-4, ST
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from conveyor.core.signatures import Signature
 from conveyor.core.state import StackedOn
 from conveyor.git import is_ancestor, rev_parse
 from conveyor.git.runner import git_text
 from conveyor.ops.finish_sync import changes_code, finish_sync
+from conveyor.ops.finish_wiki import finish_wiki
+from conveyor.ops.publish_wiki import Published
 from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
 from conveyor.ops.sync_base import refresh_remote_refs
 from tests.contract.ops_back.backworld import BRANCH, Back, commit, git
@@ -101,3 +106,20 @@ def test_a_stacked_sync_measures_the_code_flow_from_the_prerequisites_head(back:
     git(back.work.path, "reset", "-q", "--hard", stacked.head_sha)
     assert not changes_code(back.work, "main", onto=stacked.head_sha)
     assert changes_code(back.work, "main")
+
+
+def test_finish_wiki_bases_the_prs_stacked_on_the_issue_on_main_before_its_branch_goes(
+    back: Back,
+) -> None:
+    """A P whose change ended wiki only (its PR closed) is finished by finish-wiki: the PR of
+    a dependent stacked on P's branch is based on main and stays open, not closed with it."""
+    p_pr, d_pr, _ = _stack(back)
+    back.bot.close_pr(p_pr)
+    signature = Signature("merger", "scripted", "none", "run1")
+    published = Published("nothing", "master")
+    finish_wiki(back.ctx(), 1, published, parent=None, now=datetime.now(UTC), signature=signature)
+    assert back.bot.get_branch(BRANCH) is None
+    assert back.bot.list_prs_into(BRANCH) == ()
+    pr = back.bot.get_pr(d_pr)
+    assert (pr.state, pr.base_ref) == ("open", "main")
+    assert back.bot.get_issue(1).state == "closed"

@@ -45,6 +45,17 @@ class PullOps(ClientBase):
         best = max(candidates, key=lambda pr: (pr.state == "open", pr.number))
         return self.get_pr(best.number)
 
+    def list_prs_into(self, base: str) -> tuple[int, ...]:
+        """The open PRs based on the branch `base` (a stacked issue's is based on another's)."""
+        response = self._run(
+            f"list PRs into {base}",
+            None,
+            lambda: self._kit.rest.pulls.list(
+                self._owner, self._name, base=base, state="open", per_page=100
+            ),
+        )
+        return tuple(pr.number for pr in response.parsed_data if pr.base.ref == base)
+
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
         """Open a draft PR from `head` into `base`; `DraftsRefused` where drafts do not exist."""
         try:
