@@ -9,7 +9,7 @@ from conveyor.job.effects_forge import signature
 from conveyor.ops.finish_wiki import finish_wiki, post_published, published_text
 from conveyor.ops.flow_step import settle_pr
 from conveyor.ops.publish_wiki import Published, publish_wiki
-from conveyor.ops.stack import pr_base_for, retarget_pr
+from conveyor.ops.stack import pr_base_for
 from conveyor.ops.wiki_branch import changed_pages, push_wiki, wiki_ahead
 from conveyor.ops.wiki_branch import head as wiki_head
 from conveyor.ops.wiki_check import check_wiki
@@ -100,9 +100,6 @@ def run_settle(ctx: JobContext, state: IssueState, effect: SettlePr) -> PrSettle
         signature=signature(ctx, "coordinator"),
         base=base,
     )
-    if effect.action == "reopen" and retarget_pr(ctx.forge, settled.number, base):
-        # A PR closed while its base moved (a prerequisite merged meanwhile) follows it.
-        ctx.events.emit("pr-retargeted", pr=settled.number, base=base)
     if settled.number is not None and settled.number != state.pr:
         ctx.events.emit("pr-opened", pr=settled.number, draft=False)
     return PrSettled(settled.number, settled.open)

@@ -11,6 +11,7 @@ from conveyor.git import is_ancestor, rev_parse
 from conveyor.git.runner import git_text
 from conveyor.ops.finish_sync import changes_code, finish_sync
 from conveyor.ops.finish_wiki import finish_wiki
+from conveyor.ops.flow_step import settle_pr
 from conveyor.ops.publish_wiki import Published
 from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
 from conveyor.ops.sync_base import refresh_remote_refs
@@ -123,3 +124,21 @@ def test_finish_wiki_bases_the_prs_stacked_on_the_issue_on_main_before_its_branc
     pr = back.bot.get_pr(d_pr)
     assert (pr.state, pr.base_ref) == ("open", "main")
     assert back.bot.get_issue(1).state == "closed"
+
+
+def test_a_stacked_pr_reopened_after_its_prerequisite_completed_is_based_on_main(
+    back: Back,
+) -> None:
+    """FLOW-7 with STK-5: D's PR, closed while D was wiki only, is reopened by the flow step
+    onto the base it now builds on, not onto P's branch."""
+    _, d_pr, _ = _stack(back)
+    back.bot.close_pr(d_pr)
+    back.bot.close_issue(1, "completed")
+    signature = Signature("coordinator", "scripted", "none", "run1")
+    settled = settle_pr(
+        back.ctx(), 2, "reopen", pr=d_pr, title=None, body=None, wiki_branch="agent/issue-2",
+        signature=signature, base="main",
+    )  # fmt: skip
+    assert (settled.number, settled.open) == (d_pr, True)
+    pr = back.bot.get_pr(d_pr)
+    assert (pr.state, pr.base_ref) == ("open", "main")
