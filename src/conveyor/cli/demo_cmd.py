@@ -86,7 +86,7 @@ def demo(
 
     from conveyor.cli.demo.issues import expected_outcomes
     from conveyor.cli.demo.run import DemoFiles, run_pipeline
-    from conveyor.cli.demo.table import build_rows, critical_path, misses, render
+    from conveyor.cli.demo.table import build_rows, critical_path, misses, render, stacking_lines
     from conveyor.testing.emulator import ForgeServer
 
     _check_agent(agent)
@@ -102,6 +102,8 @@ def demo(
         typer.echo("")
         typer.echo(f"wall time: {result.seconds:.0f}s")
         typer.echo(f"critical path: {critical_path(result.facts)}")
+        for line in stacking_lines(result.facts):
+            typer.echo(f"stacked: {line}")
         missed = [] if agent != "scripted" else misses(rows, expected_outcomes())
         for line in missed:
             typer.echo(f"not as expected: {line}")

@@ -42,6 +42,10 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     take_stopped: Annotated[
         bool, typer.Option("--take-stopped", help="Restart a stopped issue.")
     ] = False,
+    stack_on: Annotated[
+        int | None,
+        typer.Option("--stack-on", help="Start on this prerequisite issue's branch.", min=1),
+    ] = None,
 ) -> None:
     """Run one stage of one issue: 0 ended, 1 error (issue saved), 2 usage, 3 not claimable."""
     from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
@@ -67,6 +71,7 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
         lane=lane,
         resume=resume,
         take_stopped=take_stopped,
+        stack_on=stack_on,
     )
     if boundary:
         raise typer.Exit(print_boundary(opts, os.environ))

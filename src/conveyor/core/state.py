@@ -149,6 +149,15 @@ class FeedbackSeen(Frozen):
     comment: NonNegative = 0
 
 
+class StackedOn(Frozen):
+    """The prerequisite issue this one is built on, and the head of its branch the issue's
+    own commits were last put on (STK-1); the dependent's own commits are the ones after it.
+    """
+
+    issue: int = Field(ge=1)
+    head_sha: str
+
+
 class IssueState(Frozen):
     """Everything the stages keep about one issue between jobs (GH-7, GH-9)."""
 
@@ -182,7 +191,7 @@ class IssueState(Frozen):
     stopped: Stopped | None = None
     wiki_only: bool = False
     flows: Flows = "code"
-    stacked_on: None = None
+    stacked_on: StackedOn | None = None
     rescue: Rescue | None = None
     ci_wait: CiWait | None = None
     rereview: Rereview | None = None

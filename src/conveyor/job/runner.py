@@ -126,13 +126,13 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
         case RunTests():
             return effects_git.run_tests(ctx)
         case ResetBranch():
-            return effects_git.reset_branch(ctx, effect)
+            return effects_git.reset_branch(ctx, state, effect)
         case OpenDraftPr():
             return effects_git.open_draft(ctx, state)
         case CheckSpecTests():
             return effects_git.check_spec_tests(ctx, effect)
         case PushBranch():
-            return effects_git.push_branch(ctx, effect)
+            return effects_git.push_branch(ctx, state, effect)
         case SettlePr():
             return effects_wiki.run_settle(ctx, state, effect)
         case PrepareReview() | PostPrComment():

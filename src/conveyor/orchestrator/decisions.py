@@ -12,13 +12,15 @@ from conveyor.core.stops import StopCode
 
 @dataclass(frozen=True, slots=True)
 class StartJob:
-    """Start `conveyor job --issue N --stage S` (with `--resume` when the watchdog revives one)."""
+    """Start `conveyor job --issue N --stage S` (with `--resume` when the watchdog revives one,
+    and `--stack-on P` for an issue's first job on its prerequisite's branch, STK-8)."""
 
     issue: int
     stage: Stage
     reason: str
     charge: int = 0
     resume: bool = False
+    stack_on: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,8 +124,18 @@ def open_gate(snapshot: Snapshot, config: Config, now: datetime) -> Gate:
     )
 
 
-def admit(gate: Gate, config: Config, issue: IssueView, stage: Stage) -> Gate | str:
-    """Admit one start (the next gate), or say why it is held (a reason starting with its code)."""
+def admit(
+    gate: Gate,
+    config: Config,
+    issue: IssueView,
+    stage: Stage,
+    *,
+    partners: frozenset[int] = frozenset(),
+) -> Gate | str:
+    """Admit one start (the next gate), or say why it is held (a reason starting with its code).
+
+    A writer in `partners` (the issue's stacking pair, STK-10) never holds it for overlap.
+    """
     full = full_reason(gate, config)
     if full is not None:
         return lease_hold(gate, issue) or full
@@ -141,7 +151,7 @@ def admit(gate: Gate, config: Config, issue: IssueView, stage: Stage) -> Gate | 
     if stage in WRITERS:
         globs = compile_globs(issue.writer_paths)
         for writer in gate.writers:
-            if overlaps(globs, writer.globs):
+            if writer.issue not in partners and overlaps(globs, writer.globs):
                 return f"overlap:#{writer.issue}"
     charge = launch_charge(issue, stage, config.budgets)
     per_hour = limits.tokens_per_hour

@@ -44,7 +44,11 @@ class IssueView:
     `waiting` names why the issue rests outside the scheduler's rules (an open
     question, a split parent, a stacking hold); `stopped` is its stop label's
     control. `where` are its interfaces' globs and `changed_paths` what its
-    pushes changed: together its writer paths.
+    pushes changed: together its writer paths. `after` is the first issue it
+    follows that is still open (else the first it follows), `afters` all of them;
+    `stacked_on` and `stacked_head` its stacking (STK-7), `head` its branch's
+    recorded head and `open_findings` its blocking findings not yet resolved;
+    `code_flow` is False for a wiki-only change (FLOW-5: no code branch of its own).
     """
 
     number: int
@@ -59,6 +63,12 @@ class IssueView:
     waiting: str | None = None
     rereview_lenses: int = 0
     pr: int | None = None
+    afters: tuple[int, ...] = ()
+    stacked_on: int | None = None
+    stacked_head: str | None = None
+    head: str | None = None
+    open_findings: int = 0
+    code_flow: bool = True
 
     @property
     def writer_paths(self) -> tuple[str, ...]:
@@ -126,9 +136,11 @@ class Snapshot:
 
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
-    after the last pass (its hysteresis); `ci_reported` the commits whose CI a
-    webhook said finished since the last pass (their CI waits are due now);
-    `closed_merged` the merged issues whose close-out did not finish.
+    after the last pass (its hysteresis); `stack_behind` the issues whose
+    prerequisite's branch lacks the merge of another issue they follow (STK-9);
+    `ci_reported` the commits whose CI a webhook said finished since the last
+    pass (their CI waits are due now); `closed_merged` the merged issues whose
+    close-out did not finish.
     """
 
     lane: str
@@ -139,6 +151,7 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    stack_behind: frozenset[int] = frozenset()
     ci_reported: frozenset[str] = frozenset()
     closed_merged: tuple[ClosedView, ...] = ()
 

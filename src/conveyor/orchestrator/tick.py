@@ -205,6 +205,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         forge=orc.forge, store=orc.store, config=orc.config, lane=orc.lane, fresh=fresh,
         recorded=recorded, live_handles=orc.handles, ledger=figures, now=now,
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
+        cache=orc.home / "cache.git",
     )  # fmt: skip
     snapshot = replace(snapshot, closed_merged=closed)
     if orc.ci_reported:

@@ -24,7 +24,7 @@ def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(back
     """MRG-1, MRG-14, DONE-3: signed merger comment saying tests only, agent:merged, no claim."""
     number = back.branch_and_pr({"new.txt": "new\n"})
     _claimed(back)
-    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"))
+    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
     now = datetime.now(UTC)
     close_out(
         back.ctx(),
@@ -88,7 +88,7 @@ def test_a_close_out_finished_by_another_run_posts_no_second_merger_comment(back
     """The sweep finishing a killed merge job's close-out runs under its own run id: the
     merger's comment the job posted is found by its kind, and the PR keeps one."""
     number = back.branch_and_pr({"new.txt": "new\n"})
-    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"))
+    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
     for run in ("merge-job", "orchestrator-lane-a"):
         ctx = dataclasses.replace(back.ctx(), run_id=run)
         close_out(

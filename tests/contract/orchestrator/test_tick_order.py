@@ -31,7 +31,15 @@ class Starts:
 
     asked: list[tuple[int, Stage]] = field(default_factory=list)
 
-    def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
+    def start(
+        self,
+        issue: int,
+        stage: Stage,
+        now: datetime,
+        *,
+        resume: bool = False,
+        stack_on: int | None = None,
+    ) -> JobHandle:
         """Record the start (its fake pid never runs)."""
         self.asked.append((issue, stage))
         return JobHandle(issue, stage, 2_000_000_000, None, now)

@@ -2,8 +2,9 @@
 
 The hook (plain `sh`) appends one line per ref, `REPO_ID<TAB>OLD<TAB>NEW<TAB>REF`, to
 `DATA/pushes.log`; the server reads what is new since the offset it stored, moves the
-heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), and
-at start-up also compares every open PR's head with its branch.
+heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), retargets
+or closes the open PRs based on a deleted branch, and at start-up also compares every open
+PR's head with its branch.
 """
 
 from __future__ import annotations
@@ -98,6 +99,21 @@ def apply_push(store: Store, conn: sqlite3.Connection, repo_id: int, new: str, r
             conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
         elif new != pull.head_sha:
             move_head(store, conn, repo_id, pull.issue_id, new)
+    if new == ZERO_SHA:
+        _base_deleted(store, conn, repo_id, branch)
+
+
+def _base_deleted(store: Store, conn: sqlite3.Connection, repo_id: int, branch: str) -> None:
+    """Open PRs based on a deleted branch, as GitHub treats them: when the branch was the head
+    of a merged PR they are retargeted onto that PR's base, otherwise they are closed."""
+    merged = [p for p in list_pulls(store, repo_id, state="closed", head_ref=branch) if p.merged]
+    for pull in list_pulls(store, repo_id, base_ref=branch):
+        if merged:
+            update_pull(conn, pull.issue_id, base_ref=merged[0].base_ref, computed_for=None)
+            touch_issue(conn, pull.issue_id)
+        else:
+            set_issue_state(conn, pull.issue_id, "closed", None, None)
+            conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
 
 
 def move_head(

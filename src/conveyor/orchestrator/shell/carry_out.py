@@ -73,7 +73,13 @@ def _socket_of(job: RecordedJob) -> Path:
 
 def _start(fx: Effects, decision: StartJob, now: datetime) -> None:
     try:
-        handle = fx.executor.start(decision.issue, decision.stage, now, resume=decision.resume)
+        handle = fx.executor.start(
+            decision.issue,
+            decision.stage,
+            now,
+            resume=decision.resume,
+            stack_on=decision.stack_on,
+        )
     except OSError as error:
         fx.say(f"failed to start #{decision.issue} {decision.stage.value}: {error}")
         fx.note("start-job", ok=False)

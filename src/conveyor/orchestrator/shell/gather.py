@@ -3,7 +3,8 @@
 The forge part comes from J's snapshot cache (an idle tick is one 304);
 this module adds what the views leave to the tick: CI waits, re-review
 lenses, the `after` targets closed without completing (asked once per ten
-minutes, cached beside the other answers), the provider's usage-limit hold
+minutes, cached beside the other answers), the followers whose prerequisite's branch
+lacks another prerequisite's merge (STK-9), the provider's usage-limit hold
 from the jobs' recorded resets, and the jobs this orchestrator
 started whose `job.json` is not written yet (a job writes it only after
 its claim), so no second job starts for their issue in that gap.
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.forge.protocol import Forge
@@ -22,6 +24,7 @@ from conveyor.orchestrator.shell.executor import JobHandle, RecordedJob
 from conveyor.orchestrator.shell.issue_views import issue_view, job_view, newest_jobs
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStore
+from conveyor.orchestrator.shell.stack_facts import stack_behind
 from conveyor.orchestrator.snapshot import (
     CiWait,
     IssueView,
@@ -54,9 +57,15 @@ def _view(entry: CachedIssue, forge: ForgeSnapshot, now: datetime, config: Confi
 def closed_unmerged(
     forge: Forge, store: SnapshotStore, issues: Iterable[IssueView], now: datetime
 ) -> frozenset[int]:
-    """The `after` targets that are closed but were not completed (asked at most every 10 min)."""
+    """The `after` and stacking targets that are closed but were not completed (asked at most
+    every 10 min)."""
     open_numbers = {issue.number for issue in issues}
-    targets = {i.after for i in issues if i.after is not None and i.after not in open_numbers}
+    targets = {n for i in issues for n in (*i.afters, i.after, i.stacked_on) if n is not None}
+    # A target seen open again was reopened: whatever it was closed as no longer holds.
+    stale = {k for k in store.answer_keys(CLOSED_KEY.format("")) if _number(k) in open_numbers}
+    if stale:
+        store.drop_answers(stale)
+    targets -= open_numbers
     found: set[int] = set()
     for number in sorted(targets):
         key = CLOSED_KEY.format(number)
@@ -69,6 +78,11 @@ def closed_unmerged(
         if known == "yes":
             found.add(number)
     return frozenset(found)
+
+
+def _number(key: str) -> int | None:
+    tail = key.rpartition(":")[2]
+    return int(tail) if tail.isdigit() else None
 
 
 def usage_limit_until(recorded: Iterable[RecordedJob], now: datetime) -> datetime | None:
@@ -136,17 +150,26 @@ def gather(
     now: datetime,
     money_paused: bool,
     cooling_down: bool,
+    cache: Path | None = None,
 ) -> Snapshot:
-    """The snapshot the pure rules read for this tick."""
+    """The snapshot the pure rules read for this tick; `cache` is the repository's bare cache,
+    where STK-9's question is answered."""
     issues = tuple(_view(entry, fresh, now, config) for entry in fresh.issues)
     jobs = list(recorded)
+    closed = closed_unmerged(forge, store, issues, now)
+    behind = (
+        frozenset[int]()
+        if cache is None
+        else stack_behind(forge, store, cache, issues, closed_unmerged=closed, now=now)
+    )
     return Snapshot(
         lane=lane,
         issues=issues,
         jobs=job_views(jobs, live_handles, now),
         ledger=ledger,
         usage_limit_until=usage_limit_until(jobs, now),
-        closed_unmerged=closed_unmerged(forge, store, issues, now),
+        closed_unmerged=closed,
         money_paused=money_paused,
         cooling_down=cooling_down,
+        stack_behind=behind,
     )
