@@ -24,6 +24,7 @@ from conveyor.job.effects_session import quick_checks, run_launch
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
+from conveyor.job.stacking import measure_from
 from conveyor.ops.issue_md import read_taken
 from conveyor.stages import (
     accept,
@@ -160,7 +161,8 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
 
 
 def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
-    """Where a spec begins: where the checkout's branch leaves the base as fetched now.
+    """Where a spec begins: where the checkout's branch leaves the base (as fetched now) or,
+    when stacked, its prerequisite's head.
 
     A spec job that died after committing (its commits rescued and continued from) or
     after pushing the branch starts again on those commits, and its commit check must
@@ -169,7 +171,8 @@ def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
     commits are exactly those past the fork point with the current base.
     """
     head = rev_parse(ctx.git, "HEAD")
-    fork = merge_base(ctx.git, head, f"refs/remotes/origin/{ctx.base}") or head
+    # A stacked issue's own commits start after its prerequisite's head, not the base's.
+    fork = merge_base(ctx.git, head, measure_from(ctx, state)) or head
     if state.start_sha == fork:
         return state
     return state.model_copy(update={"start_sha": fork})
