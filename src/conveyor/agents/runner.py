@@ -19,8 +19,10 @@ from conveyor.agents.mcp_server import make_gate
 from conveyor.agents.process import AgentProcess, SessionHandle
 from conveyor.agents.reply_gate import ReplyGate
 from conveyor.agents.result_file import Watch, build_result, save_result
+from conveyor.core.agent_failure import InfraKind
 from conveyor.core.session import (
     HANDOFF_STEER,
+    FailureKind,
     SessionResult,
     SessionSpec,
     SessionStatus,
@@ -89,6 +91,18 @@ def mcp_command(
     return McpCommand(command, tuple(args), dict(conveyor_vars))
 
 
+def _missing(spec: SessionSpec, error: str) -> SessionResult:
+    """The result of a CLI that could not be started at all."""
+    return SessionResult(
+        SessionStatus.FAILED,
+        spec.model,
+        error=error,
+        session_dir=spec.session_dir,
+        failure=FailureKind.INFRASTRUCTURE,
+        infra=InfraKind.CLI_MISSING,
+    )
+
+
 def start_endpoint(spec: SessionSpec, environ: Mapping[str, str]) -> McpEndpoint | None:
     """The session's MCP endpoint in this process, unless `CONVEYOR_MCP=process` asks for
     the former `conveyor mcp` process per server."""
@@ -128,9 +142,7 @@ def run_session(
             f"the {spec.backend} CLI was not found: install it ({INSTALL_HINTS[spec.backend]}) "
             f"or set CONVEYOR_{spec.backend.upper()}_EXECUTABLE"
         )
-        result = SessionResult(
-            SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
-        )
+        result = _missing(spec, error)
         save_result(result)
         return result
     backend = backend_for(spec.backend)
@@ -183,10 +195,7 @@ def _launch(
                 launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
             )
         except OSError as exc:
-            error = f"cannot start {launch.argv[0]}: {exc}"
-            result = SessionResult(
-                SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
-            )
+            result = _missing(spec, f"cannot start {launch.argv[0]}: {exc}")
             save_result(result)
             return result
         proc.send_task(launch.stdin_text, keep_open=launch.keep_stdin_open)

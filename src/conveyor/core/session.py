@@ -8,6 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from conveyor.core.agent_failure import InfraKind, retried
 from conveyor.core.replies import Reply, reply_model, reply_schema
 
 BackendName = Literal["claude", "codex", "opencode"]
@@ -90,6 +91,8 @@ class SessionSpec:
     reply_check_rounds: int = 3
     extra_args: tuple[str, ...] = ()
     backend_settings: Mapping[str, object] = field(default_factory=dict)
+    money_per_session: float | None = None
+    base_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class SessionResult:
     handoff: Path | None = None
     error: str | None = None
     failure: FailureKind | None = None
+    infra: InfraKind | None = None
     rate_limit_reset: float | None = None
     tool_calls: int = 0
     tool_failures: int = 0
@@ -219,9 +223,12 @@ def twice_message(hard: int) -> str:
 def retry_infra(result: SessionResult, retries_done: int, allowed: int) -> bool:
     """BB-OUT-5: only infrastructure failures are retried, `allowed` times.
 
-    A usage limit with a reset time is not retried: the orchestrator pauses until then.
+    A usage limit, a failed sign-in or a missing CLI is not retried: a new launch
+    meets the same wall, and the orchestrator pauses that agent's starts instead.
     """
-    if result.status is SessionStatus.RATE_LIMITED and result.rate_limit_reset is not None:
+    if result.infra is not None and not retried(result.infra):
+        return False
+    if result.status is SessionStatus.RATE_LIMITED:
         return False
     return result.failure is FailureKind.INFRASTRUCTURE and retries_done < allowed
 

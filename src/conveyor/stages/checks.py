@@ -94,8 +94,8 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return Event.DONE, run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Pushed(head_sha=sha, new_paths=new):
             state = run.state.model_copy(update={"head_sha": sha})
             return (Event.CHANGED if new else Event.NOTHING), replace(run, state=state)

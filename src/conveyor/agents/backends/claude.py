@@ -78,11 +78,13 @@ class ClaudeBackend:
         if spec.max_turns is not None:
             argv += ["--max-turns", str(spec.max_turns)]
         argv += list(spec.extra_args)
+        env = {"ANTHROPIC_BASE_URL": spec.base_url.rstrip("/")} if spec.base_url else {}
         return Launch(
             argv=argv,
             stdin_text=user_message(spec.task),
             keep_stdin_open=True,
             files={config_path: config},
+            env=env,
         )
 
     def parser(self) -> ClaudeParser:

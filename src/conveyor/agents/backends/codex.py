@@ -12,6 +12,7 @@ from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decod
 from conveyor.core.session import SessionSpec, Usage
 
 SERVER = "conveyor"
+PROVIDER = "conveyor-provider"
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -36,6 +37,19 @@ def toml_value(value: object) -> str:
     raise TypeError(msg)
 
 
+def provider_settings(base_url: str | None) -> dict[str, object]:
+    """A Responses provider at `base_url` (its key in `OPENAI_API_KEY`), or nothing."""
+    if not base_url:
+        return {}
+    provider = {
+        "name": PROVIDER,
+        "base_url": f"{base_url.rstrip('/')}/v1",
+        "wire_api": "responses",
+        "env_key": "OPENAI_API_KEY",
+    }
+    return {"model_provider": PROVIDER, f"model_providers.{PROVIDER}": provider}
+
+
 class CodexBackend:
     """`codex exec --json`, sandboxed read-only or workspace-write by role."""
 
@@ -50,6 +64,9 @@ class CodexBackend:
             f"mcp_servers.{SERVER}.args": list(mcp.args),
             f"mcp_servers.{SERVER}.env": mcp.env,
             f"mcp_servers.{SERVER}.default_tools_approval_mode": "approve",
+            # A loaded machine can take longer than codex's default 10 s to start a server.
+            f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
+            **provider_settings(spec.base_url),
             **spec.backend_settings,
         }
         argv = [

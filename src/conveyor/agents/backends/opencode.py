@@ -67,6 +67,10 @@ class OpencodeBackend:
                 }
             },
         }
+        if spec.base_url:
+            provider = model.split("/", 1)[0] if "/" in model else "anthropic"
+            options = {"options": {"baseURL": f"{spec.base_url.rstrip('/')}/v1"}}
+            config = merge(config, {"provider": {provider: options}})
         config = merge(config, spec.backend_settings)
         files = {instructions: spec.system_prompt, config_path: json.dumps(config, indent=2)}
         task = spec.task
