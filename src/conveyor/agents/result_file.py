@@ -31,6 +31,7 @@ class Watch:
     steered: bool = False
     context_stopped: bool = False
     timed_out: bool = False
+    went_silent: bool = False
     aborted: bool = False
     looped: str | None = None
     over_money: str | None = None
@@ -80,7 +81,7 @@ def _outcome(
     if seen.over_money is not None:
         return _behaved(seen.over_money)
     if seen.timed_out:
-        return _timed_out(spec, state)
+        return _timed_out(spec, state, silent=seen.went_silent)
     if state.rate_limited:
         text = state.error or "usage limit reached"
         return _failed(InfraKind.USAGE_LIMIT, text, SessionStatus.RATE_LIMITED)
@@ -97,11 +98,20 @@ def _outcome(
     return _behaved(f"the session ended without an accepted reply{said}")
 
 
-def _timed_out(spec: SessionSpec, state: StreamState) -> Outcome:
-    """A session that never got an answer hung (infrastructure); one that kept working did not."""
+def _timed_out(spec: SessionSpec, state: StreamState, *, silent: bool) -> Outcome:
+    """A session that hung (no answer, or silent at the end) is infrastructure's trouble;
+    one still working when its time ran out is the model's."""
     text = f"timed out after {spec.timeout_seconds:g} s"
     if state.turns == 0:
-        return _failed(InfraKind.HUNG, f"{text} without a single answer from the model")
+        return _failed(
+            InfraKind.HUNG,
+            f"{text} without a single answer from the model",
+            SessionStatus.TIMED_OUT,
+        )
+    if silent:
+        return _failed(
+            InfraKind.HUNG, f"{text}, the CLI silent at the end", SessionStatus.TIMED_OUT
+        )
     done = f"{text} ({state.turns} turns, {state.tool_calls} tool calls, no accepted reply)"
     return Outcome(SessionStatus.TIMED_OUT, FailureKind.BEHAVIOURAL, done)
 

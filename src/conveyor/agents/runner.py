@@ -22,6 +22,7 @@ from conveyor.agents.result_file import Watch, build_result, save_result
 from conveyor.core.agent_failure import InfraKind
 from conveyor.core.session import (
     HANDOFF_STEER,
+    LOOP_CALLS,
     FailureKind,
     SessionResult,
     SessionSpec,
@@ -36,6 +37,8 @@ INSTALL_HINTS = {
     "opencode": "npm install -g opencode-ai",
 }
 TRANSCRIPT = "transcript.jsonl"
+# A CLI that said nothing for this share of its time when the timeout came had hung.
+SILENT_SHARE = 1 / 3
 MCP_MODE_ENV = "CONVEYOR_MCP"
 Progress = Callable[[SessionSpec, StreamState], None]
 """Told of a launch's stream state once the CLI has started and after each line of its stream
@@ -233,9 +236,11 @@ def _follow(
     tell: Callable[[], None],
 ) -> None:
     """Read events until the CLI ends, steering or stopping it on context and time."""
-    for event in proc.events(time.monotonic() + spec.timeout_seconds):
+    last_line = time.monotonic()
+    for event in proc.events(last_line + spec.timeout_seconds):
         if event is None:
             seen.timed_out = True
+            seen.went_silent = time.monotonic() - last_line >= spec.timeout_seconds * SILENT_SHARE
             proc.kill_group()
             return
         if event.kind == "abort":
@@ -248,10 +253,15 @@ def _follow(
             continue
         if event.kind == "eof":
             return
+        last_line = time.monotonic()
         out.write(event.text if event.text.endswith("\n") else event.text + "\n")
         out.flush()  # the transcript is readable live
         context = feed(event.text)
         tell()
+        if state.same_calls >= LOOP_CALLS:
+            seen.looped = f"the same tool call {state.same_calls} times in a row: {state.last_call}"
+            proc.kill_group()
+            return
         if state.ended and backend.steerable:
             proc.close_stdin()
         if context is None:

@@ -165,6 +165,24 @@ class SessionResult:
         return None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
 
 
+LOOP_CALLS = 20
+"""The same tool call (name and input) this many times in a row is an endless loop: the
+session is stopped and fails as the model's doing."""
+
+
+def over_session_money(result: SessionResult, per_session: float | None) -> bool:
+    """BB-PAUSE-5: the launch's known cost passed `money.per_session` (unknown never does)."""
+    return per_session is not None and result.cost_usd is not None and result.cost_usd > per_session
+
+
+def money_message(result: SessionResult, per_session: float) -> str:
+    """Why a session over its money budget failed."""
+    return (
+        f"the session cost {result.cost_usd or 0:.2f} USD, over money.per_session "
+        f"({per_session:.2f}), twice in a row"
+    )
+
+
 def turn_context(usage: Usage) -> int:
     """One assistant turn's context (CTX-2): input + cache read + cache write."""
     return usage.input + usage.cache_read + usage.cache_write

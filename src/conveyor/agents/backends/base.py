@@ -51,6 +51,8 @@ class StreamState:
     tool_failures: int = 0
     last_tool_failure: str | None = None
     unparsed: int = 0
+    last_call: str | None = None
+    same_calls: int = 0
 
     @property
     def turns(self) -> int:
@@ -62,6 +64,13 @@ class StreamState:
         context = turn_context(usage)
         self.contexts.append(context)
         return context
+
+    def call(self, name: str, arguments: object) -> None:
+        """Record one tool call, counting how many identical calls came in a row."""
+        self.tool_calls += 1
+        key = f"{name} {json.dumps(arguments, sort_keys=True, default=str)}"
+        self.same_calls = self.same_calls + 1 if key == self.last_call else 1
+        self.last_call = key
 
     def fail_tool(self, name: str, error: object) -> None:
         """Record one failed tool call."""

@@ -141,7 +141,7 @@ class ClaudeParser:
                 ident = str(block.get("id"))
                 if ident not in self._tools:
                     self._tools[ident] = str(block.get("name"))
-                    self.state.tool_calls += 1
+                    self.state.call(str(block.get("name")), block.get("input"))
         ident = str(message.get("id"))
         if ident in self._messages:
             return None

@@ -13,6 +13,7 @@ from conveyor.core.session import SessionSpec, Usage
 
 SERVER = "conveyor"
 PROVIDER = "conveyor-provider"
+TRANSIENT = "Reconnecting..."
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -127,6 +128,8 @@ class CodexParser:
         elif kind in ("turn.failed", "error"):
             error = event.get("error")
             message = error.get("message") if isinstance(error, dict) else event.get("message")
+            if kind == "error" and str(message).startswith(TRANSIENT):
+                return None  # codex retries by itself; only how the turn ends counts
             self.state.note_error(str(message or kind))
             self.state.ended = kind == "turn.failed" or self.state.ended
         return None
@@ -136,11 +139,11 @@ class CodexParser:
         if kind == "agent_message" and isinstance(item.get("text"), str):
             self.state.final_text = item["text"]
         elif kind == "command_execution":
-            self.state.tool_calls += 1
+            self.state.call("shell", item.get("command"))
             code = item.get("exit_code")
             if item.get("status") == "failed" or (isinstance(code, int) and code != 0):
                 self.state.fail_tool("shell", f"exit {code}: {item.get('command')}")
         elif kind == "mcp_tool_call":
-            self.state.tool_calls += 1
+            self.state.call(f"{item.get('server')}.{item.get('tool')}", item.get("arguments"))
             if item.get("error") or item.get("status") == "failed":
                 self.state.fail_tool(f"{item.get('server')}.{item.get('tool')}", item.get("error"))

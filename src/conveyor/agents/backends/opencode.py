@@ -114,14 +114,15 @@ class OpencodeParser:
             return self._step(part)
         elif kind == "error":
             error = event.get("error")
-            data = error.get("data") if isinstance(error, dict) else None
-            message = data.get("message") if isinstance(data, dict) else None
-            self.state.note_error(str(message or error or "error"))
+            data = obj(obj(error).get("data"))
+            text = str(data.get("message") or obj(error).get("name") or error or "error")
+            status = data.get("statusCode")
+            self.state.note_error(f"{text} (API status {status})" if status else text)
         return None
 
     def _tool(self, part: dict[str, Any]) -> None:
-        self.state.tool_calls += 1
         status = obj(part.get("state"))
+        self.state.call(str(part.get("tool")), status.get("input"))
         if status.get("status") == "error":
             self.state.fail_tool(str(part.get("tool")), status.get("error"))
 
