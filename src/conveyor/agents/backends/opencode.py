@@ -39,6 +39,16 @@ def merge(base: dict[str, Any], extra: Mapping[str, object]) -> dict[str, Any]:
     return out
 
 
+def outside_folders(spec: SessionSpec) -> dict[str, str]:
+    """The folders outside the checkout a session reads: the issue's run folder (issue.md,
+    spec.md, handoff.md) and the job's (diffs, the session folder); opencode refuses any
+    other folder outside the project without asking, as `run` cannot ask."""
+    folders = [spec.session_dir.parent.parent]
+    if spec.issue_file is not None:
+        folders.append(spec.issue_file.parent)
+    return {"*": "deny", **{f"{folder}/*": "allow" for folder in folders}}
+
+
 class OpencodeBackend:
     """`opencode run --format json`; instructions and the MCP server in `opencode.json`."""
 
@@ -49,11 +59,12 @@ class OpencodeBackend:
         """The config file (`OPENCODE_CONFIG`), and the task as the message."""
         instructions = spec.session_dir / "instructions.md"
         config_path = spec.session_dir / "opencode.json"
-        permission = (
+        permission: dict[str, Any] = (
             {"edit": "allow", "bash": "allow", "webfetch": "deny"}
             if is_writer(spec)
             else {"edit": "deny", "bash": "deny", "webfetch": "deny"}
         )
+        permission["external_directory"] = outside_folders(spec)
         config: dict[str, Any] = {
             "$schema": "https://opencode.ai/config.json",
             "instructions": [str(instructions)],

@@ -99,6 +99,8 @@ def conversation_of(names: list[str], items: list[Item], text: str) -> Conversat
 WAIT_MARK = "wait"
 LOOK_MARK = "look"
 MAX_WAITS = 80
+TEST_SLOT = "{test}"
+TEST_COMMAND = re.compile(r"- test: `([^`]+)`")
 
 Answer = ToolCall | Text
 """What a request is answered with when it succeeds."""
@@ -207,7 +209,15 @@ def decide_turn(script: Script, conversation: Conversation) -> Turn:
         case ReadFile(path=path):
             return read_turn(path, names)
         case RunCommand(command=command):
-            return _shell_turn(command, names, wait=False)
+            return _shell_turn(_with_test(command, conversation.text), names, wait=False)
+
+
+def _with_test(command: str, text: str) -> str:
+    """`{test}` in a command is the test command the session's prompt names."""
+    if TEST_SLOT not in command:
+        return command
+    named = TEST_COMMAND.search(text)
+    return command.replace(TEST_SLOT, named.group(1) if named else "true")
 
 
 def _mcp_turn(suffix: str, arguments: dict[str, Any], conversation: Conversation) -> Turn:
@@ -220,7 +230,8 @@ def _mcp_turn(suffix: str, arguments: dict[str, Any], conversation: Conversation
     mentioned = re.search(pattern, conversation.text)
     if mentioned:
         return ToolCall(mentioned.group(0), arguments)
-    waiting = _shell_turn("sleep 0.5", names, wait=True)
+    # Numbered, so that waiting never looks like an endless loop of one call.
+    waiting = _shell_turn(f"sleep 0.5 # {conversation.wait_results + 1}", names, wait=True)
     if conversation.wait_results < MAX_WAITS and isinstance(waiting, ToolCall):
         return waiting
     return Text(f"fake model: no tool ending in {suffix!r} among {sorted(names)}")

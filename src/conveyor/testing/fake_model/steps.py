@@ -26,7 +26,10 @@ class ReadFile:
 
 @dataclass(frozen=True)
 class RunCommand:
-    """Run `command` with the CLI's shell tool, in the session's checkout."""
+    """Run `command` with the CLI's shell tool, in the session's checkout.
+
+    `{test}` in it stands for the test command the session's prompt names.
+    """
 
     command: str
 
