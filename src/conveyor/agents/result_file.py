@@ -82,6 +82,8 @@ def _outcome(
         return _behaved(seen.over_money)
     if seen.timed_out:
         return _timed_out(spec, state, silent=seen.went_silent)
+    if state.refusal is not None:
+        return _behaved(f"the model refused the task: {_clip(state.refusal)}")
     if state.rate_limited:
         text = state.error or "usage limit reached"
         return _failed(InfraKind.USAGE_LIMIT, text, SessionStatus.RATE_LIMITED)

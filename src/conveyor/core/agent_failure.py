@@ -38,7 +38,7 @@ _NETWORK = re.compile(
     r"econnrefused|econnreset|etimedout|enotfound|eai_again|connection (was )?(refused"
     r"|reset|dropped|failed|closed|error|lost)|network|socket hang up|fetch failed"
     r"|error sending request|stream disconnected|unable to connect|could not connect"
-    r"|name resolution|failed to lookup address|broken pipe|unexpected eof",
+    r"|name resolution|failed to lookup address|broken pipe|unexpected eof|cannot connect",
     re.IGNORECASE,
 )
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from conveyor.agents.backends.reset_time import reset_after
 from conveyor.core.session import SessionRole, SessionSpec, Usage, turn_context
 
 USAGE_LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
@@ -53,6 +55,7 @@ class StreamState:
     unparsed: int = 0
     last_call: str | None = None
     same_calls: int = 0
+    refusal: str | None = None
 
     @property
     def turns(self) -> int:
@@ -84,6 +87,8 @@ class StreamState:
             self.rate_limited = True
             if match := RESET_EPOCH.search(text):
                 self.rate_limit_reset = float(match.group(1))
+            elif self.rate_limit_reset is None:
+                self.rate_limit_reset = reset_after(text, datetime.now().astimezone())
 
 
 class StreamParser(Protocol):

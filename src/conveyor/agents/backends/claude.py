@@ -166,6 +166,9 @@ class ClaudeParser:
             self.state.cost_usd = float(cost)
         text = event.get("result")
         self.state.final_text = text if isinstance(text, str) else None
+        if event.get("stop_reason") == "refusal":
+            self.state.refusal = text if isinstance(text, str) and text else "refused"
+            return  # the model's answer, not the API failing
         if event.get("is_error") is True or event.get("subtype") not in ("success", None):
             status = event.get("api_error_status")
             detail = text if isinstance(text, str) and text else str(event.get("subtype"))

@@ -25,6 +25,7 @@ OFFLINE_NPM = {"npm_config_offline": "true"}
 
 SERVER = "conveyor"
 MAX_ARG_TASK = 100_000
+REFUSED = "ContentFilterError"
 
 
 def merge(base: dict[str, Any], extra: Mapping[str, object]) -> dict[str, Any]:
@@ -69,6 +70,10 @@ class OpencodeBackend:
             "$schema": "https://opencode.ai/config.json",
             "instructions": [str(instructions)],
             "permission": permission,
+            # Conveyor commits the work itself: no undo snapshots of every step, and no
+            # title for the session (a request to a small model each time, paid for).
+            "snapshot": False,
+            "agent": {"title": {"disable": True}},
             "mcp": {
                 SERVER: {
                     "type": "local",
@@ -125,6 +130,9 @@ class OpencodeParser:
             return self._step(part)
         elif kind == "error":
             error = event.get("error")
+            if obj(error).get("name") == REFUSED:
+                self.state.refusal = self.state.final_text or "blocked by the content filter"
+                return None
             data = obj(obj(error).get("data"))
             text = str(data.get("message") or obj(error).get("name") or error or "error")
             status = data.get("statusCode")
@@ -151,4 +159,6 @@ class OpencodeParser:
         if isinstance(cost, int | float):
             self.state.cost_usd = (self.state.cost_usd or 0.0) + float(cost)
         self.state.ended = part.get("reason") != "tool-calls"
+        if part.get("reason") == "content-filter":
+            self.state.refusal = self.state.final_text or "blocked by the content filter"
         return self.state.turn(usage)

@@ -73,7 +73,9 @@ def _block(turn: Answer, number: int) -> dict[str, Any]:
 
 def _stop_reason(turn: Answer) -> str:
     """Return the stop reason that matches the turn."""
-    return "tool_use" if isinstance(turn, ToolCall) else "end_turn"
+    if isinstance(turn, ToolCall):
+        return "tool_use"
+    return "refusal" if turn.refusal else "end_turn"
 
 
 def render_json(turn: Answer, model: str, usage: Usage, number: int) -> bytes:

@@ -27,9 +27,10 @@ from conveyor.testing.fake_model.script import (
 from conveyor.testing.fake_model.steps import CallTool, RunCommand, Step, WriteFile
 
 # The session kind a request's prompt names, most specific first (`{lens}` from the match).
+LENS = r"for issue #\d+ through your lens only \((\w+)\)"
 KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("rereview-{lens}", re.compile(r"Re-review a fix for issue #\d+ through your lens only \((\w+)\)")),
-    ("review-{lens}", re.compile(r"Review the change for issue #\d+ through your lens only \((\w+)\)")),
+    ("rereview-{lens}", re.compile(rf"Re-review a fix {LENS}")),
+    ("review-{lens}", re.compile(rf"Review the change {LENS}")),
     ("triage", re.compile(r"You are the triage reader")),
     ("spec", re.compile(r"You are the spec writer")),
     ("implement", re.compile(r"You are the implementer")),

@@ -97,8 +97,13 @@ def _item(
                 "status": status,
             }
             return {**item, "namespace": namespace} if namespace else item
-        case Text(text=text):
-            content = [{"type": "output_text", "text": text, "annotations": []}] if done else []
+        case Text(text=text, refusal=refusal):
+            part = (
+                {"type": "refusal", "refusal": text}
+                if refusal
+                else {"type": "output_text", "text": text, "annotations": []}
+            )
+            content = [part] if done else []
             return {
                 "type": "message",
                 "id": f"msg_fake{number}",
@@ -133,6 +138,13 @@ def render_sse(turn: Answer, body: dict[str, Any], usage: Usage, number: int) ->
             payload = done["arguments"]
             yield frames.frame("response.function_call_arguments.delta", delta=payload, **ids)
             yield frames.frame("response.function_call_arguments.done", arguments=payload, **ids)
+        case Text(refusal=True):
+            ids = {"item_id": done["id"], "output_index": 0, "content_index": 0}
+            part = done["content"][0]
+            yield frames.frame("response.content_part.added", part={**part, "refusal": ""}, **ids)
+            yield frames.frame("response.refusal.delta", delta=part["refusal"], **ids)
+            yield frames.frame("response.refusal.done", refusal=part["refusal"], **ids)
+            yield frames.frame("response.content_part.done", part=part, **ids)
         case Text(text=text):
             ids = {"item_id": done["id"], "output_index": 0, "content_index": 0}
             part = {"type": "output_text", "text": text, "annotations": []}

@@ -12,6 +12,7 @@ from conveyor.testing.fake_model.steps import (
     CallTool,
     Hangup,
     ReadFile,
+    Refuse,
     Reject,
     RunCommand,
     SayText,
@@ -52,9 +53,10 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Text:
-    """A decided text answer."""
+    """A decided text answer; `refusal` sends it as the API's refusal."""
 
     text: str
+    refusal: bool = False
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,8 @@ def decide_turn(script: Script, conversation: Conversation) -> Turn:
             return Text(script.final_text)
         case SayText(text=text):
             return Text(text)
+        case Refuse(text=text):
+            return Text(text, refusal=True)
         case CallTool(suffix=suffix, arguments=arguments):
             return _mcp_turn(suffix, arguments, conversation)
         case WriteFile(path=path, content=content):

@@ -50,6 +50,14 @@ class SayText:
 
 
 @dataclass(frozen=True)
+class Refuse:
+    """Refuse the task: the API's refusal (Anthropic `stop_reason: refusal`, an OpenAI
+    `refusal` content part) saying `text`."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Reject:
     """Answer with an HTTP error: `status`, the API's error body saying `message`, `headers`.
 
@@ -70,4 +78,4 @@ class Hangup:
     """Close the connection without answering: what a network failure looks like."""
 
 
-Step = WriteFile | ReadFile | RunCommand | CallTool | SayText | Reject | Hangup
+Step = WriteFile | ReadFile | RunCommand | CallTool | SayText | Refuse | Reject | Hangup
