@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.agent_failure import InfraKind
-from conveyor.core.session import FailureKind, SessionStatus
+from conveyor.core.session import BackendName, FailureKind, SessionStatus
 from conveyor.testing.fake_model import Hangup, Reject, Script
 from tests.contract.realcli.launches import environ, run, session
 
@@ -25,10 +25,10 @@ def _launches(spec_dir: Path) -> int:
     ("backend", "status"), [("codex", 401), ("claude", 403)], ids=["codex-401", "claude-403"]
 )
 def test_a_refused_key_is_a_failed_sign_in_and_is_not_retried(
-    backend: str, status: int, clis_bin: Path, tmp_path: Path
+    backend: BackendName, status: int, clis_bin: Path, tmp_path: Path
 ) -> None:
     """401/403 from the provider: `auth`, one launch only (a retry meets the same key)."""
-    spec = session(backend, clis_bin, tmp_path)  # type: ignore[arg-type]
+    spec = session(backend, clis_bin, tmp_path)
     result = run(spec, Script((Reject(status, "invalid x-api-key"),)), environ(backend, tmp_path))
     assert (result.status, result.failure) == (SessionStatus.FAILED, FailureKind.INFRASTRUCTURE)
     assert result.infra is InfraKind.AUTH, result.error
@@ -66,10 +66,10 @@ def test_a_usage_limit_is_not_retried_and_its_reset_is_read(clis_bin: Path, tmp_
     ids=["claude-529", "codex-503", "codex-hangup"],
 )
 def test_an_overload_or_a_dropped_connection_is_retried_once_then_reported(
-    backend: str, step: Reject | Hangup, kind: InfraKind, clis_bin: Path, tmp_path: Path
+    backend: BackendName, step: Reject | Hangup, kind: InfraKind, clis_bin: Path, tmp_path: Path
 ) -> None:
     """The provider's trouble: one retry (the fallback model's), then the kind it was."""
-    spec = session(backend, clis_bin, tmp_path)  # type: ignore[arg-type]
+    spec = session(backend, clis_bin, tmp_path)
     result = run(spec, Script((step,)), environ(backend, tmp_path))
     assert result.infra is kind, result.error
     assert result.failure is FailureKind.INFRASTRUCTURE

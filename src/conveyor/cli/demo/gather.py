@@ -61,6 +61,7 @@ def gather(
                 fix_rounds=0 if state is None else state.rounds.fix,
                 jobs=job_spans(repo_home, number),
                 after=tuple(int(n) for n in _AFTER.findall(issue.body)),
+                stage=None if state is None else state.stage.value,
             )
         )
     return facts
