@@ -71,9 +71,11 @@ def agent_pauses(ends: tuple[AgentEnd, ...], now: datetime) -> dict[str, Pause]:
         if now >= until:
             continue
         said = f" ({_clip(end.error)})" if end.error else ""
+        # No clock time in the line: it stays the same while the pause lasts, so the
+        # log says it once however many sessions met the same wall.
         reason = (
-            f"{end.backend} {WHAT[kind]}{said}; {what_to_do(kind, end.backend)}; "
-            f"its next start waits until {until.isoformat(timespec='seconds')}; "
+            f"{end.backend} {WHAT[kind]}{said}; {what_to_do(kind, end.backend)}; new starts "
+            f"for {end.backend} wait, one try every {HOLD_MINUTES[kind]:g} min; "
             "no issue is charged or stopped for it"
         )
         found[end.backend] = Pause(f"agent-{kind.value}", reason)
