@@ -7,13 +7,13 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
 
 from conveyor.agents.backends.base import Backend, Launch, McpCommand, StreamState
 from conveyor.agents.backends.claude import ClaudeBackend
 from conveyor.agents.backends.codex import CodexBackend
 from conveyor.agents.backends.opencode import OpencodeBackend
 from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
+from conveyor.agents.follow import Following
 from conveyor.agents.mcp_endpoint import McpEndpoint
 from conveyor.agents.mcp_server import make_gate
 from conveyor.agents.process import AgentProcess, SessionHandle
@@ -21,14 +21,10 @@ from conveyor.agents.reply_gate import ReplyGate
 from conveyor.agents.result_file import Watch, build_result, save_result
 from conveyor.core.agent_failure import InfraKind
 from conveyor.core.session import (
-    HANDOFF_STEER,
-    LOOP_CALLS,
     FailureKind,
     SessionResult,
     SessionSpec,
     SessionStatus,
-    WatchAction,
-    watch,
 )
 
 INSTALL_HINTS = {
@@ -37,12 +33,13 @@ INSTALL_HINTS = {
     "opencode": "npm install -g opencode-ai",
 }
 TRANSCRIPT = "transcript.jsonl"
-# A CLI that said nothing for this share of its time when the timeout came had hung.
-SILENT_SHARE = 1 / 3
+
 MCP_MODE_ENV = "CONVEYOR_MCP"
 Progress = Callable[[SessionSpec, StreamState], None]
 """Told of a launch's stream state once the CLI has started and after each line of its stream
 (the job keeps job.json current with it; it must be quick and must not raise)."""
+Resume = Callable[[str, str], Launch | None]
+"""The launch that resumes the CLI's session (its id) with a message, where the CLI can."""
 
 
 def backend_for(name: str) -> Backend:
@@ -166,10 +163,13 @@ def run_session(
     endpoint = start_endpoint(spec, environ)
     socket_path = endpoint.socket_path if endpoint is not None else None
     try:
-        launch = backend.launch(
-            spec, model, executable, mcp_command(spec, conveyor_vars, socket_path)
-        )
-        return _launch(spec, backend, launch, env, handle=handle, progress=progress)
+        mcp = mcp_command(spec, conveyor_vars, socket_path)
+        launch = backend.launch(spec, model, executable, mcp)
+
+        def resume(session_id: str, text: str) -> Launch | None:
+            return backend.resume(spec, model, executable, mcp, session_id=session_id, text=text)
+
+        return _launch(spec, backend, launch, env, handle=handle, progress=progress, resume=resume)
     finally:
         if endpoint is not None:
             endpoint.close()
@@ -183,8 +183,10 @@ def _launch(
     *,
     handle: SessionHandle | None,
     progress: Progress | None,
+    resume: Resume,
 ) -> SessionResult:
-    """Start the CLI, follow it to its end and read its result."""
+    """Start the CLI, follow it to its end (resuming it to steer, where it resumes) and
+    read its result."""
     model = spec.model
     for path, text in launch.files.items():
         path.write_text(text)
@@ -192,86 +194,34 @@ def _launch(
     parser = backend.parser()
     seen = Watch()
     transcript = spec.session_dir / TRANSCRIPT
+    deadline = time.monotonic() + spec.timeout_seconds
+    handle = handle or SessionHandle()
+    current: Launch | None = launch
     with transcript.open("w") as out, (spec.session_dir / "stderr.log").open("wb") as err:
-        try:
-            proc = AgentProcess(
-                launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
-            )
-        except OSError as exc:
-            result = _missing(spec, f"cannot start {launch.argv[0]}: {exc}")
-            save_result(result)
-            return result
-        proc.send_task(launch.stdin_text, keep_open=launch.keep_stdin_open)
-
-        def tell() -> None:
-            if progress is not None:
-                progress(spec, parser.state)
-
-        tell()
-        _follow(
-            spec,
-            backend=backend,
-            proc=proc,
-            feed=parser.feed,
-            state=parser.state,
-            out=out,
-            seen=seen,
-            tell=tell,
-        )
-        seen.exit_code = proc.finish()
+        while current is not None:
+            try:
+                proc = AgentProcess(current.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle)
+            except OSError as exc:
+                result = _missing(spec, f"cannot start {current.argv[0]}: {exc}")
+                save_result(result)
+                return result
+            proc.send_task(current.stdin_text, keep_open=current.keep_stdin_open)
+            following = Following(spec, backend, proc, parser, out, seen, deadline, progress)
+            steer = following.run()
+            seen.exit_code = proc.finish()
+            current = _resumed(spec, parser.state, steer, resume)
     result = build_result(spec, model, parser.state, seen, transcript)
     save_result(result)
     return result
 
 
-def _follow(
-    spec: SessionSpec,
-    *,
-    backend: Backend,
-    proc: AgentProcess,
-    feed: Callable[[str], int | None],
-    state: StreamState,
-    out: IO[str],
-    seen: Watch,
-    tell: Callable[[], None],
-) -> None:
-    """Read events until the CLI ends, steering or stopping it on context and time."""
-    last_line = time.monotonic()
-    for event in proc.events(last_line + spec.timeout_seconds):
-        if event is None:
-            seen.timed_out = True
-            seen.went_silent = time.monotonic() - last_line >= spec.timeout_seconds * SILENT_SHARE
-            proc.kill_group()
-            return
-        if event.kind == "abort":
-            seen.aborted = True
-            proc.kill_group()
-            return
-        if event.kind == "steer":
-            if backend.steerable:
-                proc.write(backend.steer_line(event.text))
-            continue
-        if event.kind == "eof":
-            return
-        last_line = time.monotonic()
-        out.write(event.text if event.text.endswith("\n") else event.text + "\n")
-        out.flush()  # the transcript is readable live
-        context = feed(event.text)
-        tell()
-        if state.same_calls >= LOOP_CALLS:
-            seen.looped = f"the same tool call {state.same_calls} times in a row: {state.last_call}"
-            proc.kill_group()
-            return
-        if state.ended and backend.steerable:
-            proc.close_stdin()
-        if context is None:
-            continue
-        action = watch(
-            context, spec.context, spec.role, steered=seen.steered, steerable=backend.steerable
-        )
-        if action is WatchAction.STEER:
-            seen.steered = proc.write(backend.steer_line(HANDOFF_STEER))
-        elif action is WatchAction.STOP:
-            seen.context_stopped = True
-            proc.kill_group()
-            return
+def _resumed(
+    spec: SessionSpec, state: StreamState, steer: str | None, resume: Resume
+) -> Launch | None:
+    """The launch that resumes the CLI's session with `steer`, unless nothing needs it."""
+    if steer is None or state.session_id is None or (spec.session_dir / "reply.json").exists():
+        return None
+    launch = resume(state.session_id, steer)
+    if launch is not None:
+        state.ended, state.error = False, None  # the resumed process says how it ends
+    return launch

@@ -101,10 +101,12 @@ class StreamParser(Protocol):
 
 
 class Backend(Protocol):
-    """One agent CLI."""
+    """One agent CLI: `steerable` takes messages on stdin while it runs; `resumable` can be
+    started again on its session with a new message (how the others are steered)."""
 
     name: str
     steerable: bool
+    resumable: bool
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """The process to start."""
@@ -114,6 +116,18 @@ class Backend(Protocol):
 
     def steer_line(self, text: str) -> str:
         """What to write on stdin to steer a live session."""
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """The process that continues session `session_id` with the message `text`."""
 
 
 def decode(line: str, state: StreamState) -> dict[str, Any] | None:

@@ -48,6 +48,7 @@ class ClaudeBackend:
 
     name = "claude"
     steerable = True
+    resumable = False
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """Argv with the MCP config file, permissions by role; the task goes on stdin."""
@@ -94,6 +95,20 @@ class ClaudeBackend:
     def steer_line(self, text: str) -> str:
         """A user message sent while the session runs."""
         return user_message(text)
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """claude is steered live; it is never resumed."""
+        del spec, model, executable, mcp, session_id, text
+        return None
 
 
 def _usage(raw: dict[str, Any]) -> Usage:

@@ -56,20 +56,10 @@ class CodexBackend:
 
     name = "codex"
     steerable = False
+    resumable = True
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """Argv with config overrides; the task goes on stdin (`-`), then stdin closes."""
-        overrides: dict[str, object] = {
-            "developer_instructions": spec.system_prompt,
-            f"mcp_servers.{SERVER}.command": mcp.command,
-            f"mcp_servers.{SERVER}.args": list(mcp.args),
-            f"mcp_servers.{SERVER}.env": mcp.env,
-            f"mcp_servers.{SERVER}.default_tools_approval_mode": "approve",
-            # A loaded machine can take longer than codex's default 10 s to start a server.
-            f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
-            **provider_settings(spec.base_url),
-            **spec.backend_settings,
-        }
         argv = [
             executable,
             "exec",
@@ -81,12 +71,60 @@ class CodexBackend:
             "workspace-write" if is_writer(spec) else "read-only",
             "--cd",
             str(spec.cwd),
+            *self._overrides(spec, mcp),
+            *spec.extra_args,
+            "-",
         ]
+        return Launch(argv=argv, stdin_text=spec.task, env=self._env(spec))
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """`codex exec resume ID -`: the same session, `text` as its next message on stdin."""
+        sandbox = "workspace-write" if is_writer(spec) else "read-only"
+        argv = [
+            executable,
+            "exec",
+            "resume",
+            "--json",
+            "--skip-git-repo-check",
+            "--model",
+            model,
+            "-c",
+            f"sandbox_mode={toml_value(sandbox)}",
+            *self._overrides(spec, mcp),
+            session_id,
+            "-",
+        ]
+        return Launch(argv=argv, stdin_text=text, env=self._env(spec))
+
+    def _env(self, spec: SessionSpec) -> dict[str, str]:
+        return {"CODEX_HOME": str(spec.session_dir / "codex-home")}
+
+    def _overrides(self, spec: SessionSpec, mcp: McpCommand) -> list[str]:
+        """The `-c key=value` overrides: instructions, the MCP server, the provider."""
+        overrides: dict[str, object] = {
+            "developer_instructions": spec.system_prompt,
+            f"mcp_servers.{SERVER}.command": mcp.command,
+            f"mcp_servers.{SERVER}.args": list(mcp.args),
+            f"mcp_servers.{SERVER}.env": mcp.env,
+            f"mcp_servers.{SERVER}.default_tools_approval_mode": "approve",
+            # A loaded machine can take longer than codex's default 10 s to start a server.
+            f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
+            **provider_settings(spec.base_url),
+            **spec.backend_settings,
+        }
+        argv: list[str] = []
         for key, value in overrides.items():
             argv += ["-c", f"{key}={toml_value(value)}"]
-        argv += [*spec.extra_args, "-"]
-        codex_home = spec.session_dir / "codex-home"
-        return Launch(argv=argv, stdin_text=spec.task, env={"CODEX_HOME": str(codex_home)})
+        return argv
 
     def parser(self) -> CodexParser:
         """A fresh stream parser."""

@@ -55,6 +55,7 @@ class OpencodeBackend:
 
     name = "opencode"
     steerable = False
+    resumable = True
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """The config file (`OPENCODE_CONFIG`), and the task as the message."""
@@ -97,6 +98,23 @@ class OpencodeBackend:
         argv = [executable, "run", "--format", "json", "--model", model, *spec.extra_args, task]
         env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
         return Launch(argv=argv, stdin_text=None, files=files, env=env)
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """`opencode run --session ID`: the same session (its config file kept), `text` next."""
+        del mcp  # the config file written at launch still names the server
+        config_path = spec.session_dir / "opencode.json"
+        argv = [executable, "run", "--format", "json", "--model", model, "--session", session_id]
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        return Launch(argv=[*argv, *spec.extra_args, text], stdin_text=None, env=env)
 
     def parser(self) -> OpencodeParser:
         """A fresh stream parser."""
