@@ -36,8 +36,8 @@ from tests.contract.realcli.launches import environ, session
 
 pytestmark = [pytest.mark.contract, pytest.mark.realcli]
 
-DONE = {"status": "done", "summary": "changed course", "blocked_reason": None, "deviations": []}
-HANDOFF = {"status": "handoff", "summary": "half done", "blocked_reason": None, "deviations": []}
+DONE: dict[str, object] = {"status": "done", "summary": "changed course", "blocked_reason": None, "deviations": []}
+HANDOFF: dict[str, object] = {"status": "handoff", "summary": "half done", "blocked_reason": None, "deviations": []}
 # What the watchdog sends after three failures of one tool (WD-8).
 FAILING = ToolFailure(tool="shell", error="exit 1: make build", streak=3)
 WATCHDOG = steer_text(
@@ -77,7 +77,7 @@ def test_past_the_soft_limit_the_writer_is_resumed_with_the_handoff_steer(
     assert result.status is SessionStatus.HANDOFF, (result.error, result.last_tool_failure)
     assert result.steered
     assert steered, "the resumed session carried the steer to the model"
-    assert (result.session_dir / "handoff.md").read_text() == "parser done"
+    assert (spec.session_dir / "handoff.md").read_text() == "parser done"
 
 
 def test_the_watchdogs_steer_resumes_codex_which_then_changes_course(
