@@ -231,7 +231,10 @@ TABLE: Table[Phase, Event, Triage] = Table(
             StopCode.TRIAGE_REJECTED, (_reply(run).reason or "").strip(), run.state
         ),
         Phase.LIMIT: lambda run: Stopped(
-            StopCode.TRIAGE_LIMIT, "triage failed on every attempt", run.state, run.note
+            StopCode.TRIAGE_LIMIT,
+            "triage failed on every attempt",
+            run.state,
+            "\n".join(run.findings) or run.note,
         ),
         Phase.OVER_BUDGET: over_budget,
         Phase.DEFERRED: deferred,

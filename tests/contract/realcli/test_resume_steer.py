@@ -36,8 +36,18 @@ from tests.contract.realcli.launches import environ, session
 
 pytestmark = [pytest.mark.contract, pytest.mark.realcli]
 
-DONE: dict[str, object] = {"status": "done", "summary": "changed course", "blocked_reason": None, "deviations": []}
-HANDOFF: dict[str, object] = {"status": "handoff", "summary": "half done", "blocked_reason": None, "deviations": []}
+DONE: dict[str, object] = {
+    "status": "done",
+    "summary": "changed course",
+    "blocked_reason": None,
+    "deviations": [],
+}
+HANDOFF: dict[str, object] = {
+    "status": "handoff",
+    "summary": "half done",
+    "blocked_reason": None,
+    "deviations": [],
+}
 # What the watchdog sends after three failures of one tool (WD-8).
 FAILING = ToolFailure(tool="shell", error="exit 1: make build", streak=3)
 WATCHDOG = steer_text(
