@@ -34,9 +34,14 @@ from tests.e2e.realcli.agents import CLIS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.realcli]
 
-READY = {"decision": "ready", "notes": "Small.", "questions": [], "reason": None,
+READY: dict[str, object] = {"decision": "ready", "notes": "Small.", "questions": [], "reason": None,
          "summary": "triage: ready"}  # fmt: skip
-DONE = {"status": "done", "summary": "total() done", "blocked_reason": None, "deviations": []}
+DONE: dict[str, object] = {
+    "status": "done",
+    "summary": "total() done",
+    "blocked_reason": None,
+    "deviations": [],
+}
 WRONG = STUB.replace("raise NotImplementedError", "return 0")
 TRIAGE_SCRIPTS = {
     # submit_reply with a decision the schema does not know, then the turn ends

@@ -51,6 +51,16 @@ def provider_settings(base_url: str | None) -> dict[str, object]:
     return {"model_provider": PROVIDER, f"model_providers.{PROVIDER}": provider}
 
 
+def git_root(spec: SessionSpec) -> dict[str, object]:
+    """A writer may use git in its checkout, as it may with the other CLIs: codex's sandbox
+    keeps `.git` read-only unless it is a writable root of its own (a resolver must
+    `git add` and `git rebase --continue`)."""
+    git_dir = spec.cwd / ".git"
+    if not is_writer(spec) or not git_dir.is_dir():
+        return {}
+    return {"sandbox_workspace_write.writable_roots": [str(git_dir)]}
+
+
 class CodexBackend:
     """`codex exec --json`, sandboxed read-only or workspace-write by role."""
 
@@ -119,6 +129,7 @@ class CodexBackend:
             # A loaded machine can take longer than codex's default 10 s to start a server.
             f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
             **provider_settings(spec.base_url),
+            **git_root(spec),
             **spec.backend_settings,
         }
         argv: list[str] = []
