@@ -23,6 +23,7 @@ from conveyor.core.config import AgentChoice, Config, Role
 from conveyor.core.session import BackendName
 
 STATUS_TIMEOUT_S = 60.0
+OPENCODE_QUIET = {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1"}
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SIGN_IN = {
     "claude": "run `claude auth login`, or set ANTHROPIC_API_KEY",
@@ -108,6 +109,8 @@ def _ask(backend: BackendName, program: str, choice: AgentChoice, config: Config
         )
         if backend == "codex":
             env["CODEX_HOME"] = str(codex_home)
+        if backend == "opencode":
+            env |= OPENCODE_QUIET  # listing credentials needs no model list nor update check
         if choice.base_url and backend == "claude":
             env["ANTHROPIC_BASE_URL"] = choice.base_url
         try:
