@@ -93,12 +93,12 @@ class Playbook:
         return play(chosen.script, conversation)
 
     def drop(self, tag: str, kind: str) -> None:
-        """Retire the first part for `tag` and `kind` (the demo's actor answered a question)."""
+        """Retire the first part for `tag` and `kind` (the demo's actor answered a question),
+        never the last one: an answer given twice does not leave the session unscripted."""
         with self._lock:
-            for index, part in enumerate(self.parts):
-                if part.tag == tag and part.kind == kind:
-                    del self.parts[index]
-                    return
+            found = [i for i, p in enumerate(self.parts) if p.tag == tag and p.kind == kind]
+            if len(found) > 1:
+                del self.parts[found[0]]
 
 
 def _tag(text: str) -> str | None:
