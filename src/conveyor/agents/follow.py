@@ -28,6 +28,8 @@ from conveyor.core.session import (
 # A CLI that said nothing for this share of its time when the timeout came had hung.
 SILENT_SHARE = 1 / 3
 Progress = Callable[[SessionSpec, StreamState], None]
+"""Told of a launch's stream state once the CLI has started and after each line of its stream
+(the job keeps job.json current with it; it must be quick and must not raise)."""
 
 
 @dataclass

@@ -13,7 +13,7 @@ from conveyor.agents.backends.claude import ClaudeBackend
 from conveyor.agents.backends.codex import CodexBackend
 from conveyor.agents.backends.opencode import OpencodeBackend
 from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
-from conveyor.agents.follow import Following
+from conveyor.agents.follow import Following, Progress
 from conveyor.agents.mcp_endpoint import McpEndpoint
 from conveyor.agents.mcp_server import make_gate
 from conveyor.agents.process import AgentProcess, SessionHandle
@@ -35,9 +35,6 @@ INSTALL_HINTS = {
 TRANSCRIPT = "transcript.jsonl"
 
 MCP_MODE_ENV = "CONVEYOR_MCP"
-Progress = Callable[[SessionSpec, StreamState], None]
-"""Told of a launch's stream state once the CLI has started and after each line of its stream
-(the job keeps job.json current with it; it must be quick and must not raise)."""
 Resume = Callable[[str, str], Launch | None]
 """The launch that resumes the CLI's session (its id) with a message, where the CLI can."""
 
