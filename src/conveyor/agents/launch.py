@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from conveyor.agents.follow import Progress
 from conveyor.agents.process import SessionHandle
-from conveyor.agents.runner import Progress, run_session
+from conveyor.agents.runner import run_session
 from conveyor.core.config import AgentChoice
 from conveyor.core.session import (
     READ_IN_PARTS,
