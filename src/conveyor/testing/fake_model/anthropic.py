@@ -36,8 +36,10 @@ def read_conversation(body: dict[str, Any], text: str) -> Conversation:
             for block in blocks
             if block.get("type") == "tool_result"
         ]
+        # A message may carry tool results and new text together (a CLI resumed after
+        # an interrupted tool call sends both): the text comes after the results.
         said = [str(b.get("text", "")) for b in blocks if b.get("type") == "text"]
-        if said and not any(block.get("type") == "tool_result" for block in blocks):
+        if said:
             items.append(("user", "\n".join(said)))
     return conversation_of(names, items, text)
 
