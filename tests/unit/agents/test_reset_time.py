@@ -15,12 +15,13 @@ CODEX = (
 
 
 def test_codex_names_a_time_today_or_a_date_when_further() -> None:
-    """`at 8:10 PM` is the next 20:10 local; `at Dec 3, 2026 8:10 PM` is that day."""
+    """`at 8:10 PM` is the next 20:10 local; `at Dec 3rd, 2026 8:10 PM` is that day."""
     assert reset_after(CODEX.format(when="8:10 PM"), NOW) == NOW.replace(hour=20).timestamp()
     tomorrow = NOW.replace(hour=7, minute=5) + timedelta(days=1)
     assert reset_after(CODEX.format(when="7:05 AM"), NOW) == tomorrow.timestamp()
     later = datetime(2026, 12, 3, 20, 10, tzinfo=UTC)
-    assert reset_after(CODEX.format(when="Dec 3, 2026 8:10 PM"), NOW) == later.timestamp()
+    assert reset_after(CODEX.format(when="Dec 3rd, 2026 8:10 PM"), NOW) == later.timestamp()
+    assert reset_after("Try again at Dec 3, 2026 8:10 PM.", NOW) == later.timestamp()
 
 
 def test_the_time_is_read_in_the_local_zone_the_cli_wrote_it_in() -> None:

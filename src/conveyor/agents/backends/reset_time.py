@@ -6,9 +6,9 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-# codex: "… try again at 8:10 PM." (today) or "… try again at Dec 3, 2026 8:10 PM."
+# codex: "… try again at 8:10 PM." (today) or "… Try again at Dec 3rd, 2026 8:10 PM."
 AT = re.compile(
-    r"try again at (?:(?P<month>[A-Z][a-z]{2}) (?P<day>\d{1,2}), (?P<year>\d{4}) )?"
+    r"try again at (?:(?P<month>[A-Z][a-z]{2}) (?P<day>\d{1,2})(?:st|nd|rd|th)?, (?P<year>\d{4}) )?"
     r"(?P<hour>\d{1,2}):(?P<minute>\d{2}) ?(?P<half>[AP]M)",
     re.IGNORECASE,
 )
