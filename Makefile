@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo gate lint clean clis
+.PHONY: test demo gate lint clean clis chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,15 @@ lint: $(STAMP)
 clis:
 	scripts/install-agent-clis >/dev/null
 
+# The forge pages' browser test drives Debian's Chromium through playwright (which never
+# downloads a browser of its own); installed here when missing (CI runs as root on Debian 12).
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+
 # Four workers on two cores: most tests wait on subprocesses (git, jobs, the forge), so
 # twice as many workers as cores keeps both busy; worksteal evens out the long e2e tests.
-test: lint clis
+test: lint clis chromium
 	$(BIN)/pytest -n 4 --dist worksteal --durations=20
 
 demo: $(STAMP)

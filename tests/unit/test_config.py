@@ -97,3 +97,13 @@ def test_a_local_forge_without_its_url_is_refused() -> None:
     (line,) = errors_of(GOOD + '\n[forge]\nkind = "local"\n')
     assert line.startswith("conf.toml: forge: ")
     assert "api_url" in line
+
+
+def test_migration_commands_go_in_pairs() -> None:
+    """`commands.migrate_up` without `migrate_down` is one line naming `commands` (CHK-5)."""
+    (line,) = errors_of(GOOD + 'migrate_up = "python migrate.py up"\n')
+    assert line.startswith("conf.toml: commands: ")
+    assert "migrate_down" in line
+    both = GOOD + 'migrate_up = "m up"\nmigrate_down = "m down"\n'
+    commands = parse_config(both, "conf.toml").commands
+    assert (commands.migrate_up, commands.migrate_down) == ("m up", "m down")

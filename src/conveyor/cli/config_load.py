@@ -68,6 +68,12 @@ def load_config(path: Path | str | None = None) -> Config:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise ConfigError([f"{file}: no such file"]) from exc
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1
+        bad = f"line {line}, byte {exc.start}: {exc.object[exc.start]:#04x}"
+        raise ConfigError([f"{file}: not UTF-8 text ({bad})"]) from exc
+    except IsADirectoryError as exc:
+        raise ConfigError([f"{file}: is a folder, not a file"]) from exc
     except OSError as exc:
         raise ConfigError([f"{file}: cannot read: {exc.strerror}"]) from exc
     return parse_config(text, str(file))

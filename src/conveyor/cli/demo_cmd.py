@@ -56,6 +56,19 @@ def _check_agent(agent: str, *, fake_model: bool) -> None:
         raise typer.Exit(EXIT_USAGE)
 
 
+def next_steps(data_dir: Path, config: Path) -> list[str]:
+    """What to run after the demo: its forge again (same port) and the commands on its config."""
+    return [
+        "next:",
+        f"  conveyor forge serve --data {data_dir}   # the forge again, on the same port",
+        f"  conveyor status --config {config}   # every issue's outcome and PR",
+        f"  conveyor status --config {config} --issue 1   # one issue: state, events, stops",
+        f"  conveyor cost --config {config} --by issue   # tokens and cost per issue",
+        f"  conveyor doctor --config {config}   # what a real repository needs (forge served)",
+        "  conveyor init ~/widgets.toml --repo OWNER/NAME   # a config for your own repository",
+    ]
+
+
 def demo(
     data: Annotated[
         Path | None, typer.Option("--data", help="Keep the forge's data here (default: temp).")
@@ -94,7 +107,7 @@ def demo(
     data_dir = _data_dir(data)
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
-    with ForgeServer(data_dir) as server:
+    with ForgeServer(data_dir, pipeline_home=files.home) as server:
         typer.echo(f"forge page: {server.url}/  (data in {data_dir})")
         result = run_pipeline(server, files, agent=agent, console=console, fake_model=fake_model)
         rows = build_rows(result.facts)
@@ -112,8 +125,9 @@ def demo(
             typer.echo("no issue moved: " + (stalled_reason(files.home) or "see the log"))
         if result.interrupted:
             typer.echo("interrupted: the table shows where each issue stopped")
-        typer.echo(f"forge page: {server.url}/")
-        typer.echo(f"see it again later: conveyor forge serve --data {data_dir}")
+        typer.echo(f"forge page: {server.url}/  (the pipeline: {server.url}/pipeline)")
+        for line in next_steps(data_dir, files.config):
+            typer.echo(line)
         if not no_serve and sys.stdin.isatty() and sys.stdout.isatty():
             typer.echo("serving; Ctrl-C to stop")
             _wait_for_interrupt()

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
+
+if TYPE_CHECKING:
+    from conveyor.cli.doctor_checks import Check
 
 EXIT_FAILED = 1
 
@@ -19,6 +23,7 @@ def doctor(
         typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
     ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Create the labels that are missing.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
 ) -> None:
     """Check the config, the account and its rights, labels, tools, the base branch, the issues."""
     import httpx
@@ -31,8 +36,7 @@ def doctor(
     try:
         loaded = load_config(config)
     except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(f"FAIL config: {line}")
+        _report([checks.Check("config", False, line) for line in exc.lines], as_json=as_json)
         raise typer.Exit(EXIT_FAILED) from exc
     path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
     found = [checks.Check("config", True, str(path))]
@@ -49,10 +53,21 @@ def doctor(
         found.append(checks.Check("forge", False, str(exc)))
     except httpx.HTTPError as exc:
         found.append(checks.Check("forge", False, f"listing labels: {exc}"))
+    if not _report(found, as_json=as_json):
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _report(found: list[Check], *, as_json: bool) -> bool:
+    """Print the checks (a line each, or one JSON object); whether all passed."""
+    failed = [check.name for check in found if not check.ok]
+    if as_json:
+        listed = [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in found]
+        typer.echo(json.dumps({"ok": not failed, "failed": failed, "checks": listed}, indent=2))
+        return not failed
     for check in found:
         typer.echo(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
-    failed = [check.name for check in found if not check.ok]
     if failed:
         typer.echo(f"doctor: {len(failed)} failed: {', '.join(failed)}")
-        raise typer.Exit(EXIT_FAILED)
-    typer.echo("doctor: all checks passed")
+    else:
+        typer.echo("doctor: all checks passed")
+    return not failed

@@ -32,7 +32,15 @@ def serve(
     data: DataOption,
     *,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port; 0 picks a free one.", min=0, max=65535)] = 0,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            help="Port; 0 picks a free one. Default: the port this data was last served on"
+            " (the demo's config names it), else a free one.",
+            min=0,
+            max=65535,
+        ),
+    ] = None,
     fail_rate: Annotated[
         float, typer.Option(help="Share of requests answered 502 or 429.", min=0.0, max=1.0)
     ] = 0.0,
@@ -40,9 +48,23 @@ def serve(
         int, typer.Option(help="New comments show in lists only after this delay.", min=0)
     ] = 0,
     seed: Annotated[int | None, typer.Option(help="Seed of the fault knobs' randomness.")] = None,
+    pipeline: Annotated[
+        Path | None,
+        typer.Option(
+            help="A $CONVEYOR_HOME whose status and spending /pipeline shows"
+            " (default: DATA/conveyor/home, where the demo keeps it, when it exists)."
+        ),
+    ] = None,
 ) -> None:
-    """Serve the forge's API and its page; prints the URL once listening."""
+    """Serve the forge's API and its pages; prints the URL once listening."""
+    from conveyor.forge.emulator.app import recalled_port
     from conveyor.forge.emulator.app import serve as run_server
+
+    recalled = recalled_port(data) if port is None else None
+    chosen = port if port is not None else (recalled or 0)
+    demo_home = data / "conveyor" / "home"
+    if pipeline is None and demo_home.is_dir():
+        pipeline = demo_home
 
     def ready(url: str) -> None:
         typer.echo(url)
@@ -52,14 +74,18 @@ def serve(
         run_server(
             data,
             host,
-            port,
+            chosen,
             fail_rate=fail_rate,
             list_lag_ms=list_lag_ms,
             seed=seed,
             on_ready=ready,
+            pipeline_home=pipeline,
         )
     except OSError as exc:
-        raise _fail(f"cannot serve on {host}:{port}: {exc}") from exc
+        why = exc.strerror or str(exc)
+        if recalled:
+            why += " (the port this data was last served on; --port 0 picks a free one)"
+        raise _fail(f"cannot serve on {host}:{chosen}: {why}") from exc
 
 
 @app.command("add-user")
@@ -128,7 +154,12 @@ def create_repo(
     at: Annotated[str | None, typer.Option(help="Import the history up to this commit.")] = None,
     default_branch: Annotated[str | None, typer.Option(help="The default branch's name.")] = None,
     ci: Annotated[str | None, typer.Option(help="CI command run on every PR head.")] = None,
-    wiki: Annotated[bool, typer.Option(help="Create the wiki repository too.")] = False,
+    wiki: Annotated[
+        bool, typer.Option(help="Create the wiki too, with its first page (Home.md).")
+    ] = False,
+    wiki_from: Annotated[
+        Path | None, typer.Option("--wiki-from", help="Create the wiki with this folder's pages.")
+    ] = None,
     one_commit: Annotated[
         bool, typer.Option(help="From a git repository, import only that one commit.")
     ] = False,
@@ -150,9 +181,30 @@ def create_repo(
             at=at,
             default_branch=default_branch,
             ci=ci,
-            wiki=wiki,
+            wiki=wiki or wiki_from is not None,
+            wiki_src=wiki_from,
             one_commit=one_commit,
         )
     except (AdminError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc
     typer.echo(f"{created.full_name} {created.clone_url}")
+
+
+@app.command("create-wiki")
+def create_wiki(
+    data: DataOption,
+    slug: SlugArgument,
+    *,
+    src: Annotated[
+        Path | None, typer.Option("--from", help="A folder of pages (default: one Home.md).")
+    ] = None,
+) -> None:
+    """Give a repository its wiki, as making its first page in GitHub's browser view does."""
+    from conveyor.forge.emulator.admin import AdminError
+    from conveyor.forge.emulator.wiki import create_wiki as run
+
+    try:
+        url = run(data, slug, src)
+    except (AdminError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    typer.echo(url)

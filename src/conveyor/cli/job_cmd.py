@@ -33,7 +33,9 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
         typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
     ] = None,
     lane: Annotated[str | None, typer.Option("--lane", help="Claim for this lane.")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Resume the stage.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Resume the stage after its job died.")
+    ] = False,
     boundary: Annotated[
         bool, typer.Option("--print-boundary", help="Print the job's boundary and exit.")
     ] = False,
@@ -47,9 +49,6 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     from conveyor.job.main import JobOptions, print_boundary, run_job
 
     chosen = parse_stage(stage)
-    if resume and chosen is Stage.SPEC:
-        typer.echo("--resume: the spec stage always starts afresh (JOB-11)", err=True)
-        raise typer.Exit(EXIT_USAGE)
     if lane is not None and not LANE.fullmatch(lane):
         typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
         raise typer.Exit(EXIT_USAGE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # Groups of several commands that start without importing the whole typer app (the job
@@ -23,10 +24,20 @@ def main() -> None:
 
         relay_main(sys.argv[2:])
         return
-    if len(sys.argv) > 1 and sys.argv[1] in LEAN_GROUPS:
-        group = importlib.import_module(LEAN_GROUPS[sys.argv[1]])
-        group.app(args=sys.argv[2:], prog_name=f"conveyor {sys.argv[1]}")
-        return
-    from conveyor.cli.app import app
+    try:
+        if len(sys.argv) > 1 and sys.argv[1] in LEAN_GROUPS:
+            group = importlib.import_module(LEAN_GROUPS[sys.argv[1]])
+            group.app(args=sys.argv[2:], prog_name=f"conveyor {sys.argv[1]}")
+            return
+        from conveyor.cli.app import app
 
-    app()
+        app()
+    except Exception as error:
+        # A stage job's crash keeps its traceback for its log; elsewhere a person reads one
+        # line naming the problem (CONVEYOR_DEBUG=1 shows the traceback).
+        if sys.argv[1:2] == ["job"] or os.environ.get("CONVEYOR_DEBUG"):
+            raise
+        said = " ".join(str(error).split()) or "(no message)"
+        where = "CONVEYOR_DEBUG=1 shows where"
+        print(f"error: {type(error).__name__}: {said} ({where})", file=sys.stderr)  # noqa: T201
+        sys.exit(1)

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.temporal_opts import (
+    CertOption,
+    KeyOption,
+    NamespaceOption,
+    QueueOption,
+    TemporalOption,
+    TlsOption,
+)
 from conveyor.core.config import Config
+
+if TYPE_CHECKING:
+    from conveyor.orchestrator.shell.loop import ExecutorFactory
 
 EXIT_USAGE = 2
 ConfigOption = Annotated[
@@ -29,26 +40,153 @@ def _load(config: Path | None) -> tuple[Config, Path]:
     return loaded, Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
 
 
-def run(
+def _usage(message: str) -> typer.Exit:
+    typer.echo(message, err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def _webhook_secret(port: int | None, secret_env: str | None) -> bytes | None:
+    """The webhook secret from the variable `secret_env` names, or None without webhooks."""
+    if port is None and secret_env is None:
+        return None
+    if port is None or secret_env is None:
+        raise _usage("--webhook-port and --webhook-secret-env go together")
+    if not 0 <= port <= 65535:
+        raise _usage(f"--webhook-port: {port} is not a TCP port")
+    secret = os.environ.get(secret_env, "")
+    if not secret:
+        raise _usage(f"--webhook-secret-env: the variable {secret_env} is not set or empty")
+    return secret.encode()
+
+
+def _temporal_executor(
+    loaded: Config,
+    *,
+    temporal: str | None,
+    queue: str,
+    namespace: str,
+    tls: tuple[bool, Path | None, Path | None],
+    heartbeat: float,
+) -> ExecutorFactory:
+    """What builds the Temporal executor once the home and lane are known (usage errors now)."""
+    from conveyor.temporal.executor import TemporalExecutor
+    from conveyor.temporal.target import TargetError, TemporalTarget
+
+    if temporal is None:
+        typer.echo("--executor temporal: --temporal HOST:PORT is required", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        target = TemporalTarget(temporal, queue, namespace, *tls)
+    except TargetError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+
+    def build(home: Path, lane: str) -> TemporalExecutor:
+        return TemporalExecutor(target, loaded, lane, home, os.environ, heartbeat_seconds=heartbeat)
+
+    return build
+
+
+def run(  # noqa: PLR0917 - typer passes options as parameters
     config: ConfigOption = None,
     until_idle: Annotated[
         bool,
         typer.Option("--until-idle", help="Exit once nothing runs and nothing can start."),
     ] = False,
+    webhook_port: Annotated[
+        int | None,
+        typer.Option("--webhook-port", help="Receive GitHub's webhook deliveries on this port."),
+    ] = None,
+    webhook_secret_env: Annotated[
+        str | None,
+        typer.Option(
+            "--webhook-secret-env",
+            help="The environment variable holding the webhooks' secret (HMAC-SHA256).",
+        ),
+    ] = None,
+    webhook_host: Annotated[
+        str,
+        typer.Option("--webhook-host", help="The address the webhook receiver listens on."),
+    ] = "127.0.0.1",
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor", help="Where stage jobs run: `local` processes or `temporal` workers."
+        ),
+    ] = "local",
+    temporal: TemporalOption = None,
+    queue: QueueOption = "conveyor",
+    namespace: NamespaceOption = "default",
+    tls: TlsOption = False,
+    tls_cert: CertOption = None,
+    tls_key: KeyOption = None,
+    heartbeat_timeout: Annotated[
+        float,
+        typer.Option("--heartbeat-timeout", min=1.0, help="Seconds a silent worker keeps its job."),
+    ] = 30.0,
 ) -> None:
-    """Keep taking waiting issues through their stages; Ctrl-C cools down, twice stops jobs."""
-    from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
-    from conveyor.orchestrator.shell.loop import Interrupts, catching, open_orchestrator, run_loop
+    """Keep taking waiting issues through their stages; Ctrl-C cools down, twice stops jobs.
 
+    With webhooks, a delivery about the repository's issues, comments, PRs or checks
+    ticks at once; polling every `limits.poll_seconds` goes on as the fallback.
+    """
+    secret = _webhook_secret(webhook_port, webhook_secret_env)
+    from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
+    from conveyor.orchestrator.shell.loop import (
+        Interrupts,
+        catching,
+        open_orchestrator,
+        run_loop,
+        utc_now,
+    )
+    from conveyor.orchestrator.shell.webhooks import WebhookServer
+
+    if executor not in ("local", "temporal"):
+        typer.echo(f"--executor: expected local or temporal, got {executor!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     loaded, path = _load(config)
+    factory = None
+    if executor == "temporal":
+        tls_options = (tls, tls_cert, tls_key)
+        factory = _temporal_executor(
+            loaded,
+            temporal=temporal,
+            queue=queue,
+            namespace=namespace,
+            tls=tls_options,
+            heartbeat=heartbeat_timeout,
+        )
     try:
-        orc = open_orchestrator(loaded, path, os.environ, echo=True)
+        orc = open_orchestrator(loaded, path, os.environ, echo=True, executor_for=factory)
     except CredentialsError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(EXIT_USAGE) from exc
+        raise _usage(str(exc)) from exc
+    except (OSError, RuntimeError) as exc:  # Temporal unreachable, or refusing
+        typer.echo(f"--temporal {temporal}: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    receiver = None
+    if secret is not None and webhook_port is not None:
+        try:
+            receiver = WebhookServer(
+                webhook_host,
+                webhook_port,
+                secret=secret,
+                repo=loaded.repo,
+                account=loaded.account.login,
+                log=orc.log,
+                clock=utc_now,
+                on_ci=orc.ci_reported.add,
+            )
+        except OSError as exc:
+            where = f"{webhook_host}:{webhook_port}"
+            raise _usage(f"--webhook-port: cannot listen on {where}: {exc.strerror}") from exc
+        orc.log.write(utc_now(), f"webhooks: listening on {webhook_host}:{receiver.port}")
     interrupts = Interrupts()
-    with catching(interrupts), orc.store:
-        code = run_loop(orc, interrupts, until_idle=until_idle)
+    try:
+        with catching(interrupts), orc.store:
+            code = run_loop(orc, interrupts, until_idle=until_idle, wake=receiver)
+    finally:
+        if receiver is not None:
+            receiver.close()
     raise typer.Exit(code)
 
 

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.status_list import known_issues, render_lines
+
+if TYPE_CHECKING:
+    from conveyor.core.state import IssueState
 
 LAST_EVENTS = 10
 
@@ -35,6 +39,7 @@ def _table(status: dict[str, Any]) -> list[str]:
             f"  #{job['issue']} {job['stage']}: session {job['session'] or '-'}, context "
             f"{job['context'] or 0}/{job['context_budget'] or '-'}, {cost}, "
             f"running {_duration(job['running_seconds'])}"
+            + (f", on worker {job['worker']}" if job.get("worker") else "")
         )
     lines.extend(f"pause {p['kind']}: {p['reason']}" for p in status.get("pauses", []))
     lines.extend(f"hold #{h['issue']} {h['stage']}: {h['reason']}" for h in status.get("holds", []))
@@ -73,7 +78,13 @@ def issue_report(
 
     cached = load_cached_issue(home / CACHE_FILE, number)
     state = None if cached is None or cached.state is None else cached.state
-    events = read_events(home / "runs" / f"issue-{number}" / EVENTS_FILE)[-LAST_EVENTS:]
+    run_dir = home / "runs" / f"issue-{number}"
+    events = read_events(run_dir / EVENTS_FILE)[-LAST_EVENTS:]
+    title, labels = (
+        (None, []) if cached is None else (cached.issue.title, list(cached.issue.labels))
+    )
+    if cached is None and (left := _left_by_last_job(run_dir)) is not None:
+        title, labels, state = left
     seen = status or {}
 
     def mine(key: str) -> dict[str, Any] | None:
@@ -91,8 +102,9 @@ def issue_report(
         }
     return {
         "issue": number,
-        "title": None if cached is None else cached.issue.title,
-        "labels": [] if cached is None else list(cached.issue.labels),
+        "title": title,
+        "labels": labels,
+        "known": cached is not None or run_dir.is_dir() or bool(events) or _in_status(seen, number),
         "state": None if state is None else state.model_dump(mode="json"),
         "state_problem": None if cached is None else cached.state_problem,
         "job": mine("jobs"),
@@ -100,6 +112,30 @@ def issue_report(
         "stop": stop,
         "events": events,
     }
+
+
+def _in_status(status: dict[str, Any], number: int) -> bool:
+    """Whether the orchestrator's status names the issue anywhere (a job, hold, stop, queue)."""
+    lists = ("jobs", "holds", "stopped", "waiting")
+    if any(e.get("issue") == number for key in lists for e in status.get(key, [])):
+        return True
+    queued = [n for numbers in (status.get("queue") or {}).values() for n in numbers]
+    return number in queued or number in status.get("merge_queue", [])
+
+
+def _left_by_last_job(run_dir: Path) -> tuple[str | None, list[str], IssueState | None] | None:
+    """An issue no longer in the cache (closed): its title, labels and state as the last job
+    left them, or None when no job left a view."""
+    from conveyor.job.view_file import VIEW_FILE, IssueView
+    from conveyor.ops.issue_md import read_taken
+
+    try:
+        view = IssueView.model_validate_json((run_dir / VIEW_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    taken = read_taken(run_dir)
+    facts = view.facts
+    return None if taken is None else taken.title, list(facts.labels), facts.state
 
 
 def _state_line(state: dict[str, Any]) -> str:
@@ -152,7 +188,7 @@ def status(
         int | None, typer.Option("--issue", help="Show one issue in detail.", min=1)
     ] = None,
 ) -> None:
-    """Show queues, live jobs, holds, stops and today's spending, from local files only."""
+    """Show queues, jobs, holds, stops, spending and every issue's outcome and PR (local files)."""
     from conveyor.orchestrator.shell.status_file import STATUS_FILE, load_status
 
     try:
@@ -169,6 +205,13 @@ def status(
         raise typer.Exit(1) from exc
     if issue is not None:
         report = issue_report(home, loaded.repo, issue, current)
+        if not report["known"]:
+            typer.echo(
+                f"--issue {issue}: no such issue is known under {home} (not open at the last"
+                " tick, and no job ran for it); `conveyor status` lists the issues known",
+                err=True,
+            )
+            raise typer.Exit(1)
         shown = (
             json.dumps(report, indent=2)
             if as_json
@@ -176,10 +219,14 @@ def status(
         )
         typer.echo(shown)
         return
-    if current is None:
-        if as_json:
-            typer.echo("{}")
-            return
-        typer.echo(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
+    issues = known_issues(home)
+    if as_json:
+        typer.echo(
+            json.dumps({**(current or {}), "issues": [x.as_json() for x in issues]}, indent=2)
+        )
         return
-    typer.echo(json.dumps(current, indent=2) if as_json else "\n".join(_table(current)))
+    if current is None:
+        typer.echo(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
+    else:
+        typer.echo("\n".join(_table(current)))
+    typer.echo("\n".join(render_lines(issues)))

@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from conveyor.core.migrate_commands import MigrateCommands
+
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
 
 
@@ -91,7 +93,7 @@ class AccountConfig(Strict):
         return self
 
 
-class Commands(Strict):
+class Commands(MigrateCommands, Strict):
     """Commands run in the checkout with the sessions' environment; None means skip."""
 
     setup: str | None = None
@@ -115,6 +117,7 @@ class Paths(Strict):
     non_code: tuple[str, ...] = ("docs/**", "**/*.md", "**/*.rst", "**/*.txt", "LICENSE*")
     lockfiles: tuple[str, ...] = ()
     practices: tuple[str, ...] = ("AGENTS.md", "CONTRIBUTING.md")
+    migrations: tuple[str, ...] = ("**/migrations/**",)
 
 
 PositiveInt = Annotated[int, Field(ge=0)]
@@ -238,6 +241,27 @@ class Agents(Strict):
         return self.roles.get(role, self.default)
 
 
+class Wiki(Strict):
+    """The repository's wiki, cloned into each job's checkout (WT-7, CFG-6).
+
+    `dir` is the folder inside the checkout (hidden from the code repository),
+    `branch` the wiki's published branch (None: the wiki remote's HEAD), `url` its
+    clone URL (None: the forge's `NAME.wiki.git`).
+    """
+
+    dir: str = "wiki"
+    branch: str | None = None
+    url: str | None = None
+
+    @field_validator("dir")
+    @classmethod
+    def _one_folder(cls, value: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", value) or value == ".git":
+            msg = f"expected one folder name inside the checkout (like 'wiki'), got {value!r}"
+            raise ValueError(msg)
+        return value
+
+
 class Config(Strict):
     """One target repository's configuration."""
 
@@ -255,6 +279,7 @@ class Config(Strict):
     agents: Agents = Agents()
     passthrough_env: tuple[str, ...] = ()
     escalation_command: str | None = None
+    wiki: bool | Wiki = False
 
     @field_validator("repo")
     @classmethod
@@ -281,6 +306,13 @@ class Config(Strict):
     def name(self) -> str:
         """The repository's name."""
         return self.repo.split("/", 1)[1]
+
+    @property
+    def wiki_settings(self) -> Wiki | None:
+        """The wiki's settings when the wiki is turned on (`wiki = true` or a table)."""
+        if isinstance(self.wiki, Wiki):
+            return self.wiki
+        return Wiki() if self.wiki else None
 
     @property
     def repo_dirname(self) -> str:

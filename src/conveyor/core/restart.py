@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from conveyor.core.flows import has_code
 from conveyor.core.labels import has_stop_label
 from conveyor.core.state import IssueState, Rounds, Stage
 from conveyor.core.stops import StopCode
@@ -22,7 +23,8 @@ def restart_stage(state: IssueState) -> Stage:
     if not state.implemented:
         return Stage.TRIAGE
     if state.head_sha and state.head_sha == state.reviewed_sha and not state.open_blocking():
-        return Stage.SYNC
+        # A wiki-only change has no code branch to rebase: its checks are wiki-check alone.
+        return Stage.SYNC if has_code(state.flows) else Stage.CHECKS
     return Stage.REVIEW
 
 

@@ -13,6 +13,8 @@ from conveyor.core.stops import StopCode
 STATE_VERSION = 1
 
 NonNegative = Annotated[int, Field(ge=0)]
+# The change's code and wiki flows (FLOW-1): see `conveyor.core.flows`.
+Flows = Literal["code", "wiki", "both", "neither"]
 
 
 class Frozen(BaseModel):
@@ -137,6 +139,17 @@ class CiWait(Frozen):
     last_read: datetime | None = None
 
 
+class FeedbackSeen(Frozen):
+    """The newest PR review, review comment and conversation comment already read (BB-FB-3).
+
+    Ids only grow on a forge, so anything with a larger id is new feedback.
+    """
+
+    review: NonNegative = 0
+    review_comment: NonNegative = 0
+    comment: NonNegative = 0
+
+
 class IssueState(Frozen):
     """Everything the stages keep about one issue between jobs (GH-7, GH-9)."""
 
@@ -149,7 +162,7 @@ class IssueState(Frozen):
     verified_sha: str | None = None
     passed_sha: str | None = None
     start_sha: str | None = None
-    start_wiki_sha: None = None
+    start_wiki_sha: str | None = None
     implemented: bool = False
     findings: tuple[Finding, ...] = ()
     rounds: Rounds = Rounds()
@@ -169,12 +182,15 @@ class IssueState(Frozen):
     no_tests_reason: str | None = None
     changed_paths: tuple[str, ...] = ()
     stopped: Stopped | None = None
-    wiki_only: Literal[False] = False
-    flows: Literal["code"] = "code"
+    wiki_only: bool = False
+    flows: Flows = "code"
     stacked_on: None = None
     rescue: Rescue | None = None
     ci_wait: CiWait | None = None
     rereview: Rereview | None = None
+    # The pipeline closed the PR because the change lives only in the wiki (PR-7).
+    pr_closed: bool = False
+    feedback: FeedbackSeen = FeedbackSeen()
 
     def open_blocking(self) -> tuple[Finding, ...]:
         """The blocking findings not yet resolved."""

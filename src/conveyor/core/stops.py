@@ -113,7 +113,7 @@ CONTROLS: dict[StopCode, Control] = {
     ),
     StopCode.NOT_DOABLE: Control(
         "not doable",
-        "The implementation changed no code.",
+        "The implementation changed neither the code nor the wiki.",
         f"Clarify what should change. {_REMOVE}.",
         _PURPLE,
     ),
@@ -137,8 +137,9 @@ CONTROLS: dict[StopCode, Control] = {
     ),
     StopCode.CONFLICT: Control(
         "conflict fixes",
-        "Merge conflicts remain after max_conflict_fixes resolver attempts.",
-        f"Resolve the conflict on the branch. {_REMOVE}.",
+        "Merge conflicts remain after max_conflict_fixes resolver attempts, or the issue's "
+        "wiki pages no longer apply to the wiki (saved as wiki-unpushed.patch).",
+        f"Resolve the conflict on the branch (or apply the patch to the wiki). {_REMOVE}.",
         _AMBER,
     ),
     StopCode.SYNC_LIMIT: Control(
@@ -167,7 +168,7 @@ CONTROLS: dict[StopCode, Control] = {
     ),
     StopCode.JOB: Control(
         "job watchdog",
-        "A job went silent, timed out or reached max_resumes.",
+        "A job went silent, timed out, or died more than max_resumes times in one stage.",
         f"Read the job's log. {_REMOVE}.",
         _RED,
     ),

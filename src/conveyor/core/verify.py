@@ -1,4 +1,4 @@
-"""Verify's results as values: each command, fails-before-fix and the lockfile check."""
+"""Verify's results as values: each command, fails-before-fix, the lockfile and migration checks."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def environment_note(run: CommandResult, tail_chars: int = 1500) -> str:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A check built on commands (fails-before-fix, lockfiles).
+    """A check built on commands (fails-before-fix, lockfiles, migrations).
 
     `paths` are the files the check is about: for fails-before-fix the non-test
     paths it reverted, for the lockfile check the lockfiles that differ (or, when
@@ -76,6 +76,9 @@ class CheckResult:
         return self.outcome in (Outcome.PASSED, Outcome.SKIPPED)
 
 
+NOT_RUN = CheckResult("migrations", Outcome.SKIPPED, "not run")
+
+
 @dataclass(frozen=True)
 class VerifyResult:
     """Everything verify found for one head, ready for a summary or a finding."""
@@ -86,21 +89,26 @@ class VerifyResult:
     fails_before_fix: CheckResult
     lockfiles: CheckResult
     tests_only: bool = False
+    migrations: CheckResult = NOT_RUN
+
+    @property
+    def checks(self) -> tuple[CheckResult, ...]:
+        """The checks built on commands: fails-before-fix, lockfiles, migrations (CHK-2..5)."""
+        return (self.fails_before_fix, self.lockfiles, self.migrations)
 
     @property
     def passed(self) -> bool:
         """Every command and check passed or was skipped."""
-        checks = (self.fails_before_fix, self.lockfiles)
-        return all(c.ok for c in self.commands) and all(c.ok for c in checks)
+        return all(c.ok for c in self.commands) and all(c.ok for c in self.checks)
 
     @property
     def environment(self) -> str:
         """The first environment error, naming the command with its output tail; "" if none."""
-        runs = (*self.commands, *self.fails_before_fix.runs, *self.lockfiles.runs)
+        runs = (*self.commands, *(run for check in self.checks for run in check.runs))
         for run in runs:
             if run.outcome is Outcome.ENVIRONMENT:
                 return environment_note(run)
-        for check in (self.fails_before_fix, self.lockfiles):
+        for check in self.checks:
             if check.outcome is Outcome.ENVIRONMENT:
                 return f"{check.name}: {check.reason}"
         return ""
@@ -108,6 +116,12 @@ class VerifyResult:
     def command(self, name: str) -> CommandResult | None:
         """The result of the command called `name`, if verify has one."""
         return next((c for c in self.commands if c.name == name), None)
+
+    def failed_run(self, name: str) -> CommandResult | None:
+        """The command `name` ran, or the last failing run of the check called `name`."""
+        check = next((c for c in self.checks if c.name == name), None)
+        failing = [r for r in check.runs if not r.ok] if check is not None else []
+        return self.command(name) or (failing[-1] if failing else None)
 
     def failures(self) -> tuple[str, ...]:
         """One line per command or check that held verify back."""
@@ -118,11 +132,7 @@ class VerifyResult:
             for c in self.commands
             if not c.ok
         ]
-        lines += [
-            f"{c.name}: {c.outcome.value}: {c.reason}"
-            for c in (self.fails_before_fix, self.lockfiles)
-            if not c.ok
-        ]
+        lines += [f"{c.name}: {c.outcome.value}: {c.reason}" for c in self.checks if not c.ok]
         return tuple(lines)
 
     def summary(self) -> str:
@@ -134,6 +144,6 @@ class VerifyResult:
         ]
         lines += [
             f"- {c.name}: {c.outcome.value}" + (f" ({c.reason})" if c.reason else "")
-            for c in (self.fails_before_fix, self.lockfiles)
+            for c in self.checks
         ]
         return "\n".join(lines)

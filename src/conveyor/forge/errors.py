@@ -5,8 +5,9 @@
      +-- Conflict               409: e.g. the PR head moved (expected SHA differs)
      +-- NotMergeable           405: the merge would conflict or is not allowed
      +-- Validation             422: GitHub's error list is kept in `errors`
+     |    +-- DraftsRefused     422: this repository takes no draft PRs (private, Free/Pro)
      +-- Unauthorized           401/403 without a rate limit: bad or missing token
-     +-- RateLimited            429 or 403 with a rate limit: `reset_at` says when
+     +-- RateLimited            429 or 403 with a rate limit (primary or secondary)
      +-- Transient              5xx, timeouts, connection resets
 
 Expected outcomes (a PR that is not mergeable yet, a red check) are values,
@@ -52,6 +53,10 @@ class Validation(ForgeError):
         super().__init__(operation, number, detail)
 
 
+class DraftsRefused(Validation):
+    """The repository takes no draft PRs (GitHub Free and Pro plans' private repositories)."""
+
+
 class Unauthorized(ForgeError):
     """The token is missing, invalid or lacks the permission (401/403)."""
 
@@ -59,8 +64,10 @@ class Unauthorized(ForgeError):
 class RateLimited(ForgeError):
     """The rate limit is spent until `reset_at`.
 
-    `retry_after` is the forge's `Retry-After` in seconds when it sent one
-    (secondary limits); the retry policy prefers it over `reset_at`.
+    `retry_after` is the forge's `Retry-After` in seconds when it sent one; the
+    retry policy prefers it over `reset_at`. `secondary` marks GitHub's secondary
+    limits (too many requests at once, or too fast): their `reset_at` is None, as
+    the primary bucket's reset says nothing about them.
     """
 
     def __init__(
@@ -70,9 +77,12 @@ class RateLimited(ForgeError):
         message: str,
         reset_at: datetime | None,
         retry_after: float | None = None,
+        *,
+        secondary: bool = False,
     ) -> None:
         self.reset_at = reset_at
         self.retry_after = retry_after
+        self.secondary = secondary
         super().__init__(operation, number, message)
 
 

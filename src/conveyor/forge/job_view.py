@@ -32,6 +32,7 @@ class JobForge:
         self.answers = answers
         self._issues: dict[int, Issue] = {}
         self._comments: dict[int, tuple[Comment, ...]] = {}
+        self._etags: dict[int, str] = {}
         self._repo: RepoInfo | None = None
 
     def __getattr__(self, name: str) -> Any:
@@ -40,6 +41,28 @@ class JobForge:
     def forget(self, number: int) -> None:
         """Read the issue's comments from the forge next time."""
         self._comments.pop(number, None)
+
+    def reread_comments(self, number: int) -> tuple[Comment, ...]:
+        """Read the comments again (conditionally on the last read's ETag): the new ones.
+
+        What someone else posted while the job worked (BB-CMT); an unchanged list costs
+        a 304, which GitHub does not count against the rate limit.
+        """
+        before = self._comments.get(number)
+        etag = self._etags.get(number) if before is not None else None
+        page = self.inner.list_comments(number, etag)
+        if page.not_modified:
+            return ()
+        self._keep(number, page)
+        known = {c.id for c in before or ()}
+        return tuple(c for c in page.comments if c.id not in known)
+
+    def _keep(self, number: int, page: CommentPage) -> None:
+        self._comments[number] = page.comments
+        if page.etag:
+            self._etags[number] = page.etag
+        else:
+            self._etags.pop(number, None)
 
     def repo_info(self) -> RepoInfo:
         """The repository, read once (or taken from the answer file)."""
@@ -77,7 +100,7 @@ class JobForge:
             return CommentPage(self._comments[number], etag=None, not_modified=False)
         page = self.inner.list_comments(number, etag)
         if not page.not_modified:
-            self._comments[number] = page.comments
+            self._keep(number, page)
         return page
 
     def create_comment(self, number: int, body: str) -> Comment:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
     CheckRun,
@@ -59,6 +60,10 @@ class Forge(Protocol):
     # -- issues ---------------------------------------------------------------
     def list_open_issues(self, etag: str | None = None) -> IssuePage:
         """Open issues (no PRs), most recently updated first; conditional on `etag`."""
+        ...
+
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Closed issues carrying `label` (no PRs), newest update first; conditional on `etag`."""
         ...
 
     def get_issue(self, number: int) -> Issue:
@@ -124,7 +129,11 @@ class Forge(Protocol):
         ...
 
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
-        """Open a draft PR."""
+        """Open a draft PR; `DraftsRefused` where the repository takes no drafts."""
+        ...
+
+    def create_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        """Open a PR ready for review (where drafts are refused)."""
         ...
 
     def get_pr(self, number: int) -> PullRequest:
@@ -151,6 +160,15 @@ class Forge(Protocol):
 
     def merge_pr(self, number: int, sha: str, title: str, message: str) -> MergeResult:
         """Squash-merge a PR if its head is still `sha` (Conflict when it moved)."""
+        ...
+
+    # -- people's reviews of a PR ---------------------------------------------------
+    def list_reviews(self, number: int) -> tuple[Review, ...]:
+        """Every review of PR `number`, oldest first."""
+        ...
+
+    def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
+        """Every inline review comment of PR `number`, oldest first."""
         ...
 
     # -- branches -------------------------------------------------------------

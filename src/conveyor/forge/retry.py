@@ -2,9 +2,15 @@
 
 A request that failed with `Transient` or `RateLimited` is tried again after a
 wait: the forge's `Retry-After` when it sent one, else the time until
-`X-RateLimit-Reset` for a rate limit, else an exponential backoff. The number
-of tries and the longest wait are bounded; a rate limit that resets later than
-`max_wait` is raised at once, so the orchestrator can hold instead of blocking.
+`X-RateLimit-Reset` for a primary rate limit, at least a minute (doubling) for a
+secondary one, else an exponential backoff. The number of tries and the longest
+wait are bounded; a rate limit that resets later than `max_wait` is raised at
+once, so the orchestrator can hold instead of blocking.
+
+A rate limit, primary or secondary, also pauses the client (`RatePause`): until
+it ends, the client's next calls wait it out (or are refused at once, without a
+request, when the end is further than `max_wait`), as GitHub asks of clients
+that met a limit.
 
 Non-idempotent requests (creating a comment, an issue, a PR) are retried too.
 A 502 may hide a request the forge did carry out, so a retry can duplicate a
@@ -22,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from conveyor.forge.errors import ForgeError, RateLimited, Transient
@@ -47,6 +53,7 @@ class RetryPolicy:
     backoff: float = 1.0
     max_backoff: float = 30.0
     max_wait: float = 120.0
+    secondary_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     now: Callable[[], datetime] = field(default=_utc_now, repr=False)
 
@@ -64,12 +71,7 @@ class RetryPolicy:
             return None
         wait: float
         if isinstance(error, RateLimited):
-            if error.retry_after is not None:
-                wait = error.retry_after
-            elif error.reset_at is not None:
-                wait = max((error.reset_at - self.now()).total_seconds(), 0.0)
-            else:
-                wait = self._backoff(attempt)
+            wait = self.limit_wait(error, attempt)
         elif isinstance(error, Transient):
             wait = error.retry_after if error.retry_after is not None else self._backoff(attempt)
         else:
@@ -77,11 +79,28 @@ class RetryPolicy:
         wait = max(wait, 0.0)
         return wait if wait <= self.max_wait else None
 
+    def limit_wait(self, error: RateLimited, attempt: int) -> float:
+        """How long a rate limit lasts as far as the client can tell (seconds, not negative).
+
+        GitHub asks for at least a minute, doubling, after a secondary limit that
+        sent no `Retry-After`.
+        """
+        if error.retry_after is not None:
+            return max(error.retry_after, 0.0)
+        if error.reset_at is not None:
+            return max((error.reset_at - self.now()).total_seconds(), 0.0)
+        if error.secondary:
+            return float(self.secondary_wait * 2**attempt)
+        return self._backoff(attempt)
+
     def _backoff(self, attempt: int) -> float:
         return float(min(self.backoff * 2**attempt, self.max_backoff))
 
-    def run(self, call: Callable[[], T]) -> T:
-        """Run `call`, retrying `Transient` and `RateLimited` failures as the policy says."""
+    def run(self, call: Callable[[], T], pause: RatePause | None = None) -> T:
+        """Run `call`, retrying `Transient` and `RateLimited` failures as the policy says.
+
+        With a `pause`, a rate limit given up on pauses the client until it ends.
+        """
         attempt = 0
         while True:
             try:
@@ -89,9 +108,52 @@ class RetryPolicy:
             except (Transient, RateLimited) as error:
                 wait = self.wait_before_retry(error, attempt)
                 if wait is None:
+                    if isinstance(error, RateLimited) and pause is not None:
+                        ends = self.now() + timedelta(seconds=self.limit_wait(error, attempt))
+                        pause.hold(ends, error)
                     raise
             self.sleep(wait)
             attempt += 1
+
+
+class RatePause:
+    """One client's pause after a rate limit: until `until`, it sends nothing.
+
+    `honour` runs before every call: it returns at once when no pause holds,
+    sleeps out a pause that ends within the policy's `max_wait`, and otherwise
+    raises `RateLimited` for the call without sending it.
+    """
+
+    def __init__(self) -> None:
+        self.until: datetime | None = None
+        self.cause: RateLimited | None = None
+
+    def hold(self, until: datetime, cause: RateLimited) -> None:
+        """Pause until `until` (a later pause already held wins)."""
+        if self.until is None or until > self.until:
+            self.until, self.cause = until, cause
+
+    def honour(self, policy: RetryPolicy, operation: str, number: int | None) -> None:
+        """Wait out the pause, or refuse `operation` at once when it lasts beyond `max_wait`."""
+        if self.until is None or self.cause is None:
+            return
+        left = (self.until - policy.now()).total_seconds()
+        if left <= 0:
+            self.until = self.cause = None
+            return
+        if left > policy.max_wait:
+            cause = self.cause
+            message = f"paused by a rate limit until {self.until:%H:%M:%S} UTC ({cause.message})"
+            raise RateLimited(
+                operation,
+                number,
+                message,
+                reset_at=self.until,
+                retry_after=left,
+                secondary=cause.secondary,
+            )
+        self.until = self.cause = None  # slept out here: a fixed test clock must not loop
+        policy.sleep(left)
 
 
 NO_RETRY = RetryPolicy(attempts=1)

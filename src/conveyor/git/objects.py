@@ -138,3 +138,22 @@ def write_tree_from_dir(repo: Repo, src: Path, index_file: Path) -> str:
     run_git(["add", "--all", "."], cwd=src, env=repo.env, extra_env=extra)
     done = run_git(["write-tree"], cwd=src, env=repo.env, extra_env=extra)
     return done.stdout.decode().strip()
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A change as people read it: the unified diff's text (at most the limit), and if cut."""
+
+    text: str
+    cut: bool
+
+
+def patch_between(repo: Repo, base: str, head: str, *, limit: int = 200_000) -> Patch:
+    """`git diff base...head`: what `head` changes since it left `base` (renames found)."""
+    done = run_git(
+        ["diff", "--no-color", "--no-ext-diff", "--find-renames", f"{base}...{head}", "--"],
+        cwd=repo.path,
+        env=repo.env,
+    )
+    raw = done.stdout
+    return Patch(raw[:limit].decode(errors="replace"), len(raw) > limit)

@@ -10,16 +10,17 @@ from pathlib import Path
 from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
-from conveyor.git.runner import Identity
+from conveyor.git.runner import GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.claiming import Claimed
 from conveyor.job.context import JobContext
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
-from conveyor.job.layout import JobPaths
-from conveyor.job.push_op import commit_paths
+from conveyor.job.layout import JobPaths, leftover_checkouts
+from conveyor.job.push_op import commit_split
 from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
+from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
@@ -61,6 +62,10 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     config, paths = started.config, started.paths
     token = _token(started)
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
+    settings = config.wiki_settings
+    if settings is not None and started.role is JobRole.WRITER:
+        leftovers = leftover_checkouts(paths.home, started.issue, paths.job_dir)
+        keep_wiki_leftovers(paths.home, leftovers, settings.dir, started.issue, GitEnv())
     workspace = prepare_workspace(
         paths,
         url=started.ops.forge.repo_info().clone_url,
@@ -71,6 +76,15 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         trailer_role=trailer_role,
         now=now_utc(),
         rescue=started.role is JobRole.WRITER,
+    )
+    wiki = prepare_wiki(
+        config,
+        started.ops.forge.repo_info(),
+        code=workspace.repo,
+        home=paths.home,
+        issue=started.issue,
+        auth=workspace.pusher.auth,
+        trailer_role=trailer_role,
     )
     state = started.claimed.state
     if workspace.lost_changes:
@@ -84,8 +98,13 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     about = {"issue": started.issue, "stage": started.stage.value, "job": paths.job_id}
     hub.set_status(lambda: about | {"role": started.role.value, "lane": started.lane})
     if started.role is JobRole.WRITER:
-        repo = workspace.repo
-        hub.set_commit(lambda files, message: commit_paths(repo, files, message, trailer_role))
+        repo, wiki_repo = workspace.repo, wiki.repo if wiki else None
+        wiki_dir = wiki.dir if wiki else ""
+        hub.set_commit(
+            lambda files, message: commit_split(
+                repo, wiki_repo, wiki_dir, files, message=message, role=trailer_role
+            )
+        )
     environ = started.environ
     (paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands running agent code
     ctx = JobContext(
@@ -123,6 +142,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         now=now_utc,
         push=workspace.pusher,
         resume=started.resume,
+        wiki=wiki,
     )
     return ctx, state
 

@@ -24,6 +24,7 @@ from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.roles import JobRole
 from conveyor.ops.context import OpContext
+from conveyor.ops.wiki_branch import WikiCheckout
 
 BRANCH_PREFIX = "agent/issue-"
 
@@ -93,6 +94,8 @@ class JobContext:
     now: Callable[[], datetime]
     push: Pusher
     resume: bool = False
+    # The wiki checkout inside `checkout`, when the wiki is on and has pages (WT-7, WT-11).
+    wiki: WikiCheckout | None = None
 
     @property
     def branch(self) -> str:

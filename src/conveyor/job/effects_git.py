@@ -1,4 +1,4 @@
-"""The runner's branch effects: commit check, tests, reset, push, draft PR and finishing it."""
+"""The runner's branch effects: commit check, tests, reset, push and the draft PR."""
 
 from __future__ import annotations
 
@@ -6,25 +6,28 @@ from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, rev_parse, run_git
 from conveyor.job.context import JobContext
-from conveyor.ops.open_pr import ensure_start_commit, find_or_open_draft, finish_pr
+from conveyor.job.effects_wiki import WikiPushFailed, push_wiki_branch
+from conveyor.ops.open_pr import ensure_start_commit, find_or_open_draft
 from conveyor.ops.spec_check import (
     check_spec_commits,
     scope_findings,
     spec_test_findings,
     stub_findings,
 )
+from conveyor.ops.wiki_branch import reset_wiki, wiki_ahead
+from conveyor.ops.wiki_check import check_wiki
 from conveyor.stages.effects import (
     Checked,
     CheckSpecCommits,
     CheckSpecTests,
     Done,
-    FinishPr,
     PrOpened,
     PushBranch,
     Pushed,
     ResetBranch,
     SuiteRan,
 )
+from conveyor.stages.spec_text import wiki_findings
 from conveyor.verify import gitwork
 from conveyor.verify.context import Context
 from conveyor.verify.run import SharedDirs
@@ -33,6 +36,13 @@ from conveyor.verify.suites import run_suite
 
 class PushFailed(RuntimeError):
     """The forge refused a push the stage needs (the job saves the issue and exits 1)."""
+
+
+def _push_wiki(ctx: JobContext) -> tuple[bool, tuple[str, ...]]:
+    try:
+        return push_wiki_branch(ctx)
+    except WikiPushFailed as refused:
+        raise PushFailed(str(refused)) from refused
 
 
 def shared_dirs(ctx: JobContext) -> SharedDirs:
@@ -70,7 +80,17 @@ def _names(ctx: JobContext, spec: str) -> tuple[str, ...]:
 
 
 def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
-    """The spec writer's commit check on the checkout's head."""
+    """The spec writer's commit check on the checkout's head, with its wiki pages."""
+    wiki = ctx.wiki
+    wiki_changed = wiki_ahead(wiki)
+    found = wiki_findings(
+        has_wiki=wiki is not None,
+        wiki_changed=wiki_changed,
+        wiki_only=effect.wiki_only,
+        lists_updates=effect.lists_wiki_updates,
+    )
+    if found:
+        return Checked(False, found)
     verdict = check_spec_commits(
         verify_context(ctx),
         ctx.config.paths,
@@ -78,7 +98,9 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
         interfaces=effect.interfaces,
         no_tests_reason=effect.no_tests_reason,
     )
-    return Checked(verdict.ok, verdict.findings, verdict.environment)
+    wiki_found = check_wiki(wiki) if wiki is not None and wiki_changed else ()
+    findings = (*verdict.findings, *(f"wiki-check: {f}" for f in wiki_found))
+    return Checked(verdict.ok and not wiki_found, findings, verdict.environment)
 
 
 def scope_check(ctx: JobContext, start: str, reply: SpecReply) -> list[str]:
@@ -108,7 +130,14 @@ def _push(ctx: JobContext, src: str | None, *, lease: str | None = None) -> str 
 
 
 def reset_branch(ctx: JobContext, effect: ResetBranch) -> Done:
-    """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99)."""
+    """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99).
+
+    The wiki branch goes back to where the spec began the same way.
+    """
+    wiki_reset = reset_wiki(ctx.wiki, effect.wiki_sha)
+    if wiki_reset is not None and not wiki_reset.ok:
+        msg = f"reset of the wiki's branch refused: {wiki_reset.error}"
+        raise PushFailed(msg)
     run_git(["reset", "--hard", effect.to_sha], cwd=ctx.checkout, env=ctx.git.env)
     remote = ctx.forge.get_branch(ctx.branch)
     if remote is None:
@@ -126,6 +155,7 @@ def open_draft(ctx: JobContext, state: IssueState) -> PrOpened:
     remote = ctx.forge.get_branch(ctx.branch)
     if remote is None or remote.sha != head:
         _push(ctx, head)
+    _push_wiki(ctx)
     title = ctx.forge.get_issue(ctx.issue).title
     pr = find_or_open_draft(ctx.ops, ctx.issue, branch=ctx.branch, base=ctx.base, title=title)
     if state.pr != pr.number:
@@ -148,16 +178,5 @@ def push_branch(ctx: JobContext, effect: PushBranch) -> Pushed:
         remote = ctx.forge.get_branch(ctx.branch)
         if remote is None or remote.sha != head:
             _push(ctx, head)
-    return Pushed(head, changed, new)
-
-
-def finish(ctx: JobContext, state: IssueState, effect: FinishPr) -> PrOpened:
-    """Title, body and ready: the PR leaves draft for review."""
-    number = state.pr
-    if number is None:
-        title = ctx.forge.get_issue(ctx.issue).title
-        number = find_or_open_draft(
-            ctx.ops, ctx.issue, branch=ctx.branch, base=ctx.base, title=title
-        ).number
-    pr = finish_pr(ctx.ops, number, ctx.issue, title=effect.title, body=effect.body)
-    return PrOpened(pr.number, pr.head_sha)
+    ahead, wiki_new = _push_wiki(ctx)
+    return Pushed(head, changed, new, wiki_ahead=ahead, wiki_new=wiki_new)

@@ -9,10 +9,12 @@ from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
 from conveyor.git import rev_parse
 from conveyor.git.rebase import abort_rebase
+from conveyor.git.runner import git_text
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
 from conveyor.job.effects_git import shared_dirs
-from conveyor.ops.branch_guard import guard_branch
+from conveyor.job.effects_wiki import run_check_wiki, run_finish_wiki, run_publish_wiki
+from conveyor.ops.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.ci_status import read_ci
 from conveyor.ops.close_out import close_out, run_teardown
 from conveyor.ops.finish_sync import finish_sync
@@ -20,17 +22,21 @@ from conveyor.ops.merge import check_behind, squash_merge
 from conveyor.ops.merge_order import read_queue
 from conveyor.ops.sync_base import base_ref, refresh_remote_refs, restore_branch, sync_base
 from conveyor.ops.verify_op import failure_report, verify_head
+from conveyor.ops.wiki_branch import wiki_ahead
 from conveyor.stages.effects import Checked, Done, Result
 from conveyor.stages.effects_merge import (
     BehindRead,
     CheckBehind,
+    CheckWiki,
     CiRead,
     CloseOut,
     FinishSync,
+    FinishWiki,
     GuardBranch,
     MergeEffect,
     MergePr,
     MergeTried,
+    PublishWiki,
     QueueRead,
     ReadCi,
     ReadQueue,
@@ -138,9 +144,11 @@ def run_sync_base(ctx: JobContext) -> Rebased:
 def run_finish_sync(ctx: JobContext) -> SyncFinished:
     """Check the finished rebase and push it with lease."""
     done = finish_sync(ctx.git, ctx.push, base=ctx.base, branch=ctx.branch)
-    if done.ok:
-        ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
-    return SyncFinished(done.ok, done.head_sha, done.findings)
+    if not done.ok:
+        return SyncFinished(done.ok, done.head_sha, done.findings)
+    ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
+    changed = git_text(ctx.git, "diff", "--name-only", f"{base_ref(ctx.base)}...HEAD").strip()
+    return SyncFinished(done.ok, done.head_sha, done.findings, bool(changed), wiki_ahead(ctx.wiki))
 
 
 def run_rebase_here(ctx: JobContext) -> Rebased:
@@ -178,8 +186,9 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
     """Carry out one of the back half's effects and return its result."""
     match effect:
         case GuardBranch(recorded=recorded):
-            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded)
-            return Checked(guarded.ok, guarded.findings)
+            own = OwnPushes(ctx.git, base_ref(ctx.base), ctx.git.env.identity.email)
+            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded, own)
+            return Checked(guarded.ok, guarded.findings, adopted=guarded.adopted)
         case VerifyHead():
             return run_verify(ctx, effect)
         case ReadCi():
@@ -204,5 +213,11 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
             return MergeTried(tried.outcome, tried.sha, tried.reason)
         case CloseOut():
             return run_close_out(ctx, state, effect)
+        case CheckWiki():
+            return run_check_wiki(ctx)
+        case PublishWiki():
+            return run_publish_wiki(ctx)
+        case FinishWiki():
+            return run_finish_wiki(ctx, state)
         case _:
             assert_never(effect)

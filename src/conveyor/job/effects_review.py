@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from conveyor.core.flows import review_thread
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
@@ -23,7 +24,9 @@ REVIEW_DIR = "review"
 def run_prepare(ctx: JobContext, effect: PrepareReview) -> ReviewPrepared:
     """Write the diff under the job folder, where the reader sessions are told to read it."""
     target = ctx.job_dir / REVIEW_DIR / effect.name
-    made = prepare_review(ctx.git, f"refs/remotes/origin/{ctx.base}", target, since=effect.base_sha)
+    made = prepare_review(
+        ctx.git, f"refs/remotes/origin/{ctx.base}", target, since=effect.base_sha, wiki=ctx.wiki
+    )
     return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
 
@@ -36,7 +39,8 @@ def perform_review(
             return run_prepare(ctx, effect)
         case PostPrComment(kind=kind, role=role, text=text):
             sig = signature(ctx, role)
-            post_on_pr(ctx.ops, state.pr, kind, text, signature=sig, secrets=ctx.token_secrets)
+            thread = review_thread(state, ctx.issue)
+            post_on_pr(ctx.ops, thread, kind, text, signature=sig, secrets=ctx.token_secrets)
             return Done()
         case _:
             assert_never(effect)

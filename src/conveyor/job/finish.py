@@ -19,6 +19,7 @@ from conveyor.job.roles import JobRole
 from conveyor.job.view_file import write_view
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
+from conveyor.ops.wiki_branch import push_wiki
 
 
 def _say(text: str) -> None:
@@ -29,6 +30,9 @@ def record_lost_changes(ctx: JobContext) -> list[str]:
     """Add the checkout's uncommitted paths to job.json `lost_changes` (JB-12); returns them."""
     try:
         dirty = dirty_paths(ctx.git) if ctx.checkout.is_dir() else []
+        wiki = ctx.wiki
+        if wiki is not None and wiki.repo.path.is_dir():
+            dirty += [f"{wiki.dir}/{p}" for p in dirty_paths(wiki.repo)]
     except GitError as exc:
         _say(f"cannot list uncommitted paths: {exc}")
         dirty = []
@@ -65,6 +69,20 @@ def push_local_commits(ctx: JobContext) -> str | None:
     return error or saved.error or "the push was refused"
 
 
+def push_wiki_commits(ctx: JobContext) -> None:
+    """Push a writer's wiki commits the wiki's `agent/issue-N` lacks (WT-9, JB-12)."""
+    wiki = ctx.wiki
+    if ctx.role is not JobRole.WRITER or wiki is None or not wiki.repo.path.is_dir():
+        return
+    pushed = push_wiki(wiki)
+    if pushed is None:
+        return
+    if pushed.ok:
+        ctx.events.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha, exit_push=True)
+    else:
+        _say(f"could not push the wiki's {wiki.branch} ({pushed.error}); its commits are local")
+
+
 def clear_lease(ops: OpContext, issue: int, lane: str) -> None:
     """Save the issue at its stage with the lease cleared (JOB-4: not `release`)."""
     lookup = fetch_state(ops, issue)
@@ -92,6 +110,7 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
     if ctx is not None:
         _guarded("record lost changes", lambda: record_lost_changes(ctx))
         _guarded("push local commits", lambda: push_local_commits(ctx))
+        _guarded("push wiki commits", lambda: push_wiki_commits(ctx))
     if outcome not in STAGE_ENDED or interrupted:
         _guarded("clear the lease", lambda: clear_lease(started.ops, started.issue, started.lane))
         started.events.emit("released", lease="cleared", outcome=outcome)

@@ -50,6 +50,24 @@ def commit_paths(repo: Repo, paths: list[str], message: str, role: str) -> str:
     return git_text(repo, "rev-parse", "HEAD")
 
 
+def commit_split(
+    repo: Repo, wiki: Repo | None, wiki_dir: str, paths: list[str], *, message: str, role: str
+) -> str:
+    """The commit tool with a wiki checkout: paths under `<wiki_dir>/` commit in the wiki.
+
+    Each checkout with paths gets its own commit; the last SHA is returned.
+    """
+    prefix = f"{wiki_dir}/"
+    mine = [p for p in paths if wiki is None or not p.startswith(prefix)]
+    theirs = [p.removeprefix(prefix) for p in paths if wiki is not None and p.startswith(prefix)]
+    sha = ""
+    if mine or not theirs:
+        sha = commit_paths(repo, mine, message, role)
+    if wiki is not None and theirs:
+        sha = commit_paths(wiki, theirs, message, role)
+    return sha
+
+
 def unpushed_head(repo: Repo, branch: str, base: str) -> str | None:
     """HEAD when it has commits on neither `origin/<branch>` nor `origin/<base>`, else None."""
     head = try_rev_parse(repo, "HEAD")

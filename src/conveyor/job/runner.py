@@ -8,7 +8,6 @@ intake ops (save-state, release, stop, ask, split).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar, assert_never
@@ -16,13 +15,16 @@ from typing import Generic, TypeVar, assert_never
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.git import rev_parse
-from conveyor.job import effects_forge, effects_git
+from conveyor.git import merge_base, rev_parse
+from conveyor.job import effects_forge, effects_git, effects_wiki
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
 from conveyor.job.effects_review import perform_review
 from conveyor.job.effects_session import quick_checks, run_launch
+from conveyor.job.feedback import take_feedback_first
+from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
+from conveyor.ops.issue_md import read_taken
 from conveyor.stages import (
     accept,
     checks,
@@ -41,7 +43,6 @@ from conveyor.stages.effects import (
     CheckSpecTests,
     Done,
     Effect,
-    FinishPr,
     LaunchSession,
     OpenDraftPr,
     PostComment,
@@ -50,13 +51,13 @@ from conveyor.stages.effects import (
     Result,
     RunTests,
     SaveSpecFile,
+    SettlePr,
 )
 from conveyor.stages.effects_merge import MergeEffect
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
 from conveyor.stages.step import Inputs, Step, Stopped
 
 M = TypeVar("M")
-_WITHHELD = re.compile(r"(\d+) comments? from users who are not trusted withheld")
 
 
 @dataclass(frozen=True)
@@ -82,11 +83,10 @@ MERGE = Machine(merge.start, merge.transition, lambda m: m.state)
 
 def build_inputs(ctx: JobContext) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
-    text = ctx.issue_file.read_text(encoding="utf-8") if ctx.issue_file.is_file() else ""
-    withheld = _WITHHELD.search(text)
+    taken = read_taken(ctx.issue_file.parent)
     return Inputs(
         issue=ctx.issue,
-        title=ctx.forge.get_issue(ctx.issue).title,
+        title=taken.title if taken is not None else ctx.forge.get_issue(ctx.issue).title,
         base=ctx.base,
         limits=ctx.config.limits,
         commands=ctx.config.commands,
@@ -95,7 +95,9 @@ def build_inputs(ctx: JobContext) -> Inputs:
         issue_file=str(ctx.issue_file),
         spec_file=str(ctx.run_dir / effects_forge.SPEC_MD),
         handoff_file=str(ctx.run_dir / "handoff.md"),
-        withheld=int(withheld[1]) if withheld else 0,
+        withheld=taken.withheld if taken is not None else 0,
+        wiki_dir=ctx.wiki.dir if ctx.wiki else None,
+        wiki_head=ctx.wiki.start_sha if ctx.wiki else None,
     )
 
 
@@ -107,7 +109,7 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
         case ChargeBudget():
             return effects_forge.run_charge(ctx, state, effect)
         case LaunchSession():
-            ended, kept = run_launch(ctx, effect)
+            ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
             if kept:
                 handoff = (ctx.run_dir / "handoff.md").read_text(encoding="utf-8")
                 note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
@@ -131,8 +133,8 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
             return effects_git.check_spec_tests(ctx, effect)
         case PushBranch():
             return effects_git.push_branch(ctx, effect)
-        case FinishPr():
-            return effects_git.finish(ctx, state, effect)
+        case SettlePr():
+            return effects_wiki.run_settle(ctx, state, effect)
         case PrepareReview() | PostPrComment():
             return perform_review(ctx, state, effect)
         case _:
@@ -157,8 +159,30 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
         step = machine.transition(step.memory, result)
 
 
+def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
+    """Where a spec begins: where the checkout's branch leaves the base as fetched now.
+
+    A spec job that died after committing (its commits rescued and continued from) or
+    after pushing the branch starts again on those commits, and its commit check must
+    still see them; one that died earlier had saved where it began, on a base that may
+    have moved since (its files are not the spec writer's). Either way the spec's own
+    commits are exactly those past the fork point with the current base.
+    """
+    head = rev_parse(ctx.git, "HEAD")
+    fork = merge_base(ctx.git, head, f"refs/remotes/origin/{ctx.base}") or head
+    if state.start_sha == fork:
+        return state
+    return state.model_copy(update={"start_sha": fork})
+
+
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
+    begun = take_feedback_first(ctx, state)
+    if isinstance(begun, StageEnd):
+        return begun
+    state = begun
+    if ctx.stage is Stage.SPEC:
+        state = spec_start(ctx, state)
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:

@@ -17,7 +17,8 @@ def read_queue(ctx: OpContext, issue: int, pr: int, *, now: datetime) -> tuple[i
         if other.number == issue or Status.WORKING.value not in other.labels:
             continue
         state = fetch_state(ctx, other.number).state
-        if state is None or state.pr is None or state.pr >= pr:
+        # A wiki-only change has no PR to merge (its PR, if any, is closed): it never queues.
+        if state is None or state.pr is None or state.pr_closed or state.pr >= pr:
             continue
         stopped = state.stopped is not None or has_stop_label(other.labels)
         others.append(Queued(other.number, state.pr, state.stage, stopped, state.lease))

@@ -50,7 +50,7 @@ def failure_report(result: VerifyResult, secrets: Iterable[str]) -> tuple[str, .
     lines: list[str] = []
     for line in result.failures():
         name = line.split(":", 1)[0]
-        command = result.command(name)
+        command = result.failed_run(name)
         tail = command.tail[-TAIL_CHARS:].strip() if command is not None else ""
         text = f"{line}\n\n```\n{tail}\n```" if tail else line
         lines.append(redact(text, secrets))

@@ -87,6 +87,15 @@ class Escalate:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishCloseOut:
+    """Finish the close-out of a closed issue whose PR merged (labels, claims, branch, state)."""
+
+    issue: int
+    pr: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     """A pause in force: no new start this tick (money, tokens per hour, usage limit, cool-down)."""
 
@@ -94,7 +103,7 @@ class Pause:
     reason: str
 
 
-Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate
+Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate | FinishCloseOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,5 +137,7 @@ def describe(decision: Decision) -> str:
             return f"stop #{n} {control.value}: {reason}"
         case Escalate(issue=n, control=control, kind=kind, reason=reason):
             return f"escalate #{n} {kind} {control.value}: {reason}"
+        case FinishCloseOut(issue=n, pr=pr, reason=reason):
+            return f"close-out #{n} PR #{pr}: {reason}"
         case _:
             assert_never(decision)

@@ -34,6 +34,7 @@ class _Facts:
     closed_unmerged: frozenset[int]
     ci_poll: timedelta
     now: datetime
+    ci_reported: frozenset[str] = frozenset()
 
 
 def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
@@ -43,6 +44,7 @@ def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
         closed_unmerged=snapshot.closed_unmerged,
         ci_poll=timedelta(seconds=config.limits.ci_poll_seconds),
         now=now,
+        ci_reported=snapshot.ci_reported,
     )
 
 
@@ -51,7 +53,7 @@ def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
 
     Waiting outside the scheduler (a question, a split); `after:#a` while the
     issue it follows is open or was closed without completing; a CI wait until
-    `ci_poll_seconds` after its last read.
+    `ci_poll_seconds` after its last read, unless a webhook said its CI finished.
     """
     if issue.waiting is not None:
         return issue.waiting
@@ -62,7 +64,7 @@ def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
         if after in facts.closed_unmerged:
             return f"after:#{after}:closed-unmerged"
     wait = issue.ci_wait
-    if wait is not None:
+    if wait is not None and wait.sha not in facts.ci_reported:
         due = (wait.last_read or wait.since) + facts.ci_poll
         if facts.now < due:
             return f"ci-wait: next read due {due.isoformat()}"

@@ -111,6 +111,18 @@ class AgentEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class ClosedView:
+    """A closed issue still labelled working whose PR merged: its close-out did not finish.
+
+    `lease` is the state's lease when it is not released (its lane may still be finishing).
+    """
+
+    number: int
+    pr: int
+    lease: Lease | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ledger:
     """What the ledger says about spending: the last hour's launch charges, today's money."""
 
@@ -125,7 +137,9 @@ class Snapshot:
 
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
-    after the last pass (its hysteresis).
+    after the last pass (its hysteresis); `ci_reported` the commits whose CI a
+    webhook said finished since the last pass (their CI waits are due now);
+    `closed_merged` the merged issues whose close-out did not finish.
     """
 
     lane: str
@@ -137,6 +151,8 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    ci_reported: frozenset[str] = frozenset()
+    closed_merged: tuple[ClosedView, ...] = ()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

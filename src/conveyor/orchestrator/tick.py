@@ -9,7 +9,7 @@ watchdog's memory and `status.json` is rewritten at the end of every tick.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -21,7 +21,14 @@ from conveyor.forge.protocol import Forge
 from conveyor.ops.context import OpContext
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
-from conveyor.orchestrator.shell.executor import Executor, JobHandle, RecordedJob, read_jobs
+from conveyor.orchestrator.shell.closed_sweep import closed_merged
+from conveyor.orchestrator.shell.executor import (
+    Executor,
+    JobHandle,
+    RecordedJob,
+    RemoteJobs,
+    read_jobs,
+)
 from conveyor.orchestrator.shell.gather import gather
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
@@ -38,7 +45,7 @@ from conveyor.orchestrator.shell.tick_files import (
     load_memory,
     save_memory,
 )
-from conveyor.orchestrator.snapshot import Snapshot
+from conveyor.orchestrator.snapshot import ClosedView, Snapshot
 
 
 class TickLog(Protocol):
@@ -67,6 +74,7 @@ class Orchestrator:
     degraded: dict[str, int] = field(default_factory=dict)
     said_holds: dict[int, str] = field(default_factory=dict)
     said_pauses: frozenset[str] = frozenset()
+    ci_reported: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +89,14 @@ class TickResult:
     snapshot: Snapshot | None = None
 
 
+def all_jobs(orc: Orchestrator) -> list[RecordedJob]:
+    """This home's `jobs/*/job.json`, and the remote jobs of an executor that has them."""
+    local = read_jobs(orc.home)
+    if not isinstance(orc.executor, RemoteJobs):
+        return local
+    return sorted([*local, *orc.executor.remote_jobs()], key=lambda job: job.record.started_at)
+
+
 def _forget_ended(orc: Orchestrator, now: datetime) -> None:
     for issue, handle in list(orc.handles.items()):
         if not orc.executor.alive(handle):
@@ -90,13 +106,18 @@ def _forget_ended(orc: Orchestrator, now: datetime) -> None:
 
 def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> None:
     """Take on live jobs of this lane another (earlier) orchestrator started."""
+    if isinstance(orc.executor, RemoteJobs):  # its jobs may run before any job.json is heard
+        for issue, remote in orc.executor.running().items():
+            if issue not in orc.handles:
+                orc.handles[issue] = remote
+                orc.log.write(now, f"adopted #{issue} {remote.stage.value} (a running workflow)")
     for job in recorded:
         record = job.record
         if not job.alive or record.lane != orc.lane:
             continue
         handle = orc.handles.get(record.issue)
-        if handle is not None and handle.pid == record.pid:
-            continue
+        if handle is not None and (handle.pid == record.pid or job.worker is not None):
+            continue  # a remote job's handle is the executor's, whatever pid its worker gave
         orc.handles[record.issue] = JobHandle(
             record.issue, Stage(record.stage), record.pid, record.process_start,
             record.started_at, job.job_dir,
@@ -135,7 +156,7 @@ def _write_status(
         repo=orc.config.repo,
         snapshot=snapshot,
         decisions=chosen.schedule,
-        jobs=read_jobs(orc.home),
+        jobs=all_jobs(orc),
         stops=_stops(fresh),
         today=today,
         degraded=orc.degraded,
@@ -146,9 +167,28 @@ def _write_status(
         orc.log.write(now, f"error op=write-status: {error}")
 
 
+def _closed(
+    orc: Orchestrator, fresh: ForgeSnapshot, was_open: frozenset[int], now: datetime
+) -> tuple[ClosedView, ...]:
+    """The merged, closed issues whose close-out did not finish (a failed read: next tick)."""
+    vanished = not fresh.not_modified and bool(was_open - {e.issue.number for e in fresh.issues})
+    try:
+        return closed_merged(
+            orc.forge, orc.store, account=orc.config.account.login,
+            lease_hours=orc.config.limits.lease_hours, vanished=vanished, now=now,
+        )  # fmt: skip
+    except ForgeError as error:
+        orc.log.write(now, f"closed-issue sweep failed (next tick tries again): {error}")
+        return ()
+
+
 def tick(orc: Orchestrator, now: datetime) -> TickResult:
     """One pass: snapshot, watchdog, escalation, scheduler; decisions carried out and logged."""
     _forget_ended(orc, now)
+    was_open = frozenset(orc.store.entries())
+    # The jobs are read before the forge: a job that ended since saved its issue first, so
+    # the forge read after shows where it left the issue, never the stage it just did.
+    recorded = all_jobs(orc)
     try:
         fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
     except ForgeError as error:
@@ -157,7 +197,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         if alert:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
         return TickResult((), len(orc.handles), idle=False)
-    recorded = read_jobs(orc.home)
+    closed = _closed(orc, fresh, was_open, now)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:
         figures, today = ledger.figures(now), ledger.spent_today(now)
@@ -166,6 +206,10 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         recorded=recorded, live_handles=orc.handles, ledger=figures, now=now,
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
     )  # fmt: skip
+    snapshot = replace(snapshot, closed_merged=closed)
+    if orc.ci_reported:
+        snapshot = replace(snapshot, ci_reported=frozenset(orc.ci_reported))
+        orc.ci_reported.clear()
     memory, problem = load_memory(orc.home / WATCHDOG_FILE)
     if problem is not None:
         orc.log.write(now, problem)
@@ -177,7 +221,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     )  # fmt: skip
     effects.note("poll", ok=True)
     before = dict(orc.handles)
-    for decision in (*chosen.watchdog, *chosen.escalations, *chosen.schedule.starts):
+    for decision in (
+        *chosen.watchdog, *chosen.escalations, *chosen.schedule.starts, *chosen.closeouts,
+    ):  # fmt: skip
         carry_out(effects, decision, now)
     _say_holds(orc, chosen, now)
     orc.degraded = effects.degraded
@@ -185,7 +231,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     orc.money_paused = chosen.schedule.money_paused
     _write_status(orc, now, snapshot=snapshot, chosen=chosen, fresh=fresh, today=today)
     started = tuple(h for n, h in orc.handles.items() if before.get(n) is not h)
-    acted = bool(chosen.watchdog or started)
+    acted = bool(chosen.watchdog or started or chosen.closeouts)
     live = len(orc.handles)
     waits = any(i.ci_wait is not None and i.stopped is None for i in snapshot.issues)
     # A job another process started (or one whose handle this process lost)

@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.ci_gate import Verdict
+from conveyor.core.flows import flows_of, has_code, has_wiki, pr_flow_action, pr_open
 from conveyor.core.replies import CheckFixReply
 from conveyor.core.state import Stage
 from conveyor.stages.checks_acts import TABLE
-from conveyor.stages.checks_table import Checks, Event
+from conveyor.stages.checks_table import Checks, Event, Phase
 from conveyor.stages.effects import (
     Began,
     Charged,
     Checked,
     Done,
+    PrSettled,
     Pushed,
     Refused,
     Result,
@@ -21,7 +23,7 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_merge import CiRead, Verified
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.step import with_usage
+from conveyor.stages.step import adopt_head, with_usage
 from conveyor.stages.writer import Writer
 
 
@@ -34,9 +36,12 @@ def _red(run: Checks, problems: tuple[str, ...]) -> tuple[Event, Checks]:
     return Event.FAILED, replace(run, state=run.state.model_copy(update={"rounds": rounds}))
 
 
-def _guarded(run: Checks, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Checks]:
-    if not ok:
-        return Event.CHANGED, replace(run, note="\n".join(findings))
+def _guarded(run: Checks, checked: Checked) -> tuple[Event, Checks]:
+    if not checked.ok:
+        return Event.CHANGED, replace(run, note="\n".join(checked.findings))
+    run = replace(run, state=adopt_head(run.state, checked))
+    if has_wiki(run.state.flows):
+        return Event.WIKI, run
     # CHK-14, CHK-15: a head verified already (back from a CI wait, or from a round that
     # changed nothing) is not verified again; its CI gate is read.
     if run.state.verified_sha == run.inputs.head_sha:
@@ -60,6 +65,30 @@ def _ci(run: Checks, read: CiRead) -> tuple[Event, Checks]:
     raise AssertionError  # pragma: no cover - every verdict matches
 
 
+def _wiki_checked(run: Checks, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Checks]:
+    """wiki-check's verdict: red goes to the check fixer like a failing test (CHK-8)."""
+    if not ok:
+        return _red(run, findings)
+    if not has_code(run.state.flows):
+        return Event.WIKI_ONLY, run
+    if run.state.verified_sha == run.inputs.head_sha:
+        return Event.WAITING, run
+    return Event.PASSED, run
+
+
+def _pushed(run: Checks, pushed: Pushed) -> tuple[Event, Checks]:
+    """The check fixer's push: the flows it leaves and what they ask of the PR (FLOW-3)."""
+    flows = flows_of(code_changed=bool(pushed.changed_paths), wiki_ahead=pushed.wiki_ahead)
+    update = {"head_sha": pushed.head_sha, "flows": flows}
+    run = replace(run, state=run.state.model_copy(update=update))
+    if not pushed.changed_anything:
+        return Event.NOTHING, run
+    action = pr_flow_action(flows, pr_open=pr_open(run.state))
+    if action in ("close", "reopen"):
+        return Event.PR_CHANGES, replace(run, action=action)
+    return (Event.NOTHING if action == "stop" else Event.CHANGED), run
+
+
 def _replied(run: Checks, reply: CheckFixReply) -> tuple[Event, Checks]:
     event = Event.DONE if reply.status == "done" else Event.CANNOT_FIX
     return event, replace(run, reply=reply, note=reply.cause)
@@ -79,8 +108,10 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case Checked(ok=ok, findings=findings):
-            return _guarded(run, ok, findings)
+        case Checked(ok=ok, findings=findings) if run.phase is Phase.WIKI_CHECK:
+            return _wiki_checked(run, ok, findings)
+        case Checked():
+            return _guarded(run, result)
         case Verified(environment=note) as verified if note:
             return Event.ENVIRONMENT, replace(run, verified=verified, note=note)
         case Verified(passed=True) as verified:
@@ -96,9 +127,11 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return charge(run, result, Event)
         case SessionEnded():
             return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
-        case Pushed(head_sha=sha, new_paths=new):
-            state = run.state.model_copy(update={"head_sha": sha})
-            return (Event.CHANGED if new else Event.NOTHING), replace(run, state=state)
+        case Pushed():
+            return _pushed(run, result)
+        case PrSettled(number=number, open=is_open):
+            update = {"pr": number, "pr_closed": number is not None and not is_open}
+            return Event.DONE, replace(run, state=run.state.model_copy(update=update))
     raise cannot_take("the checks stage", result, run.phase)
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.config import Role
+from conveyor.core.flows import guarded_head, has_code
 from conveyor.core.state import Rereview, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
 from conveyor.stages.checks_table import EXITS, Checks, Event, Phase
-from conveyor.stages.effects import ChargeBudget, Effect, PostComment, PushBranch
-from conveyor.stages.effects_merge import GuardBranch, ReadCi, VerifyHead
+from conveyor.stages.effects import ChargeBudget, Effect, PostComment, PushBranch, SettlePr
+from conveyor.stages.effects_merge import CheckWiki, GuardBranch, ReadCi, VerifyHead
 from conveyor.stages.prompts import check_fix as prompt
 from conveyor.stages.step import End, SavedAt, Stopped, Table, branch_changed, deferred, over_budget
 
@@ -26,6 +27,7 @@ def _launch(run: Checks) -> Effect:
             commands=launch.commands(inputs.commands),
             problems=run.problems,
             continuation=run.continuation,
+            wiki_dir=run.inputs.wiki_dir,
         )
     )
     return launch.writer("check_fix", Role.CHECK_FIX, text, run)
@@ -33,6 +35,11 @@ def _launch(run: Checks) -> Effect:
 
 def report(run: Checks) -> str:
     """The signed checks comment: verify's summary and what the CI gate said (CHK-16)."""
+    if not has_code(run.state.flows):
+        return (
+            "### Checks\n\nwiki-check passed. The change lives only in the wiki, so verify "
+            "and CI do not run (FLOW-5).\n"
+        )
     verify = run.verified.summary if run.verified else f"verify of {run.head[:12]}: passed earlier"
     gate = run.ci.gate if run.ci else None
     ci = "CI: " + (gate.note if gate else "not read")
@@ -64,13 +71,15 @@ TABLE: Table[Phase, Event, Checks] = Table(
     start=Phase.START,
     exits=EXITS,
     effects={
-        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
+        Phase.WIKI_CHECK: lambda run: CheckWiki(),
         Phase.VERIFY: lambda run: VerifyHead(),
         Phase.READ_CI: lambda run: ReadCi(run.head, run.state.ci_wait),
         Phase.REPORT: lambda run: PostComment("checks", "checks", report(run), per_issue=True),
         Phase.CHARGE: lambda run: ChargeBudget(Role.CHECK_FIX),
         Phase.LAUNCH: _launch,
         Phase.PUSH: lambda run: PushBranch(run.head),
+        Phase.SETTLE: lambda run: SettlePr(run.action),
     },
     ends={
         Phase.TO_ACCEPT: _passed,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from conveyor.core.flows import PrAction
 from conveyor.core.replies import CheckFixReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.stages.effects_merge import CiRead, Verified
@@ -16,12 +17,14 @@ class Phase(StrEnum):
 
     START = "start"
     GUARD = "guard-branch"
+    WIKI_CHECK = "wiki-check"
     VERIFY = "verify"
     READ_CI = "read-ci"
     REPORT = "report"
     CHARGE = "charge"
     LAUNCH = "launch-check-fixer"
     PUSH = "push"
+    SETTLE = "settle-pr"
     TO_ACCEPT = "to-accept"
     HOLD = "ci-wait"
     TO_REVIEW = "fix-to-review"
@@ -58,6 +61,9 @@ class Event(StrEnum):
     DEFERRED = "deferred"
     NOTHING = "nothing"
     ENVIRONMENT = "environment-error"
+    WIKI = "wiki"
+    WIKI_ONLY = "wiki-only"
+    PR_CHANGES = "pr-changes"
 
 
 ENDS = (
@@ -80,7 +86,15 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.GUARD: {
         Event.PASSED: Phase.VERIFY,
         Event.WAITING: Phase.READ_CI,
+        Event.WIKI: Phase.WIKI_CHECK,
         Event.CHANGED: Phase.BRANCH_CHANGED,
+    },
+    # CHK-8, FLOW-5, FLOW-6: wiki-check first; for a wiki-only change it is the only check.
+    Phase.WIKI_CHECK: {
+        Event.PASSED: Phase.VERIFY,
+        Event.WAITING: Phase.READ_CI,
+        Event.WIKI_ONLY: Phase.REPORT,
+        **_RED,
     },
     Phase.VERIFY: {
         Event.PASSED: Phase.READ_CI,
@@ -104,7 +118,12 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.BROKEN: Phase.FAILED,
         Event.DEFERRED: Phase.DEFERRED,
     },
-    Phase.PUSH: {Event.CHANGED: Phase.TO_REVIEW, Event.NOTHING: Phase.CHECK_FIXES},
+    Phase.PUSH: {
+        Event.CHANGED: Phase.TO_REVIEW,
+        Event.PR_CHANGES: Phase.SETTLE,
+        Event.NOTHING: Phase.CHECK_FIXES,
+    },
+    Phase.SETTLE: {Event.DONE: Phase.TO_REVIEW},
     **{end: {} for end in ENDS},
 }
 
@@ -122,6 +141,7 @@ class Checks:
     reply: CheckFixReply | None = None
     attempt: int = 0
     note: str = ""
+    action: PrAction = "go"
 
     @property
     def head(self) -> str:

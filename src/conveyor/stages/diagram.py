@@ -22,6 +22,36 @@ saved at the next stage, stopped with a control code, released, asked or split.
 
 This page is generated from the tables in `conveyor.stages`; a test keeps it current.
 """
+FLOWS = """
+## Code and wiki flows
+
+A change has two flows (FLOW-1): code, when the branch changes files against the base,
+and wiki, when the issue's wiki branch (`agent/issue-N` on the repository's
+`NAME.wiki.git`, checked out in the job's `wiki/`) has commits of its own. Every push
+(open-pr, a fix, a check fix, a sync) reports both; the stage works the flows out with
+`flows_of` and asks `pr_flow_action` what the PR needs (pure functions in
+`conveyor.core.flows`), and one shared step, `settle-pr` (`ops/flow_step.py`), does it:
+
+| flows | the PR | then |
+| --- | --- | --- |
+| code only | readied; reopened (or opened) when closed or missing | verify, CI, merge |
+| wiki only | closed, with a signed note naming the wiki branch | wiki-check only; finish-wiki |
+| both | readied; reopened (or opened) when closed or missing | wiki-check, verify, merge, publish |
+| neither | left alone | stop `not-doable` |
+
+finish-wiki publishes the pages on the wiki's published branch (`master` on GitHub),
+closes the issue with a comment listing the published commits and sets `agent:merged`.
+After a PR with wiki pages merges,
+the pages are published the same way and their commits listed on the issue; pages that
+no longer apply are saved as `wiki-unpushed.patch` in the run folder and the issue says so.
+
+The spec writer writes the spec's Wiki updates in the wiki checkout (SPEC-119). A
+wiki-only spec (`wiki_only`, with `no_tests_reason`) pushes its pages (`push-wiki`),
+closes a PR an earlier spec opened (`close-old-pr`) and goes straight to review, with
+no PR and no implementer (FLOW-10). Reviews of a wiki-only change read the wiki's diff
+and are posted on the issue. A later fix that adds code reopens the PR (FLOW-7). A
+repository whose wiki is off or has no page yet gets no wiki checkout (WT-11).
+"""
 
 
 def _node(phase: StrEnum) -> str:
@@ -55,4 +85,4 @@ def stages_markdown() -> str:
         ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
         ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
     )
-    return page(INTRO, drawn)
+    return page(INTRO + FLOWS, drawn)

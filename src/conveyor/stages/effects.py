@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from conveyor.core.agent_failure import InfraKind
 from conveyor.core.config import Role
+from conveyor.core.flows import PrAction
 from conveyor.core.replies import Interface, Reply
 from conveyor.core.session import SessionRole, SessionStatus
 from conveyor.core.state import IssueState
@@ -55,11 +56,15 @@ class SaveSpecFile:
 
 @dataclass(frozen=True)
 class CheckSpecCommits:
-    """The spec writer's commit check since `start_sha` (SPEC-78..86)."""
+    """The spec writer's commit check since `start_sha` (SPEC-78..86), and wiki-check on
+    the wiki pages it committed (SPEC-79); `wiki_only` and a spec that lists Wiki updates
+    ask for a wiki change (SPEC-116, SPEC-119)."""
 
     start_sha: str
     interfaces: tuple[Interface, ...]
     no_tests_reason: str | None
+    wiki_only: bool = False
+    lists_wiki_updates: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,11 @@ class RunTests:
 
 @dataclass(frozen=True)
 class ResetBranch:
-    """Put the issue branch back to `to_sha`, deleting it on the forge when it was pushed."""
+    """Put the issue branch back to `to_sha`, deleting it on the forge when it was pushed;
+    the wiki branch goes back to `wiki_sha` the same way (SPEC-99)."""
 
     to_sha: str
+    wiki_sha: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,17 +96,22 @@ class CheckSpecTests:
 
 @dataclass(frozen=True)
 class PushBranch:
-    """Push the branch unless nothing changed since `spec_sha` (PR-6)."""
+    """Push the branch unless nothing changed since `spec_sha` (PR-6), and the wiki branch
+    when the wiki checkout has commits of its own (WT-9)."""
 
     spec_sha: str
 
 
 @dataclass(frozen=True)
-class FinishPr:
-    """Set the PR's title and body (keeping `(#N)` and `Closes #N`) and mark it ready."""
+class SettlePr:
+    """The shared flow step (FLOW-3): close, reopen (or open) and ready, or ready the PR.
 
-    title: str
-    body: str
+    `title` and `body` replace the PR's (the implementer's); None keeps them.
+    """
+
+    action: PrAction
+    title: str | None = None
+    body: str | None = None
 
 
 Effect = (
@@ -113,7 +125,7 @@ Effect = (
     | OpenDraftPr
     | CheckSpecTests
     | PushBranch
-    | FinishPr
+    | SettlePr
     | MergeEffect
     | ReviewEffect
 )
@@ -173,11 +185,14 @@ class Checked:
 
     `environment`, when set, is an environment error (the command and its output's
     tail): the check could not judge the work, which is nobody's fault in the session.
+    `adopted` is the head a branch guard found pushed by the pipeline itself (a job
+    that died before saving it): the recorded head moves there.
     """
 
     ok: bool
     findings: tuple[str, ...] = ()
     environment: str = ""
+    adopted: str | None = None
 
 
 @dataclass(frozen=True)
@@ -198,11 +213,30 @@ class PrOpened:
 
 @dataclass(frozen=True)
 class Pushed:
-    """The push: the head, `git diff --name-only base...head`, and what changed since the spec."""
+    """The push: the head, `git diff --name-only base...head`, and what changed since the spec.
+
+    `wiki_ahead`: the wiki branch has commits of its own (the wiki flow); `wiki_new`: the
+    wiki files this job's commits changed.
+    """
 
     head_sha: str
     changed_paths: tuple[str, ...]
     new_paths: tuple[str, ...]
+    wiki_ahead: bool = False
+    wiki_new: tuple[str, ...] = ()
+
+    @property
+    def changed_anything(self) -> bool:
+        """Whether the job's commits changed code or wiki pages."""
+        return bool(self.new_paths or self.wiki_new)
+
+
+@dataclass(frozen=True)
+class PrSettled:
+    """The PR after the shared flow step: its number (None: none) and whether it is open."""
+
+    number: int | None
+    open: bool
 
 
 Result = (
@@ -215,6 +249,7 @@ Result = (
     | SuiteRan
     | PrOpened
     | Pushed
+    | PrSettled
     | MergeStageResult
     | ReviewResult
 )

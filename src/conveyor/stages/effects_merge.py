@@ -81,6 +81,21 @@ class CloseOut:
     tests_only: bool
 
 
+@dataclass(frozen=True)
+class CheckWiki:
+    """wiki-check on the wiki checkout's head: links resolve, new pages are linked (CHK-9)."""
+
+
+@dataclass(frozen=True)
+class PublishWiki:
+    """After the PR merged: publish the wiki commits and list them on the issue (MRG-16)."""
+
+
+@dataclass(frozen=True)
+class FinishWiki:
+    """A wiki-only change: publish it, close the issue listing the commits, agent:merged."""
+
+
 MergeEffect = (
     GuardBranch
     | VerifyHead
@@ -93,6 +108,9 @@ MergeEffect = (
     | RebaseHere
     | MergePr
     | CloseOut
+    | CheckWiki
+    | PublishWiki
+    | FinishWiki
 )
 
 # -- results -------------------------------------------------------------------------
@@ -131,11 +149,14 @@ class Rebased:
 
 @dataclass(frozen=True)
 class SyncFinished:
-    """finish-sync's verdict; the pushed head when it passed."""
+    """finish-sync's verdict; the pushed head when it passed, and the flows it leaves
+    (`code_changed`: the branch still changes files against the base; SYNC-12)."""
 
     ok: bool
     head_sha: str
     findings: tuple[str, ...] = ()
+    code_changed: bool = True
+    wiki_ahead: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,4 +182,14 @@ class MergeTried:
     reason: str = ""
 
 
-MergeStageResult = Verified | CiRead | Rebased | SyncFinished | QueueRead | BehindRead | MergeTried
+@dataclass(frozen=True)
+class WikiPublished:
+    """Publishing the wiki: done, nothing to publish, or the commits no longer apply (`note`)."""
+
+    outcome: Literal["published", "nothing", "conflict"]
+    note: str = ""
+
+
+MergeStageResult = (
+    Verified | CiRead | Rebased | SyncFinished | QueueRead | BehindRead | MergeTried | WikiPublished
+)

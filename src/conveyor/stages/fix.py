@@ -7,6 +7,7 @@ from dataclasses import replace
 from conveyor.core.config import Role
 from conveyor.core.finding_loops import apply_fix
 from conveyor.core.findings import rereview_lenses, stop_code
+from conveyor.core.flows import flows_of, pr_flow_action, pr_open
 from conveyor.core.replies import FixReply
 from conveyor.core.state import Rereview, Stage
 from conveyor.core.stops import StopCode
@@ -17,12 +18,14 @@ from conveyor.stages.effects import (
     Charged,
     Done,
     Effect,
+    PrSettled,
     PushBranch,
     Pushed,
     Refused,
     ResetBranch,
     Result,
     SessionEnded,
+    SettlePr,
 )
 from conveyor.stages.effects_review import PostPrComment
 from conveyor.stages.fix_table import EXITS, Event, Fix, Phase
@@ -67,10 +70,17 @@ def classify(run: Fix, result: Result) -> tuple[Event, Fix]:
             return charge(run, result, Event)
         case SessionEnded():
             return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
-        case Pushed(head_sha=head, changed_paths=changed):
+        case Pushed(head_sha=head, changed_paths=changed, wiki_ahead=ahead):
             again = Rereview(base_sha=run.reviewed_sha, lenses=rereview_lenses(run.state))
-            update = {"head_sha": head, "changed_paths": changed, "rereview": again}
-            return Event.PUSHED, replace(run, state=run.state.model_copy(update=update))
+            flows = flows_of(code_changed=bool(changed), wiki_ahead=ahead)
+            update = {"head_sha": head, "changed_paths": changed, "rereview": again, "flows": flows}
+            run = replace(run, state=run.state.model_copy(update=update))
+            action = pr_flow_action(flows, pr_open=pr_open(run.state))
+            events = {"stop": Event.NOTHING_LEFT, "go": Event.PUSHED}
+            return events.get(action, Event.PR_CHANGES), replace(run, action=action)
+        case PrSettled(number=number, open=is_open):
+            update = {"pr": number, "pr_closed": number is not None and not is_open}
+            return Event.SETTLED, replace(run, state=run.state.model_copy(update=update))
         case Done():
             return (Event.RESET if run.phase is Phase.RESET else Event.POSTED), run
     raise cannot_take("the fix stage", result, run.phase)
@@ -90,6 +100,7 @@ def _launch(run: Fix) -> Effect:
             spec_file=inputs.spec_file if run.state.spec_file else None,
             continuation=run.continuation,
             earlier=(run.note,) if run.failures else (),
+            wiki_dir=run.inputs.wiki_dir,
         )
     )
     return launch.writer("fix", Role.FIX, text, run)
@@ -121,6 +132,7 @@ TABLE: Table[Phase, Event, Fix] = Table(
         Phase.CHARGE: lambda run: ChargeBudget(Role.FIX),
         Phase.LAUNCH: _launch,
         Phase.PUSH: lambda run: PushBranch(run.reviewed_sha),
+        Phase.SETTLE: lambda run: SettlePr(run.action),
         # FIX-5: a disputed acceptance finding stops before anything is pushed.
         Phase.RESET: lambda run: ResetBranch(run.reviewed_sha),
         Phase.POST: lambda run: PostPrComment(
@@ -130,6 +142,9 @@ TABLE: Table[Phase, Event, Fix] = Table(
     ends={
         Phase.TO_REVIEW: lambda run: SavedAt(Stage.REVIEW, run.state),
         Phase.NOTHING_OPEN: lambda run: SavedAt(Stage.CHECKS, run.state),
+        Phase.NOT_DOABLE: lambda run: _stop(
+            run, StopCode.NOT_DOABLE, "after the fix the change touches neither code nor wiki"
+        ),
         Phase.OUT_OF_ROUNDS: lambda run: _stop(
             run,
             stop_code(run.state.open_blocking()),

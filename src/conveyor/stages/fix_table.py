@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from conveyor.core.flows import PrAction
 from conveyor.core.replies import FixReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
@@ -18,10 +19,12 @@ class Phase(StrEnum):
     CHARGE = "charge"
     LAUNCH = "launch"
     PUSH = "push"
+    SETTLE = "settle-pr"
     POST = "post-fix"
     RESET = "reset-before-stop"
     TO_REVIEW = "to-rereview"
     NOTHING_OPEN = "nothing-open"
+    NOT_DOABLE = "not-doable"
     OUT_OF_ROUNDS = "out-of-rounds"
     ACCEPTANCE_DISPUTED = "acceptance-disputed"
     TOO_LARGE = "too-large"
@@ -46,6 +49,9 @@ class Event(StrEnum):
     EXHAUSTED = "exhausted"
     DEFERRED = "deferred"
     PUSHED = "pushed"
+    PR_CHANGES = "pr-changes"
+    NOTHING_LEFT = "nothing-left"
+    SETTLED = "settled"
     POSTED = "posted"
     RESET = "reset"
 
@@ -53,6 +59,7 @@ class Event(StrEnum):
 ENDS = (
     Phase.TO_REVIEW,
     Phase.NOTHING_OPEN,
+    Phase.NOT_DOABLE,
     Phase.OUT_OF_ROUNDS,
     Phase.ACCEPTANCE_DISPUTED,
     Phase.TOO_LARGE,
@@ -76,7 +83,13 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.EXHAUSTED: Phase.FAILED,
         Event.DEFERRED: Phase.DEFERRED,
     },
-    Phase.PUSH: {Event.PUSHED: Phase.POST},
+    # FIX-12, FLOW-7: the flows after the fix; the shared step closes or reopens the PR.
+    Phase.PUSH: {
+        Event.PUSHED: Phase.POST,
+        Event.PR_CHANGES: Phase.SETTLE,
+        Event.NOTHING_LEFT: Phase.NOT_DOABLE,
+    },
+    Phase.SETTLE: {Event.SETTLED: Phase.POST},
     Phase.POST: {Event.POSTED: Phase.TO_REVIEW},
     Phase.RESET: {Event.RESET: Phase.ACCEPTANCE_DISPUTED},
     **{end: {} for end in ENDS},
@@ -96,6 +109,7 @@ class Fix:
     attempt: int = 0
     stop: StopCode | None = None
     note: str = ""
+    action: PrAction = "go"
 
     @property
     def continuation(self) -> int:

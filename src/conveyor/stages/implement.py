@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.config import Role
+from conveyor.core.flows import PrAction, flows_of, pr_flow_action, pr_open
 from conveyor.core.replies import ImplementReply
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
@@ -17,14 +18,14 @@ from conveyor.stages.effects import (
     CheckSpecTests,
     Done,
     Effect,
-    FinishPr,
     PostComment,
-    PrOpened,
+    PrSettled,
     PushBranch,
     Pushed,
     Refused,
     Result,
     SessionEnded,
+    SettlePr,
 )
 from conveyor.stages.implement_table import EXITS, Event, Implement, Phase
 from conveyor.stages.machine import Machine, cannot_take, charge
@@ -68,14 +69,30 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
             event, run = _failed(run, "the spec writer's tests were changed", findings)
             still = Event.TESTS_STILL_CHANGED
             return (Event.TESTS_CHANGED if event is Event.FAILED else still), run
-        case Pushed(head_sha=sha, changed_paths=changed, new_paths=new):
-            state = run.state.model_copy(update={"head_sha": sha, "changed_paths": changed})
-            return (Event.CHANGED if new else Event.NOTHING), replace(run, state=state)
-        case PrOpened(number=number):
-            return Event.DONE, replace(run, state=run.state.model_copy(update={"pr": number}))
+        case Pushed():
+            return _pushed(run, result)
+        case PrSettled(number=number, open=is_open):
+            update = {"pr": number, "pr_closed": number is not None and not is_open}
+            return Event.DONE, replace(run, state=run.state.model_copy(update=update))
         case Done():
             return Event.DONE, run
     raise cannot_take("the implement stage", result, run.phase)
+
+
+def _pushed(run: Implement, pushed: Pushed) -> tuple[Event, Implement]:
+    """open-pr's push: the flows it leaves (FLOW-2), and what they ask of the PR (FLOW-3)."""
+    flows = flows_of(code_changed=bool(pushed.changed_paths), wiki_ahead=pushed.wiki_ahead)
+    update = {"head_sha": pushed.head_sha, "changed_paths": pushed.changed_paths, "flows": flows}
+    run = replace(run, state=run.state.model_copy(update=update))
+    if not pushed.changed_anything:
+        return Event.NOTHING, run
+    events = {
+        "stop": Event.NOTHING,
+        "close": Event.WIKI_ONLY,
+        "reopen": Event.CHANGED,
+        "go": Event.CHANGED,
+    }
+    return events[pr_flow_action(flows, pr_open=pr_open(run.state))], run
 
 
 def _reply(run: Implement) -> ImplementReply:
@@ -94,16 +111,20 @@ def _launch(run: Implement) -> Effect:
             spec_file=inputs.spec_file if run.state.spec_file else None,
             continuation=run.continuation,
             findings=run.findings,
+            wiki_dir=run.inputs.wiki_dir,
         )
     )
     return launch.writer("implement", Role.IMPLEMENT, text, run)
 
 
-def pr_text(run: Implement) -> FinishPr:
-    """The PR's title and body: the issue's title with `(#N)`, `Closes #N`, then the summary."""
+def pr_text(run: Implement) -> SettlePr:
+    """The PR readied (reopened or opened when needed) with its title and body: the issue's
+    title with `(#N)`, `Closes #N`, then the summary."""
     n = run.inputs.issue
     summary = _reply(run).summary.strip()
-    return FinishPr(f"{run.inputs.title.strip()} (#{n})", f"Closes #{n}\n\n{summary}\n")
+    action: PrAction = "go" if pr_open(run.state) else "reopen"
+    title, body = f"{run.inputs.title.strip()} (#{n})", f"Closes #{n}\n\n{summary}\n"
+    return SettlePr(action, title, body)
 
 
 def _blocked_text(run: Implement) -> str:
@@ -131,6 +152,7 @@ TABLE: Table[Phase, Event, Implement] = Table(
         Phase.CHECK_TESTS: lambda run: CheckSpecTests(run.start_sha, run.spec_sha),
         Phase.PUSH: lambda run: PushBranch(run.spec_sha),
         Phase.FINISH_PR: pr_text,
+        Phase.CLOSE_PR: lambda run: SettlePr("close"),
         Phase.POST_BLOCKED: lambda run: PostComment("blocked", "implement", _blocked_text(run)),
     },
     ends={

@@ -19,6 +19,7 @@ class Phase(StrEnum):
     CHECK_TESTS = "check-spec-tests"
     PUSH = "push"
     FINISH_PR = "finish-pr"
+    CLOSE_PR = "close-pr"
     POST_BLOCKED = "post-blocked"
     TO_REVIEW = "pr-ready"
     BACK_TO_SPEC = "back-to-spec"
@@ -45,6 +46,7 @@ class Event(StrEnum):
     DEFERRED = "deferred"
     PASSED = "passed"
     CHANGED = "changed"
+    WIKI_ONLY = "wiki-only"
     TESTS_CHANGED = "tests-changed"
     TESTS_STILL_CHANGED = "tests-still-changed"
     NOTHING = "nothing"
@@ -77,8 +79,14 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.TESTS_CHANGED: Phase.CHARGE,
         Event.TESTS_STILL_CHANGED: Phase.TESTS_CHANGED,
     },
-    Phase.PUSH: {Event.CHANGED: Phase.FINISH_PR, Event.NOTHING: Phase.NOT_DOABLE},
+    # The shared flow step (FLOW-3): neither stops, wiki only closes the PR, code readies it.
+    Phase.PUSH: {
+        Event.CHANGED: Phase.FINISH_PR,
+        Event.WIKI_ONLY: Phase.CLOSE_PR,
+        Event.NOTHING: Phase.NOT_DOABLE,
+    },
     Phase.FINISH_PR: {Event.DONE: Phase.TO_REVIEW},
+    Phase.CLOSE_PR: {Event.DONE: Phase.TO_REVIEW},
     Phase.POST_BLOCKED: {Event.DONE: Phase.BACK_TO_SPEC},
     **{end: {} for end in ENDS},
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.budget import reset_rebase_pool
+from conveyor.core.flows import guarded_head, has_code, has_wiki
 from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
@@ -13,19 +14,30 @@ from conveyor.stages.effects_merge import (
     BehindRead,
     CheckBehind,
     CloseOut,
+    FinishWiki,
     GuardBranch,
     MergePr,
     MergeTried,
+    PublishWiki,
     QueueRead,
     ReadQueue,
     Rebased,
     RebaseHere,
     Verified,
     VerifyHead,
+    WikiPublished,
 )
 from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
-from conveyor.stages.step import End, Released, SavedAt, Stopped, Table, branch_changed
+from conveyor.stages.step import (
+    End,
+    Released,
+    SavedAt,
+    Stopped,
+    Table,
+    adopt_head,
+    branch_changed,
+)
 
 _NEXT = {
     Next.TESTS_ONLY: Event.TESTS_ONLY,
@@ -45,9 +57,12 @@ def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
     return _NEXT[chosen], run
 
 
-def _guarded(run: Merge, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Merge]:
-    if not ok:
-        return Event.CHANGED, replace(run, note="\n".join(findings))
+def _guarded(run: Merge, checked: Checked) -> tuple[Event, Merge]:
+    if not checked.ok:
+        return Event.CHANGED, replace(run, note="\n".join(checked.findings))
+    run = replace(run, state=adopt_head(run.state, checked))
+    if not has_code(run.state.flows):
+        return Event.WIKI_ONLY, run
     return (Event.PASSED if run.inputs.limits.merge_order else Event.IN_ORDER), run
 
 
@@ -74,7 +89,8 @@ def _retested(run: Merge, verified: Verified) -> tuple[Event, Merge]:
 def _tried(run: Merge, tried: MergeTried) -> tuple[Event, Merge]:
     match tried.outcome:
         case "merged":
-            return Event.MERGED, replace(run, merge_sha=tried.sha)
+            event = Event.MERGED_WIKI if has_wiki(run.state.flows) else Event.MERGED
+            return event, replace(run, merge_sha=tried.sha)
         case "behind":
             return _behind(run, Behind.REFUSED)
         case "refused":
@@ -86,8 +102,8 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case Checked(ok=ok, findings=findings):
-            return _guarded(run, ok, findings)
+        case Checked():
+            return _guarded(run, result)
         case QueueRead(ahead=()):
             return Event.IN_ORDER, run
         case QueueRead(ahead=ahead):
@@ -103,6 +119,10 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
             return _retested(run, result)
         case MergeTried():
             return _tried(run, result)
+        case WikiPublished(outcome="conflict", note=note):
+            return Event.CONFLICT, replace(run, note=note)
+        case WikiPublished():
+            return Event.MERGED, run
         case Done():
             return Event.DONE, run
     raise cannot_take("the merge stage", result, run.phase)
@@ -122,13 +142,15 @@ TABLE: Table[Phase, Event, Merge] = Table(
     start=Phase.START,
     exits=EXITS,
     effects={
-        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
         Phase.QUEUE: lambda run: ReadQueue(),
         Phase.BEHIND: lambda run: CheckBehind(run.sha),
         Phase.REBASE: lambda run: RebaseHere(),
         Phase.RETEST: lambda run: VerifyHead(tests_only=True),
         Phase.MERGE: lambda run: MergePr(run.sha),
+        Phase.PUBLISH: lambda run: PublishWiki(),
         Phase.CLOSE_OUT: lambda run: CloseOut(run.merge_sha, tests_only=run.rebased_here),
+        Phase.FINISH_WIKI: lambda run: FinishWiki(),
     },
     ends={
         Phase.MERGED: _merged,
@@ -143,6 +165,12 @@ TABLE: Table[Phase, Event, Merge] = Table(
         ),
         Phase.REFUSED: lambda run: Stopped(
             StopCode.MERGE_REFUSED, "the forge refused the merge", run.state, run.note
+        ),
+        Phase.WIKI_CONFLICT: lambda run: Stopped(
+            StopCode.CONFLICT,
+            "the issue's wiki pages no longer apply to the wiki's latest version",
+            run.state,
+            run.note,
         ),
     },
 )

@@ -20,13 +20,16 @@ class Phase(StrEnum):
     REBASE = "rebase-here"
     RETEST = "tests-only"
     MERGE = "merge"
+    PUBLISH = "publish-wiki"
     CLOSE_OUT = "close-out"
+    FINISH_WIKI = "finish-wiki"
     MERGED = "merged"
     WAITING = "queued"
     TO_SYNC = "to-sync"
     BRANCH_CHANGED = "branch-changed"
     SYNC_LIMIT = "sync-limit"
     REFUSED = "merge-refused"
+    WIKI_CONFLICT = "wiki-conflict"
 
 
 class Event(StrEnum):
@@ -47,6 +50,8 @@ class Event(StrEnum):
     MERGED = "merged"
     REFUSED = "refused"
     DONE = "done"
+    WIKI_ONLY = "wiki-only"
+    MERGED_WIKI = "merged-with-wiki"
 
 
 ENDS = (
@@ -56,6 +61,7 @@ ENDS = (
     Phase.BRANCH_CHANGED,
     Phase.SYNC_LIMIT,
     Phase.REFUSED,
+    Phase.WIKI_CONFLICT,
 )
 # A behind branch, wherever it was found: tests only here, back to sync, or the limit.
 _BEHIND = {
@@ -68,14 +74,24 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.GUARD: {
         Event.PASSED: Phase.QUEUE,
         Event.IN_ORDER: Phase.BEHIND,
+        Event.WIKI_ONLY: Phase.FINISH_WIKI,
         Event.CHANGED: Phase.BRANCH_CHANGED,
     },
     Phase.QUEUE: {Event.IN_ORDER: Phase.BEHIND, Event.QUEUED: Phase.WAITING},
     Phase.BEHIND: {Event.CURRENT: Phase.MERGE, **_BEHIND},
     Phase.REBASE: {Event.CLEAN: Phase.RETEST, Event.CONFLICT: Phase.TO_SYNC},
     Phase.RETEST: {Event.PASSED: Phase.MERGE, Event.FAILED: Phase.TO_SYNC},
-    Phase.MERGE: {Event.MERGED: Phase.CLOSE_OUT, Event.REFUSED: Phase.REFUSED, **_BEHIND},
+    Phase.MERGE: {
+        Event.MERGED: Phase.CLOSE_OUT,
+        Event.MERGED_WIKI: Phase.PUBLISH,
+        Event.REFUSED: Phase.REFUSED,
+        **_BEHIND,
+    },
+    # MRG-16: once the PR merged, the wiki's commits are published, then the close-out.
+    Phase.PUBLISH: {Event.DONE: Phase.CLOSE_OUT},
     Phase.CLOSE_OUT: {Event.DONE: Phase.MERGED},
+    # FLOW-5: a wiki-only change has no PR; finish-wiki publishes and closes the issue.
+    Phase.FINISH_WIKI: {Event.MERGED: Phase.MERGED, Event.CONFLICT: Phase.WIKI_CONFLICT},
     **{end: {} for end in ENDS},
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from conveyor.core.flows import flows_of, pr_flow_action, pr_open
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import Stage
 from conveyor.stages.effects import (
@@ -12,6 +13,8 @@ from conveyor.stages.effects import (
     Checked,
     Done,
     PrOpened,
+    PrSettled,
+    Pushed,
     Refused,
     Result,
     SessionEnded,
@@ -48,6 +51,16 @@ def _replied(run: Spec, reply: SpecReply) -> tuple[Event, Spec]:
     return events[reply.decision], run
 
 
+def _wiki_pushed(run: Spec, pushed: Pushed) -> tuple[Event, Spec]:
+    """The wiki-only path's push: only the wiki may hold the change (FLOW-10)."""
+    flows = flows_of(code_changed=bool(pushed.changed_paths), wiki_ahead=pushed.wiki_ahead)
+    if flows != "wiki":
+        why = f"wiki_only, but the change's flows are {flows!r}: only wiki pages may change"
+        return _failed(run, why)
+    action = pr_flow_action(flows, pr_open=pr_open(run.state))
+    return (Event.CLOSE if action == "close" else Event.WIKI_ONLY), replace(run, pr=run.state.pr)
+
+
 def _broken(run: Spec, ended: SessionEnded) -> tuple[Event, Spec]:
     why = f"the spec writer's session failed: {ended.error or 'no valid reply'}"
     return _failed(run, why, ended.findings)
@@ -65,6 +78,8 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             state = run.state
             if state.start_sha is None:
                 state = state.model_copy(update={"start_sha": run.inputs.head_sha})
+            if state.start_wiki_sha is None and run.inputs.wiki_head is not None:
+                state = state.model_copy(update={"start_wiki_sha": run.inputs.wiki_head})
             return Event.BEGIN, replace(run, state=state)
         case Charged() | Refused():
             return charge(run, result, Event)
@@ -84,6 +99,12 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return _failed(run, why, (detail,) if detail else ())
         case PrOpened(number=number, head_sha=sha):
             return Event.DONE, replace(run, pr=number, spec_sha=sha)
+        case Pushed():
+            return _wiki_pushed(run, result)
+        case PrSettled(number=number):
+            return Event.DONE, replace(run, pr=number)
+        case Done() if run.phase is Phase.POST_SPEC and run.reply and run.reply.wiki_only:
+            return Event.WIKI_ONLY, run
         case Done():
             return Event.DONE, run
     raise cannot_take("the spec stage", result, run.phase)

@@ -15,13 +15,15 @@ from conveyor.stages.effects import (
     Effect,
     OpenDraftPr,
     PostComment,
+    PushBranch,
     ResetBranch,
     RunTests,
     SaveSpecFile,
+    SettlePr,
 )
 from conveyor.stages.prompts import spec as prompt
 from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
-from conveyor.stages.spec_text import strip_end_marker
+from conveyor.stages.spec_text import lists_wiki_updates, strip_end_marker
 from conveyor.stages.step import (
     Asked,
     End,
@@ -69,6 +71,7 @@ def _launch(run: Spec) -> Effect:
             spec_so_far=run.state.spec,
             continuation=run.continuation,
             findings=run.findings,
+            wiki_dir=run.inputs.wiki_dir,
         )
     )
     return launch.writer("spec", Role.SPEC, text, run)
@@ -76,7 +79,13 @@ def _launch(run: Spec) -> Effect:
 
 def _check(run: Spec) -> Effect:
     reply = reply_of(run)
-    return CheckSpecCommits(run.start_sha, tuple(reply.interfaces), reply.no_tests_reason)
+    return CheckSpecCommits(
+        run.start_sha,
+        tuple(reply.interfaces),
+        reply.no_tests_reason,
+        reply.wiki_only,
+        lists_wiki_updates(reply.spec),
+    )
 
 
 def _to_implement(run: Spec) -> End:
@@ -92,9 +101,36 @@ def _to_implement(run: Spec) -> End:
             "pr": run.pr,
             "head_sha": run.spec_sha,
             "implemented": False,
+            "wiki_only": False,
         }
     )
     return SavedAt(Stage.IMPLEMENT, state)
+
+
+def _wiki_only(run: Spec) -> End:
+    """A wiki-only spec: its pages are the change; review next, with no PR (FLOW-10)."""
+    reply = reply_of(run)
+    text = spec_text(run)
+    long = len(text) > run.inputs.limits.spec_limit_chars
+    state = run.state.model_copy(
+        update={
+            "spec": None if long else text,
+            "spec_file": run.inputs.spec_file if long else None,
+            "interfaces": interfaces_json(reply),
+            "no_tests_reason": reply.no_tests_reason,
+            "pr": run.pr,
+            "pr_closed": run.pr is not None,
+            "head_sha": None,
+            "implemented": True,
+            "wiki_only": True,
+            "flows": "wiki",
+        }
+    )
+    return SavedAt(Stage.REVIEW, state)
+
+
+def _reset(run: Spec) -> Effect:
+    return ResetBranch(run.start_sha, run.start_wiki_sha)
 
 
 def _asked(run: Spec) -> End:
@@ -131,14 +167,17 @@ TABLE: Table[Phase, Event, Spec] = Table(
             "spec", "spec", f"{SPEC_HEADING}\n\n{spec_text(run)}", per_issue=True
         ),
         Phase.OPEN_PR: lambda run: OpenDraftPr(),
-        Phase.RESET_ASK: lambda run: ResetBranch(run.start_sha),
-        Phase.RESET_SPLIT: lambda run: ResetBranch(run.start_sha),
-        Phase.RESET_REFUSED: lambda run: ResetBranch(run.start_sha),
+        Phase.PUSH_WIKI: lambda run: PushBranch(run.start_sha),
+        Phase.CLOSE_PR: lambda run: SettlePr("close"),
+        Phase.RESET_ASK: _reset,
+        Phase.RESET_SPLIT: _reset,
+        Phase.RESET_REFUSED: _reset,
         Phase.CONFIRM_NO_WORK: lambda run: RunTests(),
-        Phase.RESET_NO_WORK: lambda run: ResetBranch(run.start_sha),
+        Phase.RESET_NO_WORK: _reset,
     },
     ends={
         Phase.TO_IMPLEMENT: _to_implement,
+        Phase.WIKI_ONLY: _wiki_only,
         Phase.ASKED: _asked,
         Phase.SPLIT: _split,
         Phase.SPLIT_REFUSED: lambda run: _stopped(

@@ -20,12 +20,15 @@ class Phase(StrEnum):
     SAVE_SPEC_FILE = "save-spec-file"
     POST_SPEC = "post-spec"
     OPEN_PR = "open-pr"
+    PUSH_WIKI = "push-wiki"
+    CLOSE_PR = "close-old-pr"
     RESET_ASK = "reset-for-questions"
     RESET_SPLIT = "reset-for-split"
     RESET_REFUSED = "reset-for-refused-split"
     CONFIRM_NO_WORK = "confirm-no-work"
     RESET_NO_WORK = "reset-for-no-work"
     TO_IMPLEMENT = "pr-opened"
+    WIKI_ONLY = "wiki-only"
     ASKED = "asked"
     SPLIT = "split-opened"
     SPLIT_REFUSED = "split-refused"
@@ -56,12 +59,15 @@ class Event(StrEnum):
     PASSED = "passed"
     PASSED_LONG = "passed-long"
     DONE = "done"
+    WIKI_ONLY = "wiki-only"
+    CLOSE = "close"
     ENVIRONMENT = "environment-error"
 
 
 _RETRY = {Event.FAILED: Phase.CHARGE, Event.EXHAUSTED: Phase.FAILED_TWICE}
 ENDS = (
     Phase.TO_IMPLEMENT,
+    Phase.WIKI_ONLY,
     Phase.ASKED,
     Phase.SPLIT,
     Phase.SPLIT_REFUSED,
@@ -93,8 +99,12 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         **_RETRY,
     },
     Phase.SAVE_SPEC_FILE: {Event.DONE: Phase.POST_SPEC},
-    Phase.POST_SPEC: {Event.DONE: Phase.OPEN_PR},
+    Phase.POST_SPEC: {Event.DONE: Phase.OPEN_PR, Event.WIKI_ONLY: Phase.PUSH_WIKI},
     Phase.OPEN_PR: {Event.DONE: Phase.TO_IMPLEMENT},
+    # FLOW-10, SPEC-115: a wiki-only spec pushes its pages, closes an earlier PR, and goes
+    # straight to review with no implementer.
+    Phase.PUSH_WIKI: {Event.WIKI_ONLY: Phase.WIKI_ONLY, Event.CLOSE: Phase.CLOSE_PR, **_RETRY},
+    Phase.CLOSE_PR: {Event.DONE: Phase.WIKI_ONLY},
     Phase.RESET_ASK: {Event.DONE: Phase.ASKED},
     Phase.RESET_SPLIT: {Event.DONE: Phase.SPLIT},
     Phase.RESET_REFUSED: {Event.DONE: Phase.SPLIT_REFUSED},
@@ -128,3 +138,8 @@ class Spec:
     def start_sha(self) -> str:
         """Where the spec began: the branch is reset here for needs-info, split and no-work."""
         return self.state.start_sha or self.inputs.head_sha
+
+    @property
+    def start_wiki_sha(self) -> str | None:
+        """Where the wiki branch was when the spec began (SPEC-124), reset with the branch."""
+        return self.state.start_wiki_sha or self.inputs.wiki_head

@@ -21,6 +21,7 @@ MAX_PARTS = 5
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
 _MARKUP = re.compile(r"[\s`*_~\[\]]")
+_NO_UPDATES = re.compile(r"^[\W_]*(none|n/?a|nothing|no wiki updates?)[\W_]*$", re.IGNORECASE)
 
 
 def has_end_marker(spec: str) -> bool:
@@ -96,6 +97,8 @@ def spec_findings(reply: SpecReply, depth: int) -> tuple[str, ...]:
     found: list[str] = []
     if not has_end_marker(reply.spec):
         found.append(f"spec: the last line must be the end marker {SPEC_END}")
+    if reply.decision == "ready" and reply.wiki_only and not reply.no_tests_reason:
+        found.append("no_tests_reason: a wiki_only spec says why no test is written (SPEC-115)")
     if reply.decision == "ready":
         if not reply.interfaces and not reply.no_tests_reason:
             found.append("interfaces: a ready spec needs at least one, or no_tests_reason")
@@ -106,6 +109,42 @@ def spec_findings(reply: SpecReply, depth: int) -> tuple[str, ...]:
     elif reply.decision == "split" and depth == 0:
         found += split_findings(reply)
     return tuple(found)
+
+
+def lists_wiki_updates(spec: str) -> bool:
+    """Whether the spec's Wiki updates section names updates (it is not empty or `None.`)."""
+    body = (section(spec, "Wiki updates") or "").strip()
+    return bool(body) and _NO_UPDATES.match(body) is None
+
+
+def wiki_findings(
+    *, has_wiki: bool, wiki_changed: bool, wiki_only: bool, lists_updates: bool
+) -> tuple[str, ...]:
+    """The spec's Wiki updates against what the spec writer committed to the wiki (SPEC-119):
+    listed updates need wiki pages; a `wiki_only` reply needs a wiki (SPEC-115, SPEC-116)."""
+    if wiki_only:
+        return wiki_only_findings(has_wiki=has_wiki, wiki_changed=wiki_changed)
+    if has_wiki and lists_updates and not wiki_changed:
+        return (
+            "Wiki updates: the spec lists wiki updates but no wiki page was committed; write "
+            "them in the wiki checkout and commit them there",
+        )
+    return ()
+
+
+def wiki_only_findings(*, has_wiki: bool, wiki_changed: bool) -> tuple[str, ...]:
+    """What keeps a `wiki_only` reply from the wiki-only path (SPEC-115, SPEC-116)."""
+    if not has_wiki:
+        return (
+            "wiki_only: this repository has no wiki checkout (the config's `wiki` is off, "
+            "or the wiki has no page yet)",
+        )
+    if not wiki_changed:
+        return (
+            "nothing-to-build: wiki_only is set but no wiki page was committed; commit the "
+            "spec's Wiki updates in the wiki checkout",
+        )
+    return ()
 
 
 def split_findings(reply: SpecReply) -> tuple[str, ...]:

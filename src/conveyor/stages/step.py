@@ -11,7 +11,7 @@ from conveyor.core.budget import record_usage, refund_last
 from conveyor.core.config import Commands, Limits, Paths
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.stages.effects import Effect, SessionEnded
+from conveyor.stages.effects import Checked, Effect, SessionEnded
 
 # -- ends ------------------------------------------------------------------------------
 
@@ -102,6 +102,13 @@ def branch_changed(run: Noted) -> Stopped:
     )
 
 
+def adopt_head(state: IssueState, checked: Checked) -> IssueState:
+    """The state after a passed branch guard: a head the pipeline pushed itself is recorded."""
+    if checked.adopted is None:
+        return state
+    return state.model_copy(update={"head_sha": checked.adopted})
+
+
 # -- what every machine gets ----------------------------------------------------------
 
 
@@ -111,6 +118,8 @@ class Inputs:
 
     `head_sha` is the checkout's head when the job started; `withheld` how many
     comments `issue.md` left out; the file paths are what prompts point sessions at.
+    `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
+    the job has a wiki checkout (WT-7).
     """
 
     issue: int
@@ -124,6 +133,8 @@ class Inputs:
     spec_file: str
     handoff_file: str
     withheld: int = 0
+    wiki_dir: str | None = None
+    wiki_head: str | None = None
 
 
 M = TypeVar("M")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.config import Role
+from conveyor.core.flows import flows_of, guarded_head, pr_flow_action, pr_open
 from conveyor.core.replies import ResolverReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
@@ -16,9 +17,11 @@ from conveyor.stages.effects import (
     Checked,
     Done,
     Effect,
+    PrSettled,
     Refused,
     Result,
     SessionEnded,
+    SettlePr,
 )
 from conveyor.stages.effects_merge import (
     FinishSync,
@@ -35,6 +38,7 @@ from conveyor.stages.step import (
     SavedAt,
     Stopped,
     Table,
+    adopt_head,
     branch_changed,
     deferred,
     over_budget,
@@ -74,8 +78,15 @@ WRITER = Writer(
 
 def _finished(run: Sync, done: SyncFinished) -> tuple[Event, Sync]:
     if done.ok:
-        state = run.state.model_copy(update={"head_sha": done.head_sha, "ci_wait": None})
-        return Event.FINISHED, replace(run, state=state)
+        flows = flows_of(code_changed=done.code_changed, wiki_ahead=done.wiki_ahead)
+        update = {"head_sha": done.head_sha, "ci_wait": None, "flows": flows}
+        run = replace(run, state=run.state.model_copy(update=update))
+        action = pr_flow_action(flows, pr_open=pr_open(run.state))
+        if action == "stop":
+            return Event.NOTHING_LEFT, run
+        if action == "go":
+            return Event.FINISHED, run
+        return Event.PR_CHANGES, replace(run, action=action)
     run = replace(run, note="\n".join(done.findings))
     if not run.resolved:
         return Event.PUSH_FAILED, run
@@ -88,7 +99,7 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
         case Began():
             return Event.BEGIN, run
         case Checked(ok=True):
-            return Event.PASSED, run
+            return Event.PASSED, replace(run, state=adopt_head(run.state, result))
         case Checked(findings=findings):
             return Event.CHANGED, replace(run, note="\n".join(findings))
         case Rebased(outcome="conflict", conflicts=conflicts):
@@ -104,6 +115,9 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
             return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case SyncFinished():
             return _finished(run, result)
+        case PrSettled(number=number, open=is_open):
+            update = {"pr": number, "pr_closed": number is not None and not is_open}
+            return Event.SETTLED, replace(run, state=run.state.model_copy(update=update))
         case Done():
             return Event.RESTORED, run
     raise cannot_take("the sync stage", result, run.phase)
@@ -132,15 +146,21 @@ TABLE: Table[Phase, Event, Sync] = Table(
     start=Phase.START,
     exits=EXITS,
     effects={
-        Phase.GUARD: lambda run: GuardBranch(run.state.head_sha),
+        Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
         Phase.SYNC_BASE: lambda run: SyncBase(),
         Phase.CHARGE: lambda run: ChargeBudget(Role.RESOLVER),
         Phase.LAUNCH: _launch,
         Phase.FINISH: lambda run: FinishSync(),
+        Phase.SETTLE: lambda run: SettlePr(run.action),
         **{undo: (lambda run: RestoreBranch()) for undo in UNDO},
     },
     ends={
         Phase.TO_CHECKS: _to_checks,
+        Phase.NOT_DOABLE: lambda run: Stopped(
+            StopCode.NOT_DOABLE,
+            "after the rebase the change touches neither code nor wiki: the base has it already",
+            run.state,
+        ),
         Phase.RETRY_LATER: lambda run: SavedAt(Stage.SYNC, run.state),
         Phase.BRANCH_CHANGED: branch_changed,
         Phase.CONFLICT: lambda run: Stopped(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from conveyor.core.flows import PrAction
 from conveyor.core.replies import ResolverReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.stages.step import Inputs
@@ -19,6 +20,7 @@ class Phase(StrEnum):
     CHARGE = "charge"
     LAUNCH = "launch-resolver"
     FINISH = "finish-sync"
+    SETTLE = "settle-pr"
     UNDO_RETRY = "restore-then-retry"
     UNDO_CONFLICT = "restore-then-conflict"
     UNDO_TOO_LARGE = "restore-then-too-large"
@@ -26,6 +28,7 @@ class Phase(StrEnum):
     UNDO_DEFERRED = "restore-then-defer"
     UNDO_PUSH = "restore-then-push-rejected"
     TO_CHECKS = "to-checks"
+    NOT_DOABLE = "not-doable"
     RETRY_LATER = "retry-later"
     BRANCH_CHANGED = "branch-changed"
     CONFLICT = "conflict"
@@ -56,10 +59,14 @@ class Event(StrEnum):
     REJECTED_LAST = "rejected-last"
     PUSH_FAILED = "push-failed"
     RESTORED = "restored"
+    PR_CHANGES = "pr-changes"
+    NOTHING_LEFT = "nothing-left"
+    SETTLED = "settled"
 
 
 ENDS = (
     Phase.TO_CHECKS,
+    Phase.NOT_DOABLE,
     Phase.RETRY_LATER,
     Phase.BRANCH_CHANGED,
     Phase.CONFLICT,
@@ -94,12 +101,16 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.TOO_MANY_HANDOFFS: Phase.UNDO_TOO_LARGE,
         Event.DEFERRED: Phase.UNDO_DEFERRED,
     },
+    # SYNC-12: the flows after the rebase; the shared step closes or reopens the PR.
     Phase.FINISH: {
         Event.FINISHED: Phase.TO_CHECKS,
+        Event.PR_CHANGES: Phase.SETTLE,
+        Event.NOTHING_LEFT: Phase.NOT_DOABLE,
         Event.REJECTED: Phase.UNDO_RETRY,
         Event.REJECTED_LAST: Phase.UNDO_CONFLICT,
         Event.PUSH_FAILED: Phase.UNDO_PUSH,
     },
+    Phase.SETTLE: {Event.SETTLED: Phase.TO_CHECKS},
     **{undo: {Event.RESTORED: end} for undo, end in UNDO.items()},
     **{end: {} for end in ENDS},
 }
@@ -117,6 +128,7 @@ class Sync:
     resolved: bool = False
     attempt: int = 0
     note: str = ""
+    action: PrAction = "go"
 
     @property
     def continuation(self) -> int:

@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from conveyor.forge.emulator import admin
-from conveyor.forge.emulator.app import bind, build_app, server_for, url_of
+from conveyor.forge.emulator.app import bind, build_app, remember_port, server_for, url_of
 
 if TYPE_CHECKING:
     from conveyor.forge.emulator.repos import RepoCreated
@@ -31,12 +31,16 @@ class ForgeServer:
         fail_rate: float = 0.0,
         list_lag_ms: int = 0,
         seed: int | None = None,
+        pipeline_home: Path | None = None,
+        port: int = 0,
     ) -> None:
         self.data_dir = data_dir
+        self._port = port
         self._options: dict[str, Any] = {
             "fail_rate": fail_rate,
             "list_lag_ms": list_lag_ms,
             "seed": seed,
+            "pipeline_home": pipeline_home,
         }
         self.url = ""
         self.state: EmulatorState | None = None
@@ -47,7 +51,8 @@ class ForgeServer:
         """Start serving and wait until the server answers."""
         app = build_app(self.data_dir, **self._options)
         self.state = app.state.emulator
-        sock = bind("127.0.0.1", 0)
+        sock = bind("127.0.0.1", self._port)
+        remember_port(self.data_dir, sock)
         self.url = url_of(sock)
         server = server_for(app)
         self._server = server
@@ -107,6 +112,7 @@ class ForgeServer:
         default_branch: str | None = None,
         ci: str | None = None,
         wiki: bool = False,
+        wiki_src: Path | None = None,
     ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `forge.emulator.repos.create_repo`)."""
         from conveyor.forge.emulator.repos import create_repo
@@ -118,9 +124,34 @@ class ForgeServer:
             at=at,
             default_branch=default_branch,
             ci=ci,
-            wiki=wiki,
+            wiki=wiki or wiki_src is not None,
+            wiki_src=wiki_src,
             store=self._shared_store(),
         )
+
+    def create_wiki(self, slug: str, src: Path | None = None) -> str:
+        """Give OWNER/NAME its wiki (see `forge.emulator.wiki.create_wiki`); its clone URL."""
+        from conveyor.forge.emulator.wiki import create_wiki
+
+        return create_wiki(self.data_dir, slug, src, store=self._shared_store())
+
+    def set_plan(self, slug: str, *, private: bool, drafts: bool) -> None:
+        """Make OWNER/NAME private or public, taking or refusing draft PRs."""
+        from conveyor.forge.emulator.repo_plan import set_plan
+
+        set_plan(self.data_dir, slug, private=private, drafts=drafts, store=self._shared_store())
+
+    def set_knobs(self, **knobs: Any) -> dict[str, Any]:
+        """Change fault knobs (`POST /_conveyor/knobs`); the knobs as they now are."""
+        request = urllib.request.Request(  # noqa: S310 - the server's own loopback URL
+            f"{self.url}/_conveyor/knobs",
+            data=json.dumps(knobs).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310
+            data: dict[str, Any] = json.load(answer)
+        return data
 
     def stats(self) -> dict[str, Any]:
         """The server's request and point counters (`GET /_conveyor/stats`)."""

@@ -15,6 +15,7 @@ from typing import Literal, TypeVar
 
 from conveyor.forge.errors import Transient
 from conveyor.forge.protocol import Forge, Permission
+from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
     CheckRun,
@@ -82,6 +83,10 @@ class FaultyForge:
         """Pass-through read."""
         return self.inner.list_open_issues(etag)
 
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Pass-through read."""
+        return self.inner.list_closed_issues(label, etag)
+
     def get_issue(self, number: int) -> Issue:
         """Pass-through read."""
         return self.inner.get_issue(number)
@@ -101,6 +106,14 @@ class FaultyForge:
     def get_pr(self, number: int) -> PullRequest:
         """Pass-through read."""
         return self.inner.get_pr(number)
+
+    def list_reviews(self, number: int) -> tuple[Review, ...]:
+        """Pass-through read."""
+        return self.inner.list_reviews(number)
+
+    def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
+        """Pass-through read."""
+        return self.inner.list_review_comments(number)
 
     def get_branch(self, name: str) -> Branch | None:
         """Pass-through read."""
@@ -174,6 +187,10 @@ class FaultyForge:
         return self._write(
             "create_draft_pr", None, lambda: self.inner.create_draft_pr(head, base, title, body)
         )
+
+    def create_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        """A counted write."""
+        return self._write("create_pr", None, lambda: self.inner.create_pr(head, base, title, body))
 
     def edit_pr(
         self, number: int, title: str | None = None, body: str | None = None

@@ -83,6 +83,7 @@ class World:
     scenario_path: Path
     home: Path
     extra_env: dict[str, str] = field(default_factory=dict)
+    wiki_on: bool = False
 
     @classmethod
     def create(
@@ -93,15 +94,17 @@ class World:
         config: Mapping[str, Any] | None = None,
         src: Path | None = None,
         ci: str | None = None,
+        wiki: bool = False,
     ) -> World:
         """A fresh repository `acme/inventory-<n>` with the three people and a config file.
 
         `src` is the folder or git repository to import (the sample by default);
-        `ci` the command the forge runs as the `ci` check on every PR head.
+        `ci` the command the forge runs as the `ci` check on every PR head; `wiki` makes
+        the repository's wiki (its first page, `Home.md`) and turns it on in the config.
         """
         repo = f"acme/{'inventory' if src is None else 'project'}-{os.getpid()}-{next(_COUNTER)}"
         tokens = {login: server.add_user(login) for login in (ACCOUNT, TRUSTED, VISITOR)}
-        server.create_repo(repo, src or sample_template(), ci=ci)
+        server.create_repo(repo, src or sample_template(), ci=ci, wiki=wiki)
         server.add_collaborator(repo, ACCOUNT)
         server.add_collaborator(repo, TRUSTED)
         root.mkdir(parents=True, exist_ok=True)
@@ -116,6 +119,7 @@ class World:
             scenario_path=scenario,
             home=root / "conveyor-home",
         )
+        world.wiki_on = wiki
         world.write_config(config or {})
         return world
 
@@ -133,6 +137,7 @@ class World:
             "commands": {"test": f"{python} -m pytest", "timeout_seconds": 120},
             "limits": {"claim_wait_seconds": [0, 0]},
             "agents": {"default": {"agent": "scripted", "scenario": str(self.scenario_path)}},
+            **({"wiki": True} if self.wiki_on else {}),
         }
 
     def write_config(self, overrides: Mapping[str, Any]) -> Path:
@@ -235,6 +240,18 @@ class World:
         """The forge's bare repository."""
         owner, name = self.repo.split("/")
         return Repo(bare_repo_path(self.server.data_dir, owner, name))
+
+    def wiki(self) -> Repo:
+        """The forge's bare wiki repository."""
+        owner, name = self.repo.split("/")
+        return Repo(bare_repo_path(self.server.data_dir, owner, name, wiki=True))
+
+    def wiki_file(self, path: str, branch: str = "master") -> str | None:
+        """A page of the wiki's branch on the forge, or None when absent."""
+        try:
+            return read_blob(self.wiki(), f"refs/heads/{branch}", path).decode()
+        except GitError:
+            return None
 
     def ref(self, ref: str) -> str | None:
         """The SHA a ref of the forge's repository holds (`refs/heads/main`), if any."""

@@ -1,4 +1,5 @@
-"""verify: setup, test, lint and typecheck in the checkout, then fails-before-fix and lockfiles."""
+"""verify: setup, test, lint and typecheck in the checkout, then fails-before-fix, lockfiles and
+migrations."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import check_fails_before_fix
 from conveyor.verify.lockfiles import check_lockfiles
+from conveyor.verify.migrations import NAME as MIGRATIONS
+from conveyor.verify.migrations import check_migrations
 from conveyor.verify.suites import baseline, blame_change, run_suite
 
 
@@ -84,8 +87,8 @@ def verify(
 
     Every command runs with exactly `env` (the sessions' allowlisted environment),
     in its own process group with the configured timeout, its log kept under
-    `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test and
-    the lockfile check only. `heartbeat` is called every few seconds while a
+    `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test, the
+    lockfile and the migration checks only. `heartbeat` is called every few seconds while a
     command runs. `shared` names the shared set-up environments and baselines
     (see `Context`). Git failures raise `VerifyGitError`.
     """
@@ -111,6 +114,10 @@ def verify(
     else:
         fbf = check_fails_before_fix(ctx, paths, base, head, changes)
     lockfiles = check_lockfiles(ctx, paths, head, changes)
+    if results[0].ok:
+        migrations = check_migrations(ctx, paths, changes)
+    else:
+        migrations = CheckResult(MIGRATIONS, Outcome.SKIPPED, "held back: setup did not pass")
     return VerifyResult(
         base_sha=base_sha,
         head_sha=head,
@@ -118,4 +125,5 @@ def verify(
         fails_before_fix=fbf,
         lockfiles=lockfiles,
         tests_only=tests_only,
+        migrations=migrations,
     )

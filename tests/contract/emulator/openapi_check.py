@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import httpx
 from openapi_schema_validator import OAS30Validator
+
+from tests.contract.forge.openapi import merged_document
 
 
 def _allow_null_enums(node: Any) -> Any:
@@ -25,9 +25,7 @@ def _allow_null_enums(node: Any) -> Any:
     return node
 
 
-SPEC: dict[str, Any] = _allow_null_enums(
-    json.loads((Path(__file__).parents[2] / "data" / "github-openapi-subset.json").read_text())
-)
+SPEC: dict[str, Any] = _allow_null_enums(merged_document())
 
 
 @cache

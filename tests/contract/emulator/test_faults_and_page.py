@@ -35,6 +35,21 @@ def test_knobs_can_be_turned_on_a_running_server(tmp_path: Path) -> None:
         assert client.post("/_conveyor/knobs", json={"list_lag_ms": -1}).status_code == 422
 
 
+def test_an_injected_secondary_limit_answers_githubs_403_then_lifts(tmp_path: Path) -> None:
+    """Two injected limits: two 403s in GitHub's words with Retry-After, then the real answer."""
+    with ForgeServer(tmp_path / "forge") as server, httpx.Client(base_url=server.url) as client:
+        knobs = server.set_knobs(secondary_limit={"count": 2, "retry_after": 30})
+        assert knobs["secondary_limit"]["count"] == 2
+        limited = [client.get("/repos/a/b") for _ in range(2)]
+        for answer in limited:
+            assert answer.status_code == 403
+            assert answer.headers["Retry-After"] == "30"
+            assert "secondary rate limit" in answer.json()["message"]
+        assert client.get("/repos/a/b").status_code == 404
+        bad = {"secondary_limit": {"count": 1, "status": 500}}
+        assert client.post("/_conveyor/knobs", json=bad).status_code == 422
+
+
 def test_a_new_comment_is_listed_only_after_the_list_lag(tmp_path: Path) -> None:
     """With a 300 ms lag a fresh comment is missing from the list, then appears."""
     with ForgeServer(tmp_path / "forge", list_lag_ms=300) as server:
@@ -51,10 +66,10 @@ def test_a_new_comment_is_listed_only_after_the_list_lag(tmp_path: Path) -> None
                 time.sleep(0.05)
 
 
-def test_the_page_lists_issues_labels_and_comments_with_html_escaped(
+def test_the_pages_list_issues_labels_and_comments_with_html_escaped(
     world: World, owner: httpx.Client
 ) -> None:
-    """A visitor's `<script>` comment and title show as text, never as markup."""
+    """A visitor's `<script>` comment and title show as text on the index and the issue's page."""
     with world.client(world.visitor_token) as visitor:
         number = visitor.post(
             f"{world.repo_path}/issues", json={"title": "<b>bold</b> & co", "body": "x"}
@@ -64,15 +79,17 @@ def test_the_page_lists_issues_labels_and_comments_with_html_escaped(
             json={"body": "<script>alert('pwned')</script>"},
         )
     owner.post(f"{world.repo_path}/issues/{number}/labels", json={"labels": ["<i>label</i>"]})
-    page = owner.get("/")
-    assert page.status_code == 200
-    assert page.headers["content-type"].startswith("text/html")
-    html = page.text
-    assert world.slug in html
-    assert "&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;" in html
-    assert "<script>" not in html
-    assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in html
-    assert "&lt;i&gt;label&lt;/i&gt;" in html
+    index = owner.get("/")
+    assert index.status_code == 200
+    assert index.headers["content-type"].startswith("text/html")
+    issue = owner.get(f"/{world.slug}/issues/{number}")
+    assert issue.status_code == 200
+    for html in (index.text, issue.text):
+        assert world.slug in html
+        assert "<script>" not in html
+        assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in html
+        assert "&lt;i&gt;label&lt;/i&gt;" in html
+    assert "&lt;script&gt;alert('pwned')&lt;/script&gt;" in issue.text
 
 
 def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
@@ -87,13 +104,18 @@ def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
         httpx.get(f"{server.url}/_conveyor/stats", timeout=5)
 
 
-def test_an_issue_html_url_leads_to_its_place_on_the_page(
+def test_an_issue_html_url_leads_to_its_own_page_and_a_comments_to_its_anchor(
     world: World, owner: httpx.Client
 ) -> None:
-    """Following an issue's `html_url` lands on the page at that issue's anchor."""
+    """Following an issue's `html_url` shows that issue; a comment's names its anchor there."""
     issue = owner.post(f"{world.repo_path}/issues", json={"title": "find me"}).json()
-    hop = owner.get(issue["html_url"])
-    assert hop.status_code == 302
-    location = hop.headers["Location"]
-    assert location == f"/#{world.slug}%23{issue['number']}"
-    assert f'id="{world.slug}#{issue["number"]}"' in owner.get("/").text
+    comment = owner.post(
+        f"{world.repo_path}/issues/{issue['number']}/comments", json={"body": "here"}
+    ).json()
+    shown = owner.get(issue["html_url"])
+    assert shown.status_code == 200
+    assert "find me" in shown.text
+    page_url, _, anchor = comment["html_url"].partition("#")
+    assert page_url == issue["html_url"]
+    assert f'id="{anchor}"' in shown.text
+    assert owner.get(f"/{world.slug}/issues/99999").status_code == 404

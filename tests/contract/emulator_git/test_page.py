@@ -1,4 +1,4 @@
-"""The page at `/` lists PRs with their checks, escaping what people wrote."""
+"""The index and a PR's page list PRs with their checks, escaping what people wrote."""
 
 from __future__ import annotations
 
@@ -20,7 +20,11 @@ def test_the_page_shows_a_pr_with_its_check_and_escapes_its_title(
         f"{gw.repo_path}/check-runs",
         json={"name": "lint", "head_sha": head, "conclusion": "success"},
     )
-    page = httpx.get(f"{gw.server.url}/").text
-    assert "<script>alert(1)</script>" not in page
-    assert f"#{pr['number']} &lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert "lint: success" in page
+    index = httpx.get(f"{gw.server.url}/").text
+    own = httpx.get(pr["html_url"]).text
+    for page in (index, own):
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "lint: success" in index
+    assert ">lint<" in own
+    assert "success" in own

@@ -15,7 +15,9 @@ from pydantic import TypeAdapter
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-SPEC_PATH = Path(__file__).parents[2] / "data" / "github-openapi-subset.json"
+DATA = Path(__file__).parents[2] / "data"
+# `github-openapi-subset.json` and the pieces cut beside it (`scripts/cut-github-description`).
+SPEC_GLOB = "github-openapi-*.json"
 SPEC_URI = "urn:conveyor:github-openapi-subset"
 METHODS = ("get", "post", "put", "patch", "delete")
 # Parameters whose values may hold slashes (`heads/feature/x`, `feature/x`).
@@ -171,10 +173,24 @@ def _validator(spec: Description, pointer: str) -> Any:
     )
 
 
+def merged_document() -> dict[str, Any]:
+    """Every piece of the description in `tests/data`, merged: paths and components."""
+    merged: dict[str, Any] = {}
+    for path in sorted(DATA.glob(SPEC_GLOB)):
+        piece = json.loads(path.read_text(encoding="utf-8"))
+        if not merged:
+            merged = piece
+            continue
+        merged["paths"] = {**merged["paths"], **piece["paths"]}
+        for kind, found in piece["components"].items():
+            merged["components"][kind] = {**merged["components"].get(kind, {}), **found}
+    return merged
+
+
 @cache
 def description() -> Description:
     """The description in `tests/data`, loaded once."""
-    return Description(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
+    return Description(merged_document())
 
 
 @cache

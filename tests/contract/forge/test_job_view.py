@@ -89,3 +89,27 @@ def test_an_unreadable_answer_file_is_asked_again(world: World, tmp_path: Path) 
     view = JobForge(world.pipeline, AnswerFile(path, lambda: NOW))
     assert view.is_collaborator(VISITOR) is False
     assert AnswerFile(path, lambda: NOW).get(f"collaborator:{VISITOR}") is False
+
+
+def test_a_reread_returns_only_what_others_posted_and_costs_a_304_when_nothing_did(
+    world: World,
+) -> None:
+    """The job's own posts are not news; someone else's comment is; no change answers 304."""
+    issue = world.pipeline.create_issue("Reread", "body")
+    view = JobForge(world.pipeline)
+    view.list_comments(issue.number)
+    assert view.reread_comments(issue.number) == ()
+    view.create_comment(issue.number, "the job's own")
+    assert view.reread_comments(issue.number) == ()
+    posted = world.trusted.create_comment(issue.number, "a person's")
+    assert [c.id for c in view.reread_comments(issue.number)] == [posted.id]
+    assert [c.body for c in view.list_comments(issue.number).comments] == [
+        "the job's own",
+        "a person's",
+    ]
+    before = world.server.stats()["by_status"]
+    assert view.reread_comments(issue.number) == ()
+    after = world.server.stats()["by_status"]
+    assert isinstance(before, dict)
+    assert isinstance(after, dict)
+    assert int(after.get("304", 0)) == int(before.get("304", 0)) + 1

@@ -40,7 +40,9 @@ def commit_wait(ctx: JobContext, state: IssueState) -> StageEnd:
     ctx.hub.set_check_reply(lambda _key, reply: [] if reply.get("ok") else ["ok: must be true"])
     sha = ctx.hub.handlers().answer({"op": "commit", "paths": ["notes.txt"], "message": "Notes"})
     (ctx.checkout / "scratch.txt").write_text("not committed\n")
-    (ctx.job_dir / "waiting").write_text(str(sha.get("sha")))
+    # Atomically: the test waits for the file to exist, then reads the sha from it.
+    (ctx.job_dir / "waiting.partial").write_text(str(sha.get("sha")))
+    (ctx.job_dir / "waiting.partial").replace(ctx.job_dir / "waiting")
     deadline = time.monotonic() + 120
     while not ctx.interrupted() and time.monotonic() < deadline:
         time.sleep(0.05)

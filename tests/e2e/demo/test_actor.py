@@ -7,10 +7,14 @@ from itertools import count
 
 from conveyor.cli.demo.actor import Actor
 from conveyor.core.labels import Status
+from conveyor.core.pickup import QUESTIONS
+from conveyor.core.signatures import Signature
 from conveyor.forge.github import token_forge
 from conveyor.testing.emulator import ForgeServer
 
 _N = count(1)
+ASKED = Signature("triage", "scripted", "m", "run1").sign(QUESTIONS, "1. Which level?")
+CLAIM = Signature("coordinator", "scripted", "m", "run2").sign("claim", "Working on it.")
 
 
 def _repo(server: ForgeServer) -> tuple[str, dict[str, str]]:
@@ -36,7 +40,7 @@ def test_the_actor_answers_a_waiting_issue_once_and_leaves_others_alone(
     other = alice.create_issue("Something else [other]", "Do that.")
     for issue in (asked, other):
         bot.add_labels(issue.number, [Status.NEEDS_INFO.value])
-        bot.create_comment(issue.number, "Which level?")
+        bot.create_comment(issue.number, ASKED)
     seen: list[tuple[str, int]] = []
     actor = Actor(
         alice, "alice", "bot", {"ask": "Ten."}, on_answer=lambda t, n: seen.append((t, n))
@@ -47,3 +51,23 @@ def test_the_actor_answers_a_waiting_issue_once_and_leaves_others_alone(
     bodies = [(c.author, c.body) for c in alice.list_comments(asked.number).comments]
     assert bodies[-1] == ("alice", "Ten.")
     assert [c.author for c in alice.list_comments(other.number).comments] == ["bot"]
+
+
+def test_the_actor_does_not_answer_again_when_the_pipeline_claims_before_the_label_comes_off(
+    forge_server: ForgeServer,
+) -> None:
+    """The claim comment lands while `agent:needs-info` is still on: no second answer."""
+    repo, tokens = _repo(forge_server)
+    bot = token_forge(repo, tokens["bot"], base_url=forge_server.url)
+    alice = token_forge(repo, tokens["alice"], base_url=forge_server.url)
+    asked = alice.create_issue("Add a helper [ask]", "Do it.")
+    bot.add_labels(asked.number, [Status.NEEDS_INFO.value])
+    bot.create_comment(asked.number, ASKED)
+    actor = Actor(alice, "alice", "bot", {"ask": "Ten."})
+    assert actor.pass_once() == [asked.number]
+    bot.create_comment(asked.number, CLAIM)
+    assert actor.pass_once() == []
+    bot.create_comment(asked.number, ASKED)
+    assert actor.pass_once() == [asked.number]
+    answers = [c for c in alice.list_comments(asked.number).comments if c.author == "alice"]
+    assert len(answers) == 2

@@ -1,16 +1,24 @@
-"""`conveyor demo --no-serve`, judged only by what the forge shows and what sessions were given."""
+"""`conveyor demo --no-serve` from a plain install, judged by what the forge shows, what
+sessions were given, and what the demo's config still does after it exits.
+
+The demo runs from a fresh virtual environment holding a non-editable install of this
+source tree without the test extra (pip's cache makes that quick), as a new user's would.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conveyor.cli.demo import changes
+from conveyor.cli.demo import changes, scenario
 from conveyor.cli.demo.issues import ACCOUNT, ISSUES, PLANTED, REPO, TRUSTED, tag_of
 from conveyor.cli.demo.scenario import template_file
 from conveyor.core.labels import Status
@@ -19,8 +27,8 @@ from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import Issue
 from conveyor.git import GitError, Repo, read_blob
-from conveyor.job.drive import conveyor_argv
-from conveyor.testing.emulator import ForgeServer
+
+SOURCE = Path(__file__).resolve().parents[3]
 
 FIXED_STOCK = template_file("inventory/stock.py").replace(
     changes.REMOVE_OLD, changes.BUGFIX_FIXED, 1
@@ -45,6 +53,10 @@ class Demo:
     home: Path
     issues: dict[str, Issue]
     stdout: str
+    returncode: int
+    bin: Path  # the fresh environment's scripts
+    config: Path  # the config the demo wrote
+    user_env: dict[str, str]
 
     def base_file(self, path: str) -> str | None:
         """A file of `main`, or None."""
@@ -54,21 +66,49 @@ class Demo:
             return None
 
 
+def plain_install(root: Path) -> Path:
+    """A fresh venv with `pip install SOURCE` (no extras, not editable); its bin folder."""
+    source = root / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(SOURCE / name, source / name)
+    ignored = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    shutil.copytree(SOURCE / "src", source / "src", ignore=ignored)
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+    done = subprocess.run(
+        [*pip, "--disable-pip-version-check", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return venv / "bin"
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
-    """Run the whole demo once, then serve its forge data again to read the outcome."""
+    """Run the whole demo once from a plain install, then serve its data as a user would."""
     root = tmp_path_factory.mktemp("demo")
+    scripts = plain_install(root)
     (root / "user-home").mkdir()
     env = {k: v for k in ("PATH", "LANG", "TMPDIR") if (v := os.environ.get(k)) is not None}
     env |= {"HOME": str(root / "user-home"), "CONVEYOR_HOME": str(root / "unused-home")}
-    argv = [*conveyor_argv(), "demo", "--no-serve", "--data", str(root / "data")]
+    argv = [str(scripts / "conveyor"), "demo", "--no-serve", "--data", str(root / "data")]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1500, check=False)
     assert done.returncode in (0, 1), done.stdout + done.stderr
-    with ForgeServer(root / "data") as server:
-        forge = token_forge(REPO, server.add_user(TRUSTED), base_url=server.url)
-        numbers = range(1, 40)
+    serve = [str(scripts / "conveyor"), "forge", "serve", "--data", str(root / "data")]
+    server = subprocess.Popen(serve, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://"), url
+        token = (root / "data" / "conveyor" / "token").read_text(encoding="utf-8").strip()
+        forge = token_forge(REPO, token, base_url=url)
         issues = {}
-        for number in numbers:
+        for number in range(1, 40):
             try:
                 issue = forge.get_issue(number)
             except NotFound:  # past the last issue
@@ -77,7 +117,12 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
                 issues[tag] = issue
         owner, name = REPO.split("/")
         bare = Repo(bare_repo_path(root / "data", owner, name))
-        yield Demo(forge, bare, root / "data" / "conveyor" / "home", issues, done.stdout)
+        config = root / "data" / "conveyor" / "conveyor.toml"
+        home = root / "data" / "conveyor" / "home"
+        yield Demo(forge, bare, home, issues, done.stdout, done.returncode, scripts, config, env)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def _pipeline_comments(demo: Demo, number: int) -> list[str]:
@@ -141,3 +186,51 @@ def test_the_planted_instruction_is_withheld_and_the_count_is_stated_on_the_forg
     read = [*session_files, *demo.home.glob("*/runs/*/*.md")]
     leaked = [p for p in read if PLANTED in p.read_text(encoding="utf-8", errors="replace")]
     assert leaked == []
+
+
+@pytest.mark.timeout(1800)
+def test_a_plain_install_runs_the_demo_to_the_end_with_every_expected_outcome(
+    demo: Demo,
+) -> None:
+    """No test extra, no editable install: every issue reaches its outcome, none misses pytest."""
+    assert demo.returncode == 0, demo.stdout
+    assert "No module named" not in demo.stdout
+    assert "not as expected" not in demo.stdout
+    assert f"conveyor status --config {demo.config}" in demo.stdout
+
+
+@pytest.mark.timeout(1800)
+def test_the_demos_config_still_works_after_it_exits(demo: Demo) -> None:
+    """Its forge served again on the same port: doctor passes and status lists the outcomes."""
+    cli = str(demo.bin / "conveyor")
+    doctor = subprocess.run(
+        [cli, "doctor", "--config", str(demo.config), "--json"],
+        env=demo.user_env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    report = json.loads(doctor.stdout)
+    assert (doctor.returncode, report["failed"]) == (0, []), doctor.stdout + doctor.stderr
+    status = subprocess.run(
+        [cli, "status", "--config", str(demo.config), "--json"],
+        env=demo.user_env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert status.returncode == 0, status.stderr
+    outcomes = {
+        line["issue"]: (line["outcome"], line["pr"]) for line in json.loads(status.stdout)["issues"]
+    }
+    for tag in ("clean", "bugfix", "ask", "same-a", "same-b", "split-prices", "split-value"):
+        outcome, pr = outcomes[demo.issues[tag].number]
+        assert outcome == "merged", (tag, outcome)
+        assert pr is not None
+    assert outcomes[demo.issues["split"].number][0] == "split"
+
+
+@pytest.mark.timeout(1800)
+def test_the_wiki_only_issue_published_its_page_and_merged_without_a_pr(demo: Demo) -> None:
+    """FLOW-5: the page is on the wiki's master, the issue merged, and no PR was opened."""
+    issue = demo.issues["wiki"]
+    assert Status.MERGED.value in issue.labels, (issue.labels, demo.stdout)
+    assert issue.state == "closed"
+    wiki = Repo(demo.bare.path.with_name(demo.bare.path.name.replace(".git", ".wiki.git")))
+    page = read_blob(wiki, "refs/heads/master", scenario.WIKI_PAGE).decode()
+    assert page == scenario.WIKI_PAGE_TEXT
+    assert demo.forge.find_pr(f"agent/issue-{issue.number}") is None

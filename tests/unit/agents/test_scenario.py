@@ -133,3 +133,17 @@ def test_the_toml_example_in_the_docs_loads_and_its_replies_validate(tmp_path: P
             assert validate_reply(model, reply).findings == ()
             checked += 1
     assert checked == 3
+
+
+def test_the_wiki_only_example_in_the_docs_loads_and_its_reply_validates(tmp_path: Path) -> None:
+    """docs/scenarios.md's wiki-only spec writer commits in `wiki` and replies wiki_only."""
+    docs = Path(__file__).resolve().parents[3] / "docs" / "scenarios.md"
+    example = docs.read_text().split("```toml\n")[2].split("```", 1)[0]
+    path = tmp_path / "wiki.toml"
+    path.write_text(example)
+    (entry,) = load(path)
+    commits = [a["commit"] for turn in entry.turns for a in turn.actions if "commit" in a]
+    assert commits == [{"message": "Explain stock levels", "dir": "wiki"}]
+    (answer,) = [a["reply"] for turn in entry.turns for a in turn.actions if "reply" in a]
+    assert answer["wiki_only"] is True
+    assert validate_reply("spec", answer).findings == ()

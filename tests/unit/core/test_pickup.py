@@ -137,6 +137,12 @@ def test_an_unchanged_reviewed_branch_with_no_blocking_finding_skips_review() ->
     assert restart_stage(ok.model_copy(update={"head_sha": "b"})) is Stage.REVIEW
 
 
+def test_a_reviewed_wiki_only_change_restarts_at_checks_with_nothing_to_rebase() -> None:
+    """FLOW-5: a wiki-only change has no code branch to sync; wiki-check runs again."""
+    ok = IssueState(implemented=True, head_sha="a", reviewed_sha="a", flows="wiki", stopped=STOPPED)
+    assert restart_stage(ok) is Stage.CHECKS
+
+
 @given(
     labels=st.lists(st.sampled_from(LABELS), max_size=3).map(tuple),
     author=st.sampled_from(["owner", "visitor", ACCOUNT]),

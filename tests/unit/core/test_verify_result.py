@@ -64,6 +64,7 @@ def test_the_summary_has_a_line_per_command_and_check() -> None:
         "- test: passed",
         "- fails-before-fix: skipped (docs only)",
         "- lockfiles: skipped (no lockfile changed)",
+        "- migrations: skipped (not run)",
     ]
 
 
@@ -72,3 +73,21 @@ def test_a_command_is_found_by_name() -> None:
     outcome = result(PASSED_TEST)
     assert outcome.command("test") == PASSED_TEST
     assert outcome.command("lint") is None
+
+
+def test_a_failed_migration_check_fails_verify_and_its_run_is_the_one_reported() -> None:
+    """CHK-5: the migrations check holds verify back; its failing run is what the fixer reads."""
+    down = CommandResult("migrate down 2", Outcome.FAILED, exit_code=1, tail="no such table")
+    check = CheckResult("migrations", Outcome.FAILED, "migrate down failed", runs=(down,))
+    outcome = VerifyResult(
+        base_sha="a" * 40,
+        head_sha="b" * 40,
+        commands=(PASSED_TEST,),
+        fails_before_fix=CheckResult("fails-before-fix", Outcome.PASSED),
+        lockfiles=CheckResult("lockfiles", Outcome.SKIPPED, "no lockfile changed"),
+        migrations=check,
+    )
+    assert not outcome.passed
+    assert outcome.failures() == ("migrations: failed: migrate down failed",)
+    assert outcome.failed_run("migrations") == down
+    assert "- migrations: failed (migrate down failed)" in outcome.summary()

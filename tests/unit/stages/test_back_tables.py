@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.merge_rules import Behind
 from conveyor.core.session import SessionStatus
-from conveyor.core.state import IssueState
+from conveyor.core.state import Flows, IssueState
 from conveyor.stages import checks, checks_acts, merge, sync
 from conveyor.stages.diagram_back import back_markdown
 from conveyor.stages.effects import (
@@ -24,21 +24,26 @@ from conveyor.stages.effects import (
     Effect,
     LaunchSession,
     PostComment,
+    PrSettled,
     PushBranch,
     Pushed,
     Refused,
     Result,
     SessionEnded,
+    SettlePr,
 )
 from conveyor.stages.effects_merge import (
     BehindRead,
     CheckBehind,
+    CheckWiki,
     CiRead,
     CloseOut,
     FinishSync,
+    FinishWiki,
     GuardBranch,
     MergePr,
     MergeTried,
+    PublishWiki,
     QueueRead,
     ReadCi,
     ReadQueue,
@@ -49,6 +54,7 @@ from conveyor.stages.effects_merge import (
     SyncFinished,
     Verified,
     VerifyHead,
+    WikiPublished,
 )
 from conveyor.stages.step import End, Table
 from tests.unit.stages.factory import inputs
@@ -101,16 +107,24 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
         case LaunchSession():
             status = data.draw(st.sampled_from(list(SessionStatus)))
             return SessionEnded(status, data.draw(st.sampled_from(REPLIES)), "boom")
-        case PostComment() | CloseOut() | RestoreBranch():
+        case PostComment() | CloseOut() | RestoreBranch() | PublishWiki():
             return Done()
-        case GuardBranch():
+        case GuardBranch() | CheckWiki():
             return Checked(data.draw(st.booleans()), ("moved",))
+        case SettlePr(action=action):
+            return PrSettled(3, action != "close")
+        case FinishWiki():
+            outcomes = [WikiPublished("published"), WikiPublished("nothing")]
+            return data.draw(st.sampled_from([*outcomes, WikiPublished("conflict", "a.md")]))
         case VerifyHead():
             return Verified(data.draw(st.booleans()), HEAD, "s", ("test: failed",))
         case ReadCi():
             return _ci(data)
         case PushBranch():
-            return Pushed(HEAD, (), data.draw(st.sampled_from([(), ("a.py",)])))
+            changed = data.draw(st.sampled_from([(), ("a.py",)]))
+            wiki_new = data.draw(st.sampled_from([(), ("Page.md",)]))
+            new = data.draw(st.sampled_from([(), ("a.py",)]))
+            return Pushed(HEAD, changed, new, data.draw(st.booleans()), wiki_new)
         case SyncBase() | RebaseHere():
             made: list[Rebased] = [
                 Rebased("clean", HEAD),
@@ -119,7 +133,8 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
             ]
             return data.draw(st.sampled_from(made))
         case FinishSync():
-            return SyncFinished(data.draw(st.booleans()), HEAD, ("marker",))
+            ok, code, wiki = (data.draw(st.booleans()) for _ in range(3))
+            return SyncFinished(ok, HEAD, ("marker",), code, wiki)
         case ReadQueue():
             return QueueRead(data.draw(st.sampled_from([(), (3,)])))
         case CheckBehind():
@@ -131,14 +146,15 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
 
 
 @pytest.mark.parametrize("name", sorted(MACHINES))
-@given(data=st.data(), passed=st.booleans())
+@given(data=st.data(), passed=st.booleans(), flows=st.sampled_from(["code", "wiki", "both"]))
 def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
-    name: str, data: st.DataObject, passed: bool
+    name: str, data: st.DataObject, passed: bool, flows: Flows
 ) -> None:
     """Totality: whatever each effect answers, the machine takes it and ends within bounds."""
     start, transition = MACHINES[name]
     sha = HEAD if passed else None
-    step = start(inputs(head_sha=HEAD), IssueState(head_sha=HEAD, verified_sha=sha, passed_sha=sha))
+    state = IssueState(head_sha=HEAD, verified_sha=sha, passed_sha=sha, flows=flows, pr=3)
+    step = start(inputs(head_sha=HEAD), state)
     for _ in range(60):
         if isinstance(step.action, End):
             return

@@ -12,13 +12,13 @@ from conveyor.stages.effects import (
     Checked,
     CheckSpecTests,
     Done,
-    FinishPr,
     LaunchSession,
     PostComment,
-    PrOpened,
+    PrSettled,
     PushBranch,
     Pushed,
     SessionEnded,
+    SettlePr,
 )
 from conveyor.stages.implement_table import Implement
 from conveyor.stages.step import SavedAt, Step, Stopped
@@ -61,8 +61,8 @@ def test_done_checks_the_spec_tests_pushes_and_readies_the_pr_then_saves_at_revi
         "c" * 40, ("inventory/total.py", "tests/test_total.py"), ("inventory/total.py",)
     )
     step = implement.transition(step.memory, pushed)
-    assert step.action == FinishPr("Add a total (#7)", "Closes #7\n\nAdded total().\n")
-    end = implement.transition(step.memory, PrOpened(12, "c" * 40)).action
+    assert step.action == SettlePr("go", "Add a total (#7)", "Closes #7\n\nAdded total().\n")
+    end = implement.transition(step.memory, PrSettled(12, open=True)).action
     assert isinstance(end, SavedAt)
     assert end.stage is Stage.REVIEW
     assert end.state.changed_paths == ("inventory/total.py", "tests/test_total.py")

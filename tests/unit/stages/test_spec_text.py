@@ -7,8 +7,10 @@ from conveyor.stages.spec_text import (
     behaviour_items,
     coverage_gaps,
     has_end_marker,
+    lists_wiki_updates,
     spec_findings,
     strip_end_marker,
+    wiki_findings,
 )
 from tests.unit.stages.factory import INTERFACES, SPEC_BODY, spec_reply
 
@@ -58,3 +60,32 @@ def test_a_ready_reply_needs_interfaces_unless_no_tests_reason() -> None:
 def test_a_handoff_reply_passes_the_quick_checks() -> None:
     """SPEC-94: a handoff is read as a handoff whatever its other fields."""
     assert not spec_findings(spec_reply(spec="", status="handoff"), depth=0)
+
+
+def test_the_wiki_updates_section_names_updates_unless_it_says_none() -> None:
+    """`None.`, `n/a` or an empty section list nothing; a sentence lists an update."""
+    for body in ("None.", "n/a", "*None*", "", "No wiki updates."):
+        assert not lists_wiki_updates(f"## Wiki updates\n{body}\n\n## Sources\nx\n"), body
+    assert lists_wiki_updates("## Wiki updates\nA new page, Stock levels.\n\n## Sources\nx\n")
+
+
+def test_listed_wiki_updates_need_committed_pages_and_wiki_only_needs_a_wiki() -> None:
+    """SPEC-116, SPEC-119: what the commit check says about the spec's wiki pages."""
+    listed = {"wiki_only": False, "lists_updates": True}
+    assert wiki_findings(has_wiki=True, wiki_changed=False, **listed)[0].startswith("Wiki updates:")
+    assert wiki_findings(has_wiki=True, wiki_changed=True, **listed) == ()
+    assert wiki_findings(has_wiki=False, wiki_changed=False, **listed) == ()
+    only = {"wiki_only": True, "lists_updates": True}
+    assert wiki_findings(has_wiki=False, wiki_changed=False, **only)[0].startswith("wiki_only:")
+    assert wiki_findings(has_wiki=True, wiki_changed=False, **only)[0].startswith(
+        "nothing-to-build:"
+    )
+    assert wiki_findings(has_wiki=True, wiki_changed=True, **only) == ()
+
+
+def test_a_wiki_only_reply_must_say_why_no_test_is_written() -> None:
+    """SPEC-115: wiki_only goes with no_tests_reason."""
+    found = spec_findings(spec_reply(wiki_only=True), 0)
+    assert any(f.startswith("no_tests_reason:") for f in found)
+    fine = spec_reply(wiki_only=True, no_tests_reason="only the wiki", interfaces=[])
+    assert spec_findings(fine, 0) == ()

@@ -22,11 +22,11 @@ from conveyor.stages.effects import (
     CheckSpecTests,
     Done,
     Effect,
-    FinishPr,
     LaunchSession,
     OpenDraftPr,
     PostComment,
     PrOpened,
+    PrSettled,
     PushBranch,
     Pushed,
     Refused,
@@ -35,6 +35,7 @@ from conveyor.stages.effects import (
     RunTests,
     SaveSpecFile,
     SessionEnded,
+    SettlePr,
     SuiteRan,
 )
 from conveyor.stages.step import End, Table
@@ -63,6 +64,7 @@ REPLIES = [
     triage_reply("needs-info"),
     *(spec_reply(d, questions=["?"]) for d in ("ready", "needs-info", "no-work")),
     spec_reply("split", sub_issues=parts(2)),
+    spec_reply(wiki_only=True, no_tests_reason="only the wiki changes", interfaces=[]),
     spec_reply(spec="no marker"),
     spec_reply(status="handoff"),
     *(implement_reply(s) for s in ("done", "handoff", "blocked")),
@@ -108,10 +110,15 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
             return Checked(data.draw(st.booleans()), ("a.py: why",))
         case RunTests():
             return SuiteRan(data.draw(st.booleans()))
-        case OpenDraftPr() | FinishPr():
+        case OpenDraftPr():
             return PrOpened(3, "f" * 40)
+        case SettlePr(action=action):
+            return PrSettled(3, action != "close")
         case PushBranch():
-            return Pushed("f" * 40, ("a.py",), data.draw(st.sampled_from([(), ("a.py",)])))
+            changed = data.draw(st.sampled_from([(), ("a.py",)]))
+            new = data.draw(st.sampled_from([(), ("a.py",)]))
+            wiki_new = data.draw(st.sampled_from([(), ("Page.md",)]))
+            return Pushed("f" * 40, changed, new, bool(wiki_new), wiki_new)
     raise AssertionError(effect)
 
 

@@ -66,10 +66,12 @@ def tool_input(action: Mapping[str, Any]) -> dict[str, Any]:
     return {name: arg}
 
 
-def _git(ws: Workspace, *args: str, stdin: str | None = None) -> tuple[bool, str]:
+def _git(
+    ws: Workspace, *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> tuple[bool, str]:
     proc = subprocess.run(
         ["git", *args],
-        cwd=ws.cwd,
+        cwd=cwd or ws.cwd,
         env=ws.env,
         input=stdin,
         capture_output=True,
@@ -104,10 +106,13 @@ def perform(ws: Workspace, action: Mapping[str, Any]) -> tuple[bool, str]:
     if name == "commit":
         spec = arg if isinstance(arg, dict) else {"message": str(arg)}
         paths = [str(p) for p in spec.get("paths", [])]
-        failed, out = _git(ws, "add", "--", *paths) if paths else _git(ws, "add", "-A")
+        # `dir`: commit in that folder's repository (the wiki checkout, `wiki`).
+        where = ws.cwd / str(spec["dir"]) if spec.get("dir") else ws.cwd
+        add = ("add", "--", *paths) if paths else ("add", "-A")
+        failed, out = _git(ws, *add, cwd=where)
         if failed:
             return True, out
-        return _git(ws, "commit", "-q", "-m", str(spec["message"]))
+        return _git(ws, "commit", "-q", "-m", str(spec["message"]), cwd=where)
     if name == "handoff":
         if ws.session_dir is None:
             return True, "no CONVEYOR_SESSION_DIR to write handoff.md into"

@@ -1,7 +1,10 @@
 """The demo's trusted person: watches the forge and answers the pipeline's questions.
 
 It reads only what a person reads (labels and comments) and acts only as
-that person (a comment), on its own thread beside the orchestrator.
+that person (a comment), on its own thread beside the orchestrator. It answers
+a questions comment, not whatever the account wrote last: the pipeline's claim
+comment goes up before the `agent:needs-info` label comes off, and a person
+looking in between would otherwise answer the same question twice.
 """
 
 from __future__ import annotations
@@ -13,16 +16,23 @@ from dataclasses import dataclass, field
 
 from conveyor.cli.demo.issues import tag_of
 from conveyor.core.labels import Status
+from conveyor.core.pickup import QUESTIONS
+from conveyor.core.signatures import parse_marker
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
 from conveyor.forge.types import Comment
 
 
-def needs_answer(comments: tuple[Comment, ...], person: str, account: str) -> bool:
-    """Whether the account's latest comment is newer than the person's latest one."""
-    last_account = max((c.id for c in comments if c.author == account), default=0)
+def open_question(comments: tuple[Comment, ...], person: str, account: str) -> int | None:
+    """The account's latest questions comment when the person has not replied since; its id."""
+    asked = [
+        c.id
+        for c in comments
+        if c.author == account and (m := parse_marker(c.body)) is not None and m.kind == QUESTIONS
+    ]
     last_person = max((c.id for c in comments if c.author == person), default=0)
-    return last_account > last_person
+    latest = max(asked, default=0)
+    return latest if latest > last_person else None
 
 
 @dataclass
@@ -36,6 +46,7 @@ class Actor:
     on_answer: Callable[[str, int], None] = lambda _tag, _number: None
     interval: float = 0.5
     answered: list[tuple[str, int]] = field(default_factory=list)
+    _replied_to: set[int] = field(default_factory=set)  # questions comments answered
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)  # the thread and the caller
     _thread: threading.Thread | None = None
@@ -56,10 +67,12 @@ class Actor:
             ):
                 continue
             comments = self.forge.list_comments(issue.number).comments
-            if not needs_answer(comments, self.person, self.account):
+            question = open_question(comments, self.person, self.account)
+            if question is None or question in self._replied_to:
                 continue
             self.on_answer(tag, issue.number)
             self.forge.create_comment(issue.number, self.answers[tag])
+            self._replied_to.add(question)
             self.answered.append((tag, issue.number))
             done.append(issue.number)
         return done

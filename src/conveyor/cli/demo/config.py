@@ -7,7 +7,10 @@ from typing import Any
 
 from conveyor.cli.demo.issues import ACCOUNT, REPO, TRUSTED, test_command
 
-TOKEN_ENV = "CONVEYOR_DEMO_TOKEN"  # noqa: S105 - the variable's name, not a secret
+# The pipeline account's token, in a file beside the config (owner-only): the config
+# still works after the demo exits (`conveyor status`, `doctor`, `run` against the forge
+# served again), and no process environment carries the token.
+TOKEN_FILE = "token"  # noqa: S105 - the file's name, not a secret
 REAL_AGENTS = ("claude", "codex", "opencode")
 # A real agent's run is capped: the demo's issues are small, this is a safety net.
 REAL_AGENT_DAY_BUDGET = 5.0
@@ -39,7 +42,7 @@ def demo_config(
         "home": str(home),
         "allowed_users": [TRUSTED],
         "forge": {"kind": "local", "api_url": api_url},
-        "account": {"login": ACCOUNT, "token_env": TOKEN_ENV},
+        "account": {"login": ACCOUNT, "token_file": TOKEN_FILE},
         "commands": {"test": test_command(), "timeout_seconds": 120},
         "limits": {
             "claim_wait_seconds": [0, 0],
@@ -52,18 +55,27 @@ def demo_config(
             "merge_order": False,
         },
         "agents": {"default": choice},
+        "wiki": True,
     }
     if money:
         values["money"] = money
     return values
 
 
-def write_demo_config(path: Path, values: dict[str, Any]) -> Path:
-    """Write the config as TOML at `path` (outside the repository), validated first."""
+def write_demo_config(path: Path, values: dict[str, Any], token: str | None = None) -> Path:
+    """Write the config as TOML at `path` (outside the repository), validated first, and the
+    account's `token` (when given) owner-only beside it."""
+    import os
+
     from conveyor.core.config import Config
     from conveyor.testing.world import config_toml
 
     Config.model_validate(values)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if token is not None:
+        secret = path.with_name(TOKEN_FILE)
+        descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(token + "\n")
     path.write_text(config_toml(values), encoding="utf-8")
     return path

@@ -53,6 +53,9 @@ ISSUES = (
     DemoIssue("visitor", VISITOR, "Please add a CSV export [visitor]",
               "Opened by someone the pipeline does not trust: it must never be touched.",
               "skipped"),
+    # Only the wiki changes: no PR, wiki-check alone, the page published (FLOW-5).
+    DemoIssue("wiki", TRUSTED, "Explain stock levels in the wiki [wiki]",
+              "Say on the wiki what a low stock level is and how to read the report.", "merged"),
 )  # fmt: skip
 # The split's parts, opened by the spec writer: titles as the scenario gives them.
 SUB_ISSUES = (
@@ -84,16 +87,21 @@ def test_command() -> str:
 
 
 def set_stage(server: ForgeServer) -> tuple[str, dict[str, int]]:
-    """People, the repository, the issues and the planted comment.
+    """People, the repository and its labels, the issues and the planted comment.
 
     Returns the pipeline account's token and each opened issue's number by tag.
     """
+    from conveyor.core.labels import all_labels
     from conveyor.forge.github import token_forge
+    from conveyor.ops.labels import spec_of
 
     tokens = {login: server.add_user(login) for login in (ACCOUNT, TRUSTED, VISITOR)}
-    server.create_repo(REPO, sample_template(), ci=test_command())
+    server.create_repo(REPO, sample_template(), ci=test_command(), wiki=True)
     server.add_collaborator(REPO, ACCOUNT)
     server.add_collaborator(REPO, TRUSTED)
+    # As `conveyor doctor --fix` does on a real repository: the pipeline's labels exist.
+    pipeline = token_forge(REPO, tokens[ACCOUNT], base_url=server.url)
+    pipeline.ensure_labels([spec_of(label) for label in all_labels()])
     numbers: dict[str, int] = {}
     for issue in ISSUES:
         forge = token_forge(REPO, tokens[issue.author], base_url=server.url)

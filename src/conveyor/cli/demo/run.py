@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from conveyor.cli.demo import fake_agent
 from conveyor.cli.demo import issues as demo_issues
 from conveyor.cli.demo.actor import Actor
-from conveyor.cli.demo.config import TOKEN_ENV, demo_config, write_demo_config
+from conveyor.cli.demo.config import demo_config, write_demo_config
 from conveyor.cli.demo.gather import gather
 from conveyor.cli.demo.scenario import advance_past_question, shipped_path
 from conveyor.cli.demo.table import IssueFacts
@@ -75,9 +75,9 @@ def prepare(
     values = demo_config(
         api_url=server.url, home=files.home, scenario=files.scenario, agent=agent, model=model
     )
-    write_demo_config(files.config, values)
+    write_demo_config(files.config, values, token)
     extra = fake_agent.fake_environ() if model_url is not None else {}
-    return {**os.environ, **extra, TOKEN_ENV: token}, sorted(numbers.values())
+    return {**os.environ, **extra}, sorted(numbers.values())
 
 
 def run_pipeline(

@@ -25,6 +25,13 @@ FINDING = {
     "evidence": "the new StockError says 'bad quantity' without the value that was refused",
     "suggestion": "name the quantity in the message, as add() does",
 }
+# The wiki-only issue's page, linked from the wiki's Home page (a new page must be linked).
+WIKI_PAGE = "Stock-Levels.md"
+WIKI_PAGE_TEXT = (
+    "# Stock levels\n\nAn item is low when it has fewer units than the report's threshold.\n"
+    "`low_stock(stock, n)` lists those items by name.\n"
+)
+WIKI_HOME = "Welcome to the inventory wiki!\n\n- [[Stock Levels]]\n"
 # After writing both issues' label() into the conflicted file: finish the stopped rebase.
 RESOLVE = "git add inventory/labels.py && GIT_EDITOR=true git rebase --continue"
 
@@ -154,6 +161,23 @@ def _same(tag: str, content: str, test: str) -> list[Entry]:
     return [*entries, resolver, *back_half(tag)]
 
 
+def wiki_only(tag: str) -> list[Entry]:
+    """A spec writer whose wiki page is the whole change, then the usual back half."""
+    spec = (
+        "## Behaviour\n- The wiki explains stock levels on a page linked from Home.\n\n"
+        "## Out of scope\nCode.\n\n## Design\nA wiki page.\n\n## Tests\nNone: only the "
+        "wiki changes.\n\n## Wiki updates\nA new Stock levels page, linked from Home.\n\n"
+        f"## Assumptions and risks\nNone.\n\n## Sources\nThe issue.\n{SPEC_END}\n"
+    )
+    answer = spec_answer(None, spec=spec, no_tests_reason="only the wiki changes", wiki_only=True)
+    pages = [
+        {"write": {"path": f"wiki/{WIKI_PAGE}", "content": WIKI_PAGE_TEXT}},
+        {"write": {"path": "wiki/Home.md", "content": WIKI_HOME}},
+        {"commit": {"message": "Explain stock levels", "dir": "wiki"}},
+    ]
+    return [triage(tag), _reply(tag, "spec", answer, *pages), *back_half(tag)]
+
+
 def build() -> dict[str, list[Entry]]:
     """The whole demo scenario."""
     parts = [
@@ -171,6 +195,7 @@ def build() -> dict[str, list[Entry]]:
         *_feature("ask", c.RESTOCK),
         *_same("same-a", c.SAME_A, c.SAME_A_TEST),
         *_same("same-b", c.SAME_B, c.SAME_B_TEST),
+        *wiki_only("wiki"),
     ]
     return {"sessions": sessions}
 

@@ -29,6 +29,7 @@ class JobRow:
     cost_usd: float
     unknown_cost: int
     running_seconds: int
+    worker: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +158,29 @@ def _today(status: Mapping[str, Any], per_day: float | None) -> Spending | None:
     )
 
 
+def _remote_rows(status: Mapping[str, Any]) -> tuple[JobRow, ...]:
+    """The jobs status.json shows on remote workers (their job.json is on those machines)."""
+    rows = []
+    for job in _field(status, "jobs", list):
+        if not isinstance(job, Mapping) or not job.get("worker"):
+            continue
+        rows.append(
+            JobRow(
+                issue=int(job["issue"]),
+                stage=str(job["stage"]),
+                session=job.get("session"),
+                context=job.get("context"),
+                context_budget=job.get("context_budget") or None,
+                tokens=int(job.get("tokens") or 0),
+                cost_usd=float(job.get("cost_usd") or 0.0),
+                unknown_cost=int(job.get("unknown_cost_sessions") or 0),
+                running_seconds=int(job.get("running_seconds") or 0),
+                worker=str(job["worker"]),
+            )
+        )
+    return tuple(rows)
+
+
 def build_view(
     status: Mapping[str, Any] | None,
     events: EventState,
@@ -175,9 +199,10 @@ def build_view(
         pauses = tuple(f"{p['kind']}: {p.get('reason', '')}" for p in _field(seen, "pauses", list))
         degraded = tuple((str(k), int(v)) for k, v in _field(seen, "degraded", dict).items())
         merging = tuple(int(n) for n in _field(seen, "merge_queue", list))
+        remote = _remote_rows(seen)
     except (LookupError, TypeError, ValueError, AttributeError) as exc:
         problem = problem or f"status.json has an unexpected shape: {exc}"
-        parts, pauses, degraded, merging = ((), (), (), None), (), (), ()
+        parts, pauses, degraded, merging, remote = ((), (), (), None), (), (), (), ()
     queue, holds, stopped, today = parts
     written = seen.get("written_at")
     age = None
@@ -203,7 +228,8 @@ def build_view(
             _job_row(job, events.open_sessions.get(job.record.job_id), now)
             for job in jobs
             if job.alive
-        ),
+        )
+        + remote,
         recent=events.recent[-RECENT_SHOWN:],
         today=today,
     )

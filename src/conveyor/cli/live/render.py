@@ -84,7 +84,7 @@ def _jobs(view: View) -> Table:
     for job in view.jobs:
         table.add_row(
             f"#{job.issue}",
-            job.stage,
+            job.stage if job.worker is None else f"{job.stage} on {job.worker}",
             job.session or "-",
             _context(job),
             f"{job.tokens:,}",

@@ -38,11 +38,16 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.routes_comments",
     "conveyor.forge.emulator.routes_labels",
     "conveyor.forge.emulator.routes_sub_issues",
+    "conveyor.forge.emulator.hooks",
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
     "conveyor.forge.emulator.repos",
+    "conveyor.forge.emulator.wiki",
+    "conveyor.forge.emulator.repo_plan",
     "conveyor.forge.emulator.pulls",
+    "conveyor.forge.emulator.reviews",
     "conveyor.forge.emulator.merge",
     "conveyor.forge.emulator.protection",
+    "conveyor.forge.emulator.rulesets",
     "conveyor.forge.emulator.branches",
     "conveyor.forge.emulator.checks",
     "conveyor.forge.emulator.statuses",
@@ -50,6 +55,9 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.ci",
     "conveyor.forge.emulator.pull_page",
     "conveyor.forge.emulator.page",
+    "conveyor.forge.emulator.web_issue",
+    "conveyor.forge.emulator.web_pull",
+    "conveyor.forge.emulator.web_pipeline",
 ]
 
 
@@ -82,9 +90,17 @@ async def _crash(_request: Request, _exc: Exception) -> Response:
 
 
 def build_app(
-    data_dir: Path, *, fail_rate: float = 0.0, list_lag_ms: int = 0, seed: int | None = None
+    data_dir: Path,
+    *,
+    fail_rate: float = 0.0,
+    list_lag_ms: int = 0,
+    seed: int | None = None,
+    pipeline_home: Path | None = None,
 ) -> Starlette:
-    """The emulator's ASGI app over the store in `data_dir` (created when missing)."""
+    """The emulator's ASGI app over the store in `data_dir` (created when missing).
+
+    `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows.
+    """
     modules = route_modules()  # first: importing them registers their tables
     store = Store.open(data_dir)
     state = EmulatorState(
@@ -92,6 +108,7 @@ def build_app(
         data_dir=data_dir,
         knobs=Knobs(fail_rate=fail_rate, list_lag_ms=list_lag_ms),
         rng=random.Random(seed),
+        pipeline_home=pipeline_home,
     )
     routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
 
@@ -161,10 +178,36 @@ def serve(
     list_lag_ms: int = 0,
     seed: int | None = None,
     on_ready: Callable[[str], None] | None = None,
+    pipeline_home: Path | None = None,
 ) -> None:
     """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
-    app = build_app(data_dir, fail_rate=fail_rate, list_lag_ms=list_lag_ms, seed=seed)
+    app = build_app(
+        data_dir,
+        fail_rate=fail_rate,
+        list_lag_ms=list_lag_ms,
+        seed=seed,
+        pipeline_home=pipeline_home,
+    )
     sock = bind(host, port)
+    remember_port(data_dir, sock)
     if on_ready is not None:
         on_ready(url_of(sock))
     server_for(app).run(sockets=[sock])
+
+
+SERVED_PORT = "served-port"
+
+
+def remember_port(data_dir: Path, sock: socket.socket) -> None:
+    """Note the port the data is served on: serving it again later reuses it (configs name it)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / SERVED_PORT).write_text(f"{sock.getsockname()[1]}\n", encoding="utf-8")
+
+
+def recalled_port(data_dir: Path) -> int | None:
+    """The port the data was last served on, if noted."""
+    try:
+        text = (data_dir / SERVED_PORT).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() and 0 < int(text) < 65536 else None

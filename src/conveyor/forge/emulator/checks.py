@@ -18,6 +18,7 @@ from conveyor.forge.emulator.check_rows import (
     update_check_run,
 )
 from conveyor.forge.emulator.git_cache import resolve_commit_ref
+from conveyor.forge.emulator.hook_events import emit_check_run
 from conveyor.forge.emulator.http import (
     ApiError,
     field_str,
@@ -125,7 +126,11 @@ async def create_check_run(request: Request) -> Response:
         )
     run = check_run(state.store, int(repo["id"]), run_id)
     assert run is not None
-    return json_response(check_run_json(view, run), status=201)
+    data = check_run_json(view, run)
+    emit_check_run(request, repo, data, "created")
+    if data["status"] == "completed":
+        emit_check_run(request, repo, data, "completed")
+    return json_response(data, status=201)
 
 
 async def check_run_route(request: Request) -> Response:
@@ -134,6 +139,8 @@ async def check_run_route(request: Request) -> Response:
     run_id = int(request.path_params["run_id"])
     if check_run(state.store, int(repo["id"]), run_id) is None:
         raise not_found()
+    before = check_run(state.store, int(repo["id"]), run_id)
+    assert before is not None
     if request.method == "PATCH":
         require_push(state.store, repo, require_user(request))
         fields = _run_fields(await read_object(request), creating=False)
@@ -141,7 +148,10 @@ async def check_run_route(request: Request) -> Response:
             update_check_run(conn, run_id, **fields)
     run = check_run(state.store, int(repo["id"]), run_id)
     assert run is not None
-    return json_response(check_run_json(view, run))
+    data = check_run_json(view, run)
+    if before["status"] != "completed" and run["status"] == "completed":
+        emit_check_run(request, repo, data, "completed")
+    return json_response(data)
 
 
 async def list_check_runs(request: Request) -> Response:

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.forge.emulator.hook_events import emit_pull
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -120,7 +121,16 @@ def _draft_mutation(request: Request, user_id: int, draft: bool) -> Any:
             raise NodeNotFound(f"Could not resolve to a node with the global id of '{node_id}'")
         if not can_write_pull(state.store, pull, user_id):
             raise Forbidden("Resource not accessible by integration")
+        was_draft = pull.draft
         pull = set_draft(state.store, pull, draft=draft)
+        if was_draft and not draft:
+            repo = state.store.one(
+                "SELECT repos.*, users.login AS owner_login FROM repos "
+                "JOIN users ON users.id = repos.owner_id WHERE repos.id = ?",
+                (pull.repo_id,),
+            )
+            if repo is not None:
+                emit_pull(request, repo, pull, "ready_for_review")
         return {
             "clientMutationId": input.get("clientMutationId"),
             "pullRequest": _pull_json(pull, state.store, base_url(request)),

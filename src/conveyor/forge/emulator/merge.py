@@ -13,6 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.check_rows import check_passed
+from conveyor.forge.emulator.hook_events import emit_issue, emit_pull
 from conveyor.forge.emulator.http import (
     ApiError,
     field_str,
@@ -23,12 +24,12 @@ from conveyor.forge.emulator.http import (
     require_user,
 )
 from conveyor.forge.emulator.mergeability import check_merge
-from conveyor.forge.emulator.protection import protection_of
-from conveyor.forge.emulator.pull_rows import Pull, update_pull
+from conveyor.forge.emulator.pull_rows import Pull, get_pull, update_pull
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context, require_pull
 from conveyor.forge.emulator.pushes import apply_push
 from conveyor.forge.emulator.records import permission_of, set_issue_state
+from conveyor.forge.emulator.required import required_for
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import (
@@ -65,8 +66,8 @@ def squash_message(view: RepoView, pull: Pull, base_sha: str, title: str, extra:
 
 
 def _refuse_unmet_protection(state: EmulatorState, pull: Pull, behind: bool) -> None:
-    protection = protection_of(state.store, pull.repo_id, pull.base_ref)
-    if protection is None or not protection.checks_enabled:
+    protection = required_for(state.store, pull.repo_id, pull.base_ref)
+    if protection is None:
         return
     if protection.strict and behind:
         raise ApiError(405, "Head branch is not up to date with the base branch.")
@@ -123,8 +124,15 @@ async def merge_route(request: Request) -> Response:
         _record_merge(conn, pull, int(user["id"]), base_sha, commit)
         # The base moved without a push: treat it as one (PRs headed there follow, CI runs).
         apply_push(state.store, conn, int(repo["id"]), commit, f"refs/heads/{pull.base_ref}")
+        closed: list[int] = []
         if pull.base_ref == repo["default_branch"]:
-            _close_issues(conn, int(repo["id"]), closing_numbers(pull.body), int(user["id"]))
+            numbers = closing_numbers(pull.body)
+            closed = _close_issues(conn, int(repo["id"]), numbers, int(user["id"]))
+    merged = get_pull(state.store, int(repo["id"]), pull.number)
+    if merged is not None:
+        emit_pull(request, repo, merged, "closed")
+    for issue_id in closed:
+        emit_issue(request, repo, issue_id, "closed")
     return json_response(
         {"sha": commit, "merged": True, "message": "Pull Request successfully merged"}
     )
@@ -153,7 +161,9 @@ def _record_merge(
     )
 
 
-def _close_issues(conn: sqlite3.Connection, repo_id: int, numbers: list[int], by: int) -> None:
+def _close_issues(conn: sqlite3.Connection, repo_id: int, numbers: list[int], by: int) -> list[int]:
+    """Close the open issues `numbers` names; their ids."""
+    closed: list[int] = []
     for number in numbers:
         row = conn.execute(
             "SELECT id FROM issues WHERE repo_id = ? AND number = ? AND is_pull = 0 "
@@ -162,6 +172,8 @@ def _close_issues(conn: sqlite3.Connection, repo_id: int, numbers: list[int], by
         ).fetchone()
         if row is not None:
             set_issue_state(conn, int(row["id"]), "closed", "completed", by)
+            closed.append(int(row["id"]))
+    return closed
 
 
 async def merged_route(request: Request) -> Response:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.forge.emulator.check_rows import check_passed
-from conveyor.forge.emulator.protection import protection_of
 from conveyor.forge.emulator.pull_rows import Pull, get_pull, update_pull
 from conveyor.forge.emulator.pushes import repo_git
+from conveyor.forge.emulator.required import required_for
 from conveyor.forge.emulator.store import Store
 from conveyor.git import GitError, Repo, is_ancestor, merge_tree, read_ref
 
@@ -87,8 +87,8 @@ def mergeability(store: Store, pull: Pull) -> Mergeability:
         return Mergeability(False, "dirty")
     if pull.draft:
         return Mergeability(True, "draft")
-    protection = protection_of(store, pull.repo_id, pull.base_ref)
-    if protection is None or not protection.checks_enabled:
+    protection = required_for(store, pull.repo_id, pull.base_ref)
+    if protection is None:
         return Mergeability(True, "clean")
     if protection.strict and raw == "behind":
         return Mergeability(True, "behind")

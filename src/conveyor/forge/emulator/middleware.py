@@ -14,9 +14,18 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from conveyor.forge.emulator.http import DOC_URL, USER_SCOPE_KEY, token_of
-from conveyor.forge.emulator.state import EmulatorState
+from conveyor.forge.emulator.state import EmulatorState, SecondaryLimit
 
 UNCOUNTED_PREFIX = "/_conveyor"
+SECONDARY_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try "
+    "again. If you reach out to GitHub Support for help, please include the request ID "
+    "0000:0000:0000000:0000000:00000000."
+)
+SECONDARY_DOC = (
+    "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api"
+    "#about-secondary-rate-limits"
+)
 
 
 def _looks_like_jwt(token: str) -> bool:
@@ -52,6 +61,11 @@ class ForgeMiddleware:
                 return
         scope[USER_SCOPE_KEY] = user
         user_id: int | None = user["id"] if user is not None else None
+        if counted:
+            secondary = self.state.take_secondary(user["login"] if user is not None else None)
+            if secondary is not None:
+                await self._secondary(send, method, secondary)
+                return
         if counted and self.state.knobs.fail_rate > 0:
             roll = self.state.rng.random()
             if roll < self.state.knobs.fail_rate:
@@ -126,6 +140,17 @@ class ForgeMiddleware:
         headers.extend(self._rate_headers(None, status, "/"))
         await self._send(send, status, headers, body)
         self.state.count(method, status, fault=True)
+
+    async def _secondary(self, send: Send, method: str, limit: SecondaryLimit) -> None:
+        """An injected secondary rate limit, worded and shaped as GitHub answers one."""
+        data = {"message": SECONDARY_MESSAGE, "documentation_url": SECONDARY_DOC}
+        body = json.dumps(data).encode()
+        headers = [(b"content-type", b"application/json; charset=utf-8")]
+        if limit.retry_after is not None:
+            headers.append((b"retry-after", str(limit.retry_after).encode()))
+        headers.extend(self._rate_headers(None, limit.status, "/"))
+        await self._send(send, limit.status, headers, body)
+        self.state.count(method, limit.status, fault=True)
 
     @staticmethod
     async def _send(

@@ -1,108 +1,80 @@
-"""The plain HTML page at `/`: repositories, their issues with labels and comments, and PRs.
+"""The forge's index at `/`: each repository's issues and pull requests, one line each.
 
-Every user-supplied string goes through `html.escape`. Other route modules add a
-section per repository (PRs and their checks) through `page_section(state, base, repo)`.
+Every user-supplied string is escaped. Other route modules add a section per
+repository (the PR table, for one) through `page_section(state, base, repo)`.
+An issue's and a PR's own pages are `web_issue` and `web_pull`.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections import defaultdict
+from collections import Counter
 from html import escape
-from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.http import base_url, emulator
-from conveyor.forge.emulator.store import Store
-
-STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}"
-    ".label{border-radius:1em;padding:0 .5em;margin-left:.3em;font-size:.8em}"
-    ".comment{border-left:3px solid #ccc;margin:.5em 0 .5em 1em;padding-left:.5em}"
-    ".comment pre,.body pre{white-space:pre-wrap;margin:.2em 0}"
-    ".meta{color:#666;font-size:.85em}"
+from conveyor.forge.emulator.pull_page import linked_pulls
+from conveyor.forge.emulator.web_layout import (
+    chips,
+    item_href,
+    labels_of,
+    page,
+    state_badge,
+    when,
 )
 
 
-def _labels(store: Store, issue_ids: list[int]) -> dict[int, list[sqlite3.Row]]:
-    """Each issue's labels."""
-    found: dict[int, list[sqlite3.Row]] = defaultdict(list)
-    if issue_ids:
-        marks = ", ".join("?" for _ in issue_ids)
-        for row in store.all(
-            "SELECT issue_labels.issue_id, labels.name, labels.color FROM issue_labels "
-            f"JOIN labels ON labels.id = issue_labels.label_id WHERE issue_id IN ({marks}) "
-            "ORDER BY labels.name",
-            issue_ids,
-        ):
-            found[row["issue_id"]].append(row)
-    return found
-
-
-def _comments(store: Store, repo_id: int) -> dict[int, list[sqlite3.Row]]:
-    """Each issue's comments with their authors, oldest first."""
-    found: dict[int, list[sqlite3.Row]] = defaultdict(list)
-    for row in store.all(
-        "SELECT comments.*, users.login FROM comments JOIN users ON users.id = comments.author_id "
-        "WHERE comments.repo_id = ? ORDER BY comments.id",
+def _comment_counts(request: Request, repo_id: int) -> Counter[int]:
+    rows = emulator(request).store.all(
+        "SELECT issue_id, COUNT(*) AS n FROM comments WHERE repo_id = ? GROUP BY issue_id",
         (repo_id,),
-    ):
-        found[row["issue_id"]].append(row)
-    return found
-
-
-def _label_html(label: sqlite3.Row) -> str:
-    """One label as a coloured chip."""
-    color = (
-        label["color"] if all(c in "0123456789abcdefABCDEF" for c in label["color"]) else "ededed"
     )
-    return f'<span class="label" style="background:#{color}">{escape(label["name"])}</span>'
+    return Counter({int(row["issue_id"]): int(row["n"]) for row in rows})
 
 
-def _issue_html(
-    slug: str, issue: sqlite3.Row, labels: list[sqlite3.Row], comments: list[sqlite3.Row]
-) -> str:
-    """One issue (or the conversation of a PR) with its labels and comments."""
-    kind = "PR" if issue["is_pull"] else "issue"
-    anchor = escape(f"{slug}#{issue['number']}")
-    parts = [
-        f'<li id="{anchor}"><b>#{issue["number"]}</b> {escape(issue["title"])}',
-        f' <span class="meta">({kind}, {escape(issue["state"])}',
-        f", {escape(issue['state_reason'])}" if issue["state_reason"] else "",
-        f", by {escape(issue['login'])}, updated {escape(issue['updated_at'])})</span>",
-        *(_label_html(label) for label in labels),
-        f'<div class="body"><pre>{escape(issue["body"] or "")}</pre></div>',
-    ]
-    for comment in comments:
-        parts.append(
-            f'<div class="comment"><span class="meta">{escape(comment["login"])} at '
-            f"{escape(comment['created_at'])}</span><pre>{escape(comment['body'])}</pre></div>"
+def _issue_rows(request: Request, repo: sqlite3.Row, slug: str) -> str:
+    store = emulator(request).store
+    issues = store.all(
+        "SELECT issues.*, users.login FROM issues JOIN users ON users.id = issues.author_id "
+        "WHERE repo_id = ? AND is_pull = 0 ORDER BY number",
+        (repo["id"],),
+    )
+    if not issues:
+        return "<p>No issues.</p>"
+    labels = labels_of(store, [row["id"] for row in issues])
+    comments = _comment_counts(request, repo["id"])
+    pulls = linked_pulls(store, int(repo["id"]))
+    lines = []
+    for row in issues:
+        number = int(row["number"])
+        linked = " ".join(
+            f'<a href="{item_href(slug, pr, pull=True)}">#{pr}</a>' for pr in pulls.get(number, ())
         )
-    parts.append("</li>")
-    return "".join(parts)
+        lines.append(
+            f'<tr id="issue-{number}"><td>#{number}</td>'
+            f'<td><a href="{item_href(slug, number, pull=False)}">{escape(row["title"])}</a>'
+            f'<div class="meta">by {escape(row["login"])}, updated {when(row["updated_at"])}'
+            f", {comments[int(row['id'])]} comments</div></td>"
+            f"<td>{state_badge(row['state'], row['state_reason'])}</td>"
+            f"<td>{chips(labels[row['id']])}</td>"
+            f"<td>{linked or '-'}</td></tr>"
+        )
+    head = "<tr><th>#</th><th>Issue</th><th>State</th><th>Labels</th><th>PR</th></tr>"
+    return f"<table>{head}{''.join(lines)}</table>"
 
 
 def _repo_html(request: Request, repo: sqlite3.Row) -> str:
-    """One repository: its issues, then the sections other modules add (PRs, checks)."""
+    """One repository: its issues, then the sections other modules add (the PRs, …)."""
     state = emulator(request)
-    store = state.store
-    issues = store.all(
-        "SELECT issues.*, users.login FROM issues JOIN users ON users.id = issues.author_id "
-        "WHERE repo_id = ? ORDER BY number",
-        (repo["id"],),
-    )
-    labels = _labels(store, [row["id"] for row in issues])
-    comments = _comments(store, repo["id"])
     slug = f"{repo['owner_login']}/{repo['name']}"
     parts = [
-        f"<section><h2>{escape(slug)}</h2>",
+        f'<section id="{escape(slug)}"><h2>{escape(slug)}</h2>',
         f'<p class="meta">default branch {escape(repo["default_branch"])}</p>',
-        "<h3>Issues and pull requests</h3><ul>",
-        *(_issue_html(slug, row, labels[row["id"]], comments[row["id"]]) for row in issues),
-        "</ul>",
+        "<h3>Issues</h3>",
+        _issue_rows(request, repo, slug),
     ]
     for module in request.app.state.modules:
         section = getattr(module, "page_section", None)
@@ -113,29 +85,14 @@ def _repo_html(request: Request, repo: sqlite3.Row) -> str:
 
 
 async def index(request: Request) -> Response:
-    """The whole page."""
+    """Every repository, its issues and its pull requests."""
     store = emulator(request).store
     repos = store.all(
         "SELECT repos.*, users.login AS owner_login FROM repos "
         "JOIN users ON users.id = repos.owner_id ORDER BY users.login, repos.name"
     )
     body = "".join(_repo_html(request, repo) for repo in repos) or "<p>No repositories yet.</p>"
-    page = (
-        '<!doctype html><html><head><meta charset="utf-8"><title>Conveyor forge</title>'
-        f"<style>{STYLE}</style></head><body><h1>Conveyor forge</h1>{body}</body></html>"
-    )
-    return HTMLResponse(page)
+    return page("Repositories", f"<h1>Conveyor forge</h1>{body}")
 
 
-async def to_anchor(request: Request) -> Response:
-    """An issue's or PR's `html_url` leads to its place on the page."""
-    params = request.path_params
-    anchor = quote(f"{params['owner']}/{params['repo']}#{params['number']}", safe="/")
-    return RedirectResponse(f"/#{anchor}", status_code=302)
-
-
-ROUTES = [
-    Route("/", index, methods=["GET"]),
-    Route("/{owner}/{repo}/issues/{number:int}", to_anchor, methods=["GET"]),
-    Route("/{owner}/{repo}/pull/{number:int}", to_anchor, methods=["GET"]),
-]
+ROUTES = [Route("/", index, methods=["GET"])]

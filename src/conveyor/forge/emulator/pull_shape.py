@@ -11,6 +11,7 @@ from conveyor.forge.emulator.mergeability import base_sha_of, mergeability
 from conveyor.forge.emulator.pull_rows import Pull
 from conveyor.forge.emulator.pushes import repo_git
 from conveyor.forge.emulator.records import clone_url
+from conveyor.forge.emulator.review_rows import submitted_comments
 from conveyor.forge.emulator.shapes import label_json, repo_api_url, repo_html_url, repo_json
 from conveyor.forge.emulator.shapes import user_json as simple_user_json
 from conveyor.forge.emulator.state import EmulatorState
@@ -146,7 +147,7 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
             mergeable_state=merge.state,
             merged_by=_user(state, view.base, pull.merged_by_id),
             comments=int(comments["n"]) if comments else 0,
-            review_comments=0,
+            review_comments=submitted_comments(state.store, pull.issue_id),
             maintainer_can_modify=False,
             commits=commits,
             additions=additions,

@@ -1,4 +1,4 @@
-"""Pull request routes: list, create, get, update, and their (empty) reviews and comments."""
+"""Pull request routes: list, create, get and update (reviews are in `reviews.py`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.ci import wake
+from conveyor.forge.emulator.hook_events import emit_pull
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -34,6 +35,7 @@ from conveyor.forge.emulator.pull_write import (
 )
 from conveyor.forge.emulator.pushes import sync_pushes
 from conveyor.forge.emulator.records import require_repo
+from conveyor.forge.emulator.repo_plan import DRAFTS_REFUSED, drafts_allowed
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import is_ancestor, try_rev_parse
 
@@ -118,6 +120,8 @@ async def create_route(request: Request) -> Response:
                 }
             ],
         )
+    if draft and not drafts_allowed(state.store, int(repo["id"])):
+        raise ApiError(422, DRAFTS_REFUSED)
     pull = open_pull(
         state.store,
         int(repo["id"]),
@@ -141,6 +145,7 @@ async def create_route(request: Request) -> Response:
             ],
         )
     wake(state)
+    emit_pull(request, repo, pull, "opened")
     return json_response(pull_json(state, view, pull, full=True), status=201)
 
 
@@ -167,11 +172,24 @@ async def update_route(request: Request) -> Response:
         raise validation_failed("PullRequest", "state", "invalid")
     if base is not None and try_rev_parse(view.bare, f"refs/heads/{base}") is None:
         raise validation_failed("PullRequest", "base", "invalid")
+    before = pull
     pull = edit_pull(state.store, pull, title=title, body=text, base_ref=base)
+    changes = {
+        name: {"from": old or ""}
+        for name, old, new in (
+            ("title", before.title, pull.title),
+            ("body", before.body, pull.body),
+        )
+        if old != new
+    }
+    if changes:
+        emit_pull(request, repo, pull, "edited", changes=changes)
     if wanted == "closed" and pull.state == "open":
         pull = close_pull(state.store, pull, int(user["id"]), base_sha_of(view.bare, pull))
+        emit_pull(request, repo, pull, "closed")
     elif wanted == "open" and pull.state == "closed":
         pull = _reopen(state, view, pull)
+        emit_pull(request, repo, pull, "reopened")
     return json_response(pull_json(state, view, pull, full=True))
 
 
@@ -194,19 +212,10 @@ def _reopen(state: EmulatorState, view: RepoView, pull: Pull) -> Pull:
     return reopened
 
 
-async def empty_list_route(request: Request) -> Response:
-    """`GET .../pulls/{number}/reviews` and `.../comments`: the emulator has none."""
-    state, repo, _ = repo_context(request)
-    require_pull(state, repo, request)
-    return paged_response(request, [], page_params(request), 0)
-
-
 _PULLS = "/repos/{owner}/{repo}/pulls"
 ROUTES = [
     Route(_PULLS, list_route, methods=["GET"]),
     Route(_PULLS, create_route, methods=["POST"]),
     Route(_PULLS + "/{number:int}", get_route, methods=["GET"]),
     Route(_PULLS + "/{number:int}", update_route, methods=["PATCH"]),
-    Route(_PULLS + "/{number:int}/reviews", empty_list_route, methods=["GET"]),
-    Route(_PULLS + "/{number:int}/comments", empty_list_route, methods=["GET"]),
 ]

@@ -28,6 +28,7 @@ from conveyor.forge.emulator.records import (
 )
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.store import Store, make_node_id
+from conveyor.forge.emulator.wiki import init_wiki
 from conveyor.git import (
     ZERO_SHA,
     GitError,
@@ -124,6 +125,7 @@ def create_repo(
     default_branch: str | None = None,
     ci: str | None = None,
     wiki: bool = False,
+    wiki_src: Path | None = None,
     store: Store | None = None,
     one_commit: bool = False,
 ) -> RepoCreated:
@@ -134,6 +136,8 @@ def create_repo(
 
     The owner becomes a user (when new) and an admin collaborator; the bare
     repository gets the `post-receive` hook that reports pushes to the server.
+    `wiki` also makes the wiki with its first page (`Home.md`, or the files of folder
+    `wiki_src`), as GitHub does when someone creates the first page in the browser.
     `store`: a running in-process server's (see `admin.store_for`).
     """
     try:
@@ -147,6 +151,9 @@ def create_repo(
     if not src.is_dir():
         msg = f"source {src} is not a folder"
         raise AdminError(msg)
+    if wiki_src is not None and not wiki_src.is_dir():
+        msg = f"wiki source {wiki_src} is not a folder"
+        raise AdminError(msg)
     bare = bare_repo_path(data_dir, owner, name)
     with store_for(data_dir, store) as opened:
         if repo_row(opened, owner, name) is not None or bare.exists():
@@ -155,9 +162,10 @@ def create_repo(
         try:
             branch, sha = _import(bare, src, owner, at, default_branch, one_commit=one_commit)
             if wiki:
-                init_bare(bare_repo_path(data_dir, owner, name, wiki=True), FORGE_GIT_ENV)
+                init_wiki(bare_repo_path(data_dir, owner, name, wiki=True), owner, name, wiki_src)
         except GitError as exc:
             shutil.rmtree(bare, ignore_errors=True)
+            shutil.rmtree(bare_repo_path(data_dir, owner, name, wiki=True), ignore_errors=True)
             msg = f"cannot import {src}: {exc}"
             raise AdminError(msg) from exc
         now = now_iso()
@@ -186,14 +194,15 @@ def create_repo(
 
 
 async def post_repo(request: Request) -> Response:
-    """`POST /_conveyor/repos`: create a repository (slug, src, at, default_branch, ci, wiki)."""
+    """`POST /_conveyor/repos`: create a repository (slug, src, at, default_branch, ci, wiki,
+    wiki_src)."""
     body = await read_object(request)
     slug, src = body.get("slug"), body.get("src")
     if not isinstance(slug, str) or not isinstance(src, str):
         raise ApiError(422, "slug and src are required strings")
-    options = {key: body.get(key) for key in ("at", "default_branch", "ci")}
+    options = {key: body.get(key) for key in ("at", "default_branch", "ci", "wiki_src")}
     if any(v is not None and not isinstance(v, str) for v in options.values()):
-        raise ApiError(422, "at, default_branch and ci must be strings")
+        raise ApiError(422, "at, default_branch, ci and wiki_src must be strings")
     data_dir = emulator(request).data_dir
     try:
         created = await run_in_threadpool(
@@ -204,7 +213,8 @@ async def post_repo(request: Request) -> Response:
             at=options["at"],
             default_branch=options["default_branch"],
             ci=options["ci"],
-            wiki=bool(body.get("wiki", False)),
+            wiki=bool(body.get("wiki", False)) or options["wiki_src"] is not None,
+            wiki_src=Path(options["wiki_src"]) if options["wiki_src"] else None,
         )
     except AdminError as exc:
         raise ApiError(422, str(exc)) from exc

@@ -12,6 +12,7 @@ from conveyor.forge.emulator.http import (
     json_response,
     read_object,
 )
+from conveyor.forge.emulator.state import SecondaryLimit
 
 
 async def get_stats(request: Request) -> Response:
@@ -20,7 +21,8 @@ async def get_stats(request: Request) -> Response:
 
 
 async def set_knobs(request: Request) -> Response:
-    """Change the fault knobs of the running server (`fail_rate`, `list_lag_ms`)."""
+    """Change the fault knobs of the running server (`fail_rate`, `list_lag_ms`,
+    `secondary_limit`)."""
     body = await read_object(request)
     knobs = emulator(request).knobs
     fail_rate = body.get("fail_rate", knobs.fail_rate)
@@ -31,9 +33,32 @@ async def set_knobs(request: Request) -> Response:
         raise ApiError(422, "fail_rate must be a number between 0 and 1")
     if isinstance(lag, bool) or not isinstance(lag, int) or lag < 0:
         raise ApiError(422, "list_lag_ms must be a non-negative integer")
+    secondary = _secondary(body.get("secondary_limit"), knobs.secondary)
     knobs.fail_rate = float(fail_rate)
     knobs.list_lag_ms = lag
+    knobs.secondary = secondary
     return json_response(emulator(request).stats_json()["knobs"])
+
+
+def _secondary(value: object, current: SecondaryLimit) -> SecondaryLimit:
+    """`secondary_limit: {count, retry_after, status, login}` (each optional) checked."""
+    if value is None:
+        return current
+    if not isinstance(value, dict):
+        raise ApiError(422, "secondary_limit must be an object")
+    count = value.get("count", 1)
+    after = value.get("retry_after", 60)
+    status = value.get("status", 403)
+    login = value.get("login")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ApiError(422, "secondary_limit.count must be a non-negative integer")
+    if after is not None and (isinstance(after, bool) or not isinstance(after, int) or after < 0):
+        raise ApiError(422, "secondary_limit.retry_after must be a non-negative integer or null")
+    if status not in (403, 429):
+        raise ApiError(422, "secondary_limit.status must be 403 or 429")
+    if login is not None and not isinstance(login, str):
+        raise ApiError(422, "secondary_limit.login must be a string or null")
+    return SecondaryLimit(count=count, retry_after=after, status=status, login=login)
 
 
 ROUTES = [

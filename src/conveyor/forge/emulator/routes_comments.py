@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.forge.emulator.hook_events import emit_comment
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -110,18 +111,25 @@ async def create_comment(request: Request) -> Response:
             ),
         )
         touch_issue(conn, issue["id"])
+    emit_comment(request, repo, issue["id"], "created", _comment_data(store, request, repo, ident))
     return _one(store, request, repo, ident, 201)
+
+
+def _comment_data(
+    store: Store, request: Request, repo: sqlite3.Row, comment_id: int
+) -> dict[str, object]:
+    row = store.one("SELECT * FROM comments WHERE id = ?", (comment_id,))
+    assert row is not None
+    issue = store.one("SELECT number FROM issues WHERE id = ?", (row["issue_id"],))
+    assert issue is not None
+    return _comment_json(store, base_url(request), repo, issue["number"], row, authors={})
 
 
 def _one(
     store: Store, request: Request, repo: sqlite3.Row, comment_id: int, status: int = 200
 ) -> Response:
     """The JSON answer for one comment."""
-    row = store.one("SELECT * FROM comments WHERE id = ?", (comment_id,))
-    assert row is not None
-    issue = store.one("SELECT number FROM issues WHERE id = ?", (row["issue_id"],))
-    assert issue is not None
-    data = _comment_json(store, base_url(request), repo, issue["number"], row, authors={})
+    data = _comment_data(store, request, repo, comment_id)
     headers = {"Location": str(data["url"])} if status == 201 else None
     return json_response(data, status, headers)
 
@@ -164,6 +172,10 @@ async def edit_comment(request: Request) -> Response:
             (text, now_iso(), row["id"]),
         )
         touch_issue(conn, row["issue_id"])
+    comment = _comment_data(store, request, repo, row["id"])
+    if text != row["body"]:
+        changes = {"body": {"from": row["body"]}}
+        emit_comment(request, repo, row["issue_id"], "edited", comment, changes=changes)
     return _one(store, request, repo, row["id"])
 
 
@@ -172,9 +184,11 @@ async def delete_comment(request: Request) -> Response:
     user = require_user(request)
     store, repo, row = _target(request)
     _check_editor(store, repo, row, user)
+    comment = _comment_data(store, request, repo, row["id"])
     with store.tx() as conn:
         conn.execute("DELETE FROM comments WHERE id = ?", (row["id"],))
         touch_issue(conn, row["issue_id"])
+    emit_comment(request, repo, row["issue_id"], "deleted", comment)
     return no_content()
 
 

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.etag_cache import conditional
+from conveyor.forge.emulator.hook_events import emit_issue, emit_labels, label_names
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -149,6 +150,7 @@ async def create_issue(request: Request) -> Response:
         )
         if writer and labels:
             add_issue_labels(store, conn, repo["id"], row["id"], labels)
+    emit_issue(request, repo, row["id"], "opened")
     return issue_response(store, request, repo, row["id"], 201)
 
 
@@ -181,6 +183,7 @@ async def update_issue(request: Request) -> Response:
         raise ApiError(403, "Must have push access to edit this issue")
     if title is not None and not title.strip():
         raise validation_failed("Issue", "title", "missing_field")
+    labels_before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
         sets = {"title": title, "body": text} if "body" in body else {"title": title}
         for column, value in sets.items():
@@ -194,7 +197,26 @@ async def update_issue(request: Request) -> Response:
             set_issue_state(conn, issue["id"], "closed", reason, user["id"])
         elif state == "open":
             set_issue_state(conn, issue["id"], "open", None, None)
+    _emit_update(request, repo, issue, {"title": title, "body": text if "body" in body else None})
+    emit_labels(request, repo, issue["id"], labels_before, label_names(request, repo, issue["id"]))
     return issue_response(store, request, repo, issue["id"])
+
+
+def _emit_update(
+    request: Request, repo: sqlite3.Row, before: sqlite3.Row, asked: dict[str, str | None]
+) -> None:
+    """`edited` (with what changed from what), then `closed` or `reopened`."""
+    after = emulator(request).store.one("SELECT * FROM issues WHERE id = ?", (before["id"],))
+    assert after is not None
+    changes = {
+        field: {"from": before[field] or ""}
+        for field, value in asked.items()
+        if value is not None and after[field] != before[field]
+    }
+    if changes:
+        emit_issue(request, repo, before["id"], "edited", changes=changes)
+    if after["state"] != before["state"]:
+        emit_issue(request, repo, before["id"], str(after["state"]).replace("open", "reopened"))
 
 
 ISSUES = "/repos/{owner}/{repo}/issues"

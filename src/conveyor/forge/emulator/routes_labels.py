@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.forge.emulator.hook_events import emit_labels, label_names
 from conveyor.forge.emulator.http import (
     ApiError,
     base_url,
@@ -190,11 +191,13 @@ async def add_or_set_labels(request: Request) -> Response:
     issue = require_issue(store, repo["id"], request.path_params["issue_number"])
     require_push(store, repo, user)
     names = _names(await read_json(request))
+    before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
         if request.method == "PUT":
             conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
         add_issue_labels(store, conn, repo["id"], issue["id"], names)
         touch_issue(conn, issue["id"])
+    emit_labels(request, repo, issue["id"], before, label_names(request, repo, issue["id"]))
     return _issue_labels_answer(request, store, repo, issue["id"])
 
 
@@ -214,6 +217,7 @@ async def remove_label(request: Request) -> Response:
         if not gone:
             raise ApiError(404, "Label does not exist")
         touch_issue(conn, issue["id"])
+    emit_labels(request, repo, issue["id"], {name}, set())
     return _issue_labels_answer(request, store, repo, issue["id"])
 
 
@@ -223,9 +227,11 @@ async def remove_all_labels(request: Request) -> Response:
     store, repo = _repo(request)
     issue = require_issue(store, repo["id"], request.path_params["issue_number"])
     require_push(store, repo, user)
+    before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
         conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
         touch_issue(conn, issue["id"])
+    emit_labels(request, repo, issue["id"], before, set())
     return no_content()
 
 

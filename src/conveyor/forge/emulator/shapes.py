@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from conveyor.forge.emulator.repo_urls import REPO_URL_SUFFIXES
 
@@ -169,7 +170,9 @@ def label_json(base: str, owner: str, repo: str, label: Row) -> JSON:
     return {
         "id": label["id"],
         "node_id": label["node_id"],
-        "url": f"{repo_api_url(base, owner, repo)}/labels/{label['name']}",
+        # Percent-encoded as GitHub does (`labels/good%20first%20issue`); a Location header
+        # made from it must be ASCII.
+        "url": f"{repo_api_url(base, owner, repo)}/labels/{quote(label['name'], safe='')}",
         "name": label["name"],
         "description": label["description"],
         "color": label["color"],

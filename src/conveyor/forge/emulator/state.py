@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conveyor.forge.emulator.etag_cache import EtagCache
+from conveyor.forge.emulator.hook_queue import HookQueue
 from conveyor.forge.emulator.store import Store
 
 # Path parts that are numbers or SHAs, folded so `by_route` groups one kind of request.
@@ -24,11 +25,33 @@ RATE_WINDOW_S = 3600
 
 
 @dataclass
+class SecondaryLimit:
+    """Injected secondary rate limits: the next `count` requests (of `login`, or anyone's)
+    are answered `status` with GitHub's message, and `Retry-After` when it is not None."""
+
+    count: int = 0
+    retry_after: int | None = 60
+    status: int = 403
+    login: str | None = None
+
+    def json(self) -> dict[str, object]:
+        """As `POST /_conveyor/knobs` takes and answers it."""
+        return {
+            "count": self.count,
+            "retry_after": self.retry_after,
+            "status": self.status,
+            "login": self.login,
+        }
+
+
+@dataclass
 class Knobs:
-    """Fault knobs: the share of requests answered 502/429, and how late new comments list."""
+    """Fault knobs: the share of requests answered 502/429, how late new comments list,
+    and injected secondary rate limits."""
 
     fail_rate: float = 0.0
     list_lag_ms: int = 0
+    secondary: SecondaryLimit = field(default_factory=SecondaryLimit)
 
 
 @dataclass
@@ -65,6 +88,8 @@ class EmulatorState:
     lock: threading.Lock = field(default_factory=threading.Lock)
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
     etags: EtagCache = field(default_factory=EtagCache)
+    pipeline_home: Path | None = None  # a `$CONVEYOR_HOME` the pipeline page reads
+    hooks: HookQueue = field(default_factory=HookQueue)
 
     def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
         """Record one answer for `user_id` (None: anonymous); return (limit, used, reset)."""
@@ -81,6 +106,15 @@ class EmulatorState:
                 if user_id is not None:
                     self.stats.points += 1
             return limit, bucket.used, int(bucket.window_start + RATE_WINDOW_S)
+
+    def take_secondary(self, login: str | None) -> SecondaryLimit | None:
+        """The injected secondary limit this request meets (counting it down), if any."""
+        with self.lock:
+            limit = self.knobs.secondary
+            if limit.count <= 0 or (limit.login is not None and limit.login != login):
+                return None
+            limit.count -= 1
+            return limit
 
     def count(self, method: str, status: int, *, fault: bool, path: str = "") -> None:
         """Count one answered request (`path` with its numbers and SHAs folded to `N`)."""
@@ -111,5 +145,6 @@ class EmulatorState:
                 "knobs": {
                     "fail_rate": self.knobs.fail_rate,
                     "list_lag_ms": self.knobs.list_lag_ms,
+                    "secondary_limit": self.knobs.secondary.json(),
                 },
             }

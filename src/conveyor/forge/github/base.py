@@ -15,7 +15,7 @@ from pydantic import ValidationError as ModelError
 
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.github.failure import to_forge_error
-from conveyor.forge.retry import RetryPolicy
+from conveyor.forge.retry import RatePause, RetryPolicy
 
 T = TypeVar("T")
 M = TypeVar("M")
@@ -80,6 +80,7 @@ class ClientBase:
         self._retry = retry
         self._transport = transport
         self._app = app
+        self._pause = RatePause()
 
     @property
     def repo(self) -> str:
@@ -118,7 +119,8 @@ class ClientBase:
                 raise ForgeError(operation, number, message) from exc
             return result
 
-        return self._retry.run(attempt)
+        self._pause.honour(self._retry, operation, number)
+        return self._retry.run(attempt, self._pause)
 
 
 def has_next_page(response: httpx.Response) -> bool:

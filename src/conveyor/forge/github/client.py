@@ -14,6 +14,7 @@ from conveyor.forge.github.comments import CommentOps
 from conveyor.forge.github.issues import IssueOps
 from conveyor.forge.github.pulls import PullOps
 from conveyor.forge.github.repo import RepoOps
+from conveyor.forge.github.reviews import ReviewOps
 from conveyor.forge.protocol import Forge
 from conveyor.forge.retry import RetryPolicy
 
@@ -21,7 +22,7 @@ GITHUB_API = "https://api.github.com"
 USER_AGENT = "conveyor-forge-client"
 
 
-class GitHubForge(IssueOps, CommentOps, PullOps, RepoOps, CheckOps):
+class GitHubForge(IssueOps, CommentOps, PullOps, ReviewOps, RepoOps, CheckOps):
     """One repository on GitHub (or the embedded forge), as one account.
 
     Implements `conveyor.forge.protocol.Forge`. Build it with `token_forge`

@@ -65,12 +65,14 @@ def from_response(response: httpx.Response, operation: str, number: int | None) 
     message = str(body.get("message") or response.reason_phrase or "no message")
     text = f"{status} {message}"
     if _is_rate_limit(response, message):
+        secondary = _is_secondary(response, message)
         return RateLimited(
             operation,
             number,
             text,
-            reset_at=_reset_at(response),
+            reset_at=None if secondary else _reset_at(response),
             retry_after=_retry_after(response),
+            secondary=secondary,
         )
     if status in (401, 403):
         return Unauthorized(operation, number, text)
@@ -97,6 +99,17 @@ def _is_rate_limit(response: httpx.Response, message: str) -> bool:
         or response.headers.get("x-ratelimit-remaining") == "0"
         or "rate limit" in message.lower()
     )
+
+
+def _is_secondary(response: httpx.Response, message: str) -> bool:
+    """GitHub's secondary limits: its message says so (older answers: "abuse detection"),
+    or a `Retry-After` came while the primary bucket still has points."""
+    lowered = message.lower()
+    if "secondary rate limit" in lowered or "abuse" in lowered:
+        return True
+    if response.headers.get("x-ratelimit-remaining") == "0":
+        return False
+    return "retry-after" in response.headers
 
 
 def _retry_after(response: httpx.Response) -> float | None:

@@ -6,11 +6,13 @@ from typing import Literal
 
 from githubkit.utils import UNSET
 
-from conveyor.forge.errors import NotMergeable, Validation
+from conveyor.forge.errors import DraftsRefused, NotMergeable, Validation
 from conveyor.forge.github.base import ClientBase
 from conveyor.forge.github.convert import merge_commit_of, to_pull
 from conveyor.forge.types import MergeResult, PullRequest
 
+# GitHub's 422 message (no `errors` list) where the plan has no drafts, lower-cased.
+DRAFTS_REFUSED = "draft pull requests are not supported"
 MARK_READY = """
 mutation MarkReady($id: ID!) {
   markPullRequestReadyForReview(input: {pullRequestId: $id}) {
@@ -44,12 +46,24 @@ class PullOps(ClientBase):
         return self.get_pr(best.number)
 
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
-        """Open a draft PR from `head` into `base`."""
+        """Open a draft PR from `head` into `base`; `DraftsRefused` where drafts do not exist."""
+        try:
+            return self._create(head, base, title, body, draft=True)
+        except Validation as exc:
+            if DRAFTS_REFUSED not in exc.message.lower():
+                raise
+            raise DraftsRefused(exc.operation, None, exc.message, exc.errors) from exc
+
+    def create_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
+        """Open a PR from `head` into `base`, ready for review."""
+        return self._create(head, base, title, body, draft=False)
+
+    def _create(self, head: str, base: str, title: str, body: str, *, draft: bool) -> PullRequest:
         response = self._run(
             f"create PR from {head}",
             None,
             lambda: self._kit.rest.pulls.create(
-                self._owner, self._name, head=head, base=base, title=title, body=body, draft=True
+                self._owner, self._name, head=head, base=base, title=title, body=body, draft=draft
             ),
         )
         return to_pull(response.parsed_data, merge_commit_of(response.json()))

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from githubkit_schemas.latest.models import BranchWithProtection, StatusCheckPolicy
+from typing import Any
 
-from conveyor.forge.errors import NotFound, Unauthorized, Validation
-from conveyor.forge.github.base import ClientBase
+from githubkit_schemas.latest.models import (
+    BranchWithProtection,
+    RepositoryRuleRequiredStatusChecks,
+    StatusCheckPolicy,
+)
+from pydantic import ValidationError as ModelError
+
+from conveyor.forge.errors import ForgeError, NotFound, Unauthorized, Validation
+from conveyor.forge.github.base import ClientBase, has_next_page
 from conveyor.forge.github.convert import to_branch, to_repo, to_required
 from conveyor.forge.protocol import Permission
 from conveyor.forge.types import Branch, RepoInfo, RequiredChecks
@@ -122,7 +129,66 @@ class RepoOps(ClientBase):
                 raise
 
     def required_checks(self, branch: str) -> RequiredChecks | None:
-        """The branch's required status checks; None when it is unprotected.
+        """The branch's required status checks; None when nothing requires any.
+
+        GitHub applies classic branch protection and every active ruleset that
+        matches the branch together: the contexts are both's, and the branch must
+        be up to date when either says strict.
+        """
+        classic = self._protection_checks(branch)
+        rules = self._ruleset_checks(branch)
+        if classic is None or rules is None:
+            return classic or rules
+        contexts = tuple(dict.fromkeys(classic.contexts + rules.contexts))
+        return RequiredChecks(contexts=contexts, strict=classic.strict or rules.strict)
+
+    def _ruleset_checks(self, branch: str) -> RequiredChecks | None:
+        """The `required_status_checks` rules of the active rulesets on `branch` (all pages).
+
+        Only that rule type is parsed (with githubkit's model for it): a rule type
+        GitHub adds later must not break reading the ones we know.
+        """
+        path = self._path("rules", "branches", *branch.split("/"))
+        contexts: list[str] = []
+        strict = False
+        found = False
+        page = 0
+        while True:
+            page += 1
+            response = self._run(
+                f"rules of {branch}",
+                None,
+                lambda page=page: self._kit.request(  # type: ignore[misc]
+                    "GET",
+                    path,
+                    params={"per_page": 100, "page": page},
+                    response_model=list[dict[str, Any]],
+                ),
+            )
+            for raw in response.parsed_data:
+                if raw.get("type") != "required_status_checks":
+                    continue
+                rule = self._checked(branch, raw)
+                params = rule.parameters
+                if not params:
+                    continue
+                found = True
+                contexts.extend(check.context for check in params.required_status_checks)
+                strict = strict or params.strict_required_status_checks_policy
+            if not has_next_page(response.raw_response):
+                break
+        return RequiredChecks(tuple(dict.fromkeys(contexts)), strict) if found else None
+
+    @staticmethod
+    def _checked(branch: str, raw: dict[str, Any]) -> RepositoryRuleRequiredStatusChecks:
+        try:
+            return RepositoryRuleRequiredStatusChecks.model_validate(raw)
+        except ModelError as exc:
+            message = f"a required_status_checks rule did not match GitHub's schema: {exc}"
+            raise ForgeError(f"rules of {branch}", None, message) from exc
+
+    def _protection_checks(self, branch: str) -> RequiredChecks | None:
+        """Classic branch protection's required status checks; None when it has none.
 
         GitHub answers 404 both for "Branch not protected" and "Required status
         checks not enabled": either way nothing is required.

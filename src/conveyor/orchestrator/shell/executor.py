@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from conveyor.core.state import Stage
 from conveyor.job.fork_start import (
@@ -80,6 +80,23 @@ class Executor(Protocol):
         ...
 
 
+@runtime_checkable
+class RemoteJobs(Protocol):
+    """An executor whose jobs run on other machines: their job.json comes from it, not `jobs/`."""
+
+    def remote_jobs(self) -> list[RecordedJob]:
+        """The jobs it knows, as of now."""
+        ...
+
+    def end_note(self, handle: JobHandle) -> str:
+        """Where and how a job ended (appended to `job ended …`)."""
+        ...
+
+    def running(self) -> dict[int, JobHandle]:
+        """A handle per issue whose job runs, by issue (an earlier orchestrator's too)."""
+        ...
+
+
 def default_command() -> tuple[str, ...]:
     """How to run `conveyor`: the script beside this interpreter, else the interpreter itself."""
     script = Path(sys.executable).with_name("conveyor")
@@ -113,11 +130,15 @@ def _zombie(pid: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class RecordedJob:
-    """A job folder's `job.json` and whether its process still runs."""
+    """A job folder's `job.json` and whether its process still runs.
+
+    `worker` names the remote worker a job runs on (its folder is on that machine).
+    """
 
     job_dir: Path
     record: JobRecord
     alive: bool
+    worker: str | None = None
 
 
 def read_jobs(repo_home: Path) -> list[RecordedJob]:

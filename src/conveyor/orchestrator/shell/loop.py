@@ -1,8 +1,9 @@
 """`conveyor run` and `conveyor tick` around the tick: the poll loop, waking on a job's end, Ctrl-C.
 
 `run` ticks every `limits.poll_seconds`, and at once when one of its jobs
-ends. The first Ctrl-C (or SIGTERM) is a cool-down: nothing new starts and
-the loop ends once the running jobs have finished their stage. The second
+ends or its `Wake` says so (a webhook delivery: `shell/webhooks.py`). The
+first Ctrl-C (or SIGTERM) is a cool-down: nothing new starts and the loop
+ends once the running jobs have finished their stage. The second
 stops the jobs with SIGTERM (each saves its issue at its stage) and waits
 for them. `tick` does one pass and waits for the jobs it started.
 """
@@ -19,13 +20,14 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
+from typing import Protocol
 
 from conveyor.core.config import Config
 from conveyor.forge.connect import connect
 from conveyor.job.layout import load_lane
 from conveyor.job.main import repo_home
 from conveyor.orchestrator.shell.carry_out import terminate_all
-from conveyor.orchestrator.shell.executor import JobHandle, LocalExecutor
+from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
 from conveyor.orchestrator.shell.status_file import note_operation
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
@@ -35,6 +37,23 @@ WAKE_CHECK_S = 0.2
 STOP_WAIT_S = 300.0
 EXIT_INTERRUPTED = 130
 Clock = Callable[[], datetime]
+
+
+class Wake(Protocol):
+    """What the loop's nap waits on besides the clock, its jobs and signals."""
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to `seconds`; True when something asks for a tick now."""
+        ...
+
+
+class Sleep:
+    """The plain nap: nothing but the poll wakes the loop early."""
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep `seconds`; never a wake."""
+        time.sleep(seconds)
+        return False
 
 
 def utc_now() -> datetime:
@@ -67,15 +86,30 @@ def catching(interrupts: Interrupts) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+ExecutorFactory = Callable[[Path, str], Executor]
+
+
 def open_orchestrator(
-    config: Config, config_path: Path, environ: Mapping[str, str], *, echo: bool = False
+    config: Config,
+    config_path: Path,
+    environ: Mapping[str, str],
+    *,
+    echo: bool = False,
+    executor_for: ExecutorFactory | None = None,
 ) -> Orchestrator:
-    """The orchestrator of this machine's lane for one repository (its files under the home)."""
+    """The orchestrator of this machine's lane for one repository (its files under the home).
+
+    Jobs run as local processes unless `executor_for(home, lane)` gives another executor.
+    """
     home = repo_home(config, environ)
     lane = load_lane(home)
     forge = connect(config, environ, base_dir=config_path.parent)
     store = SnapshotStore(home / CACHE_FILE, config.account.login)
-    executor = LocalExecutor(config_path, lane, home, environ)
+    executor: Executor
+    if executor_for is None:
+        executor = LocalExecutor(config_path, lane, home, environ)
+    else:
+        executor = executor_for(home, lane)
     log = OrchestratorLog(home / LOG_FILE, echo=echo)
     return Orchestrator(config, home, lane, forge, store, executor, environ, log)
 
@@ -106,14 +140,18 @@ def _tick_failed(orc: Orchestrator, now: datetime, error: Exception) -> None:
         orc.log.write(now, "error op=tick: failed 3 times in a row")
 
 
-def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float) -> None:
-    """Sleep until the poll is due, one of our jobs ended, or a signal came."""
-    seen = interrupts.count
+def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float, wake: Wake, seen: int) -> None:
+    """Sleep until the poll is due, one of our jobs ended, a signal came or `wake` says so.
+
+    `seen` is the signal count the loop has acted on: one that came during the tick
+    ends the nap at once.
+    """
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and interrupts.count == seen:
+    while (left := deadline - time.monotonic()) > 0 and interrupts.count == seen:
         if any(not orc.executor.alive(h) for h in orc.handles.values()):
             return
-        time.sleep(WAKE_CHECK_S)
+        if wake.wait(min(WAKE_CHECK_S, left)):
+            return
 
 
 def _hard_stop(orc: Orchestrator, clock: Clock) -> int:
@@ -132,11 +170,14 @@ def run_loop(
     *,
     clock: Clock = utc_now,
     until_idle: bool = False,
+    wake: Wake | None = None,
 ) -> int:
     """Tick until interrupted (or, with `until_idle`, until nothing runs and nothing starts)."""
+    nap_wake = wake if wake is not None else Sleep()
     orc.log.write(clock(), f"orchestrator started: lane {orc.lane}, pid {os.getpid()}")
     confirming = False
     while True:
+        seen = interrupts.count
         if interrupts.count >= 2:
             return _hard_stop(orc, clock)
         if interrupts.count == 1 and not orc.cooling_down:
@@ -146,7 +187,7 @@ def run_loop(
             result = tick(orc, clock())
         except Exception as error:  # noqa: BLE001 - one failed tick must not end the loop
             _tick_failed(orc, clock(), error)
-            _nap(orc, interrupts, orc.config.limits.poll_seconds)
+            _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake, seen)
             continue
         if orc.cooling_down and result.live == 0:
             orc.log.write(clock(), "cooled down: no job running; orchestrator stopped")
@@ -161,4 +202,4 @@ def run_loop(
             orc.log.write(clock(), "idle: nothing running and nothing to start; stopped")
             return 0
         confirming = False
-        _nap(orc, interrupts, orc.config.limits.poll_seconds)
+        _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake, seen)

@@ -212,6 +212,15 @@ class SnapshotStore:
         """Drop the list's ETag and every cached issue: the next read is a full one."""
         self.replace(None, [])
 
+    def kept(self, key: str) -> str | None:
+        """A value the tick keeps from one pass to the next (no expiry)."""
+        return self._meta(f"kept:{key}")
+
+    def keep(self, key: str, value: str) -> None:
+        """Remember `value` under `key` until it is replaced."""
+        with self._conn:
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"kept:{key}", value))
+
     def answer(self, key: str, now: datetime) -> str | None:
         """A forge answer stored less than ten minutes before `now`, else None."""
         row = self._conn.execute("SELECT value, at FROM answers WHERE key = ?", (key,)).fetchone()
@@ -239,3 +248,23 @@ def load_cached_issue(path: Path, number: int) -> CachedIssue | None:
     finally:
         conn.close()
     return None if row is None else entry_from_json(row[0])
+
+
+def load_cached_issues(path: Path) -> dict[int, CachedIssue]:
+    """Every issue the cache holds, read-only (empty when the file is missing or unreadable)."""
+    if not path.exists():
+        return {}
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    try:
+        rows = conn.execute("SELECT number, entry FROM issues").fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    finally:
+        conn.close()
+    found: dict[int, CachedIssue] = {}
+    for number, text in rows:
+        try:
+            found[int(number)] = entry_from_json(text)
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found

@@ -57,11 +57,16 @@ def _job_entry(job: RecordedJob, now: datetime) -> dict[str, Any]:
         "stage": record.stage,
         "job_id": record.job_id,
         "pid": record.pid,
+        "worker": job.worker,
         "session": None if current is None else current.key,
         "model": None if current is None else current.model,
         "context": None if current is None else current.last_context,
         "context_budget": None if current is None else current.budget,
         "cost_usd": round(sum(known), 6),
+        "tokens": sum(
+            s.usage.input + s.usage.output + s.usage.cache_read + s.usage.cache_write
+            for s in record.sessions
+        ),
         "unknown_cost_sessions": len(record.sessions) - len(known),
         "running_seconds": max(0, int((now - record.started_at).total_seconds())),
         "heartbeat": record.heartbeat.isoformat(),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conveyor.job.jobfile import JOB_FILE, load_job_file
 from conveyor.orchestrator.memory import WatchMemory, memory_from_json, memory_to_json
-from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
+from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor, RemoteJobs
 
 LOG_FILE = "orchestrator.log"
 WATCHDOG_FILE = "watchdog.json"
@@ -34,6 +34,8 @@ class OrchestratorLog:
 
 def end_line(home: Path, issue: int, handle: JobHandle, executor: Executor) -> str:
     """`job ended #N STAGE pid P`, with its exit status and the outcome its job.json gives."""
+    if isinstance(executor, RemoteJobs):
+        return f"job ended #{issue} {handle.stage.value}{executor.end_note(handle)}"
     line = f"job ended #{issue} {handle.stage.value} pid {handle.pid}"
     exit_code = executor.exit_code(handle) if isinstance(executor, LocalExecutor) else None
     if exit_code is not None:

@@ -13,6 +13,7 @@ from conveyor.stages.prompts.common import (
     continuation,
     practices_line,
     rules,
+    wiki_note,
 )
 
 SYSTEM = Template("""\
@@ -37,7 +38,7 @@ $commands
 
 Set `status` to `done`, `handoff` (with a handoff.md, when you run out of room) or
 `cannot-fix` (when the failure is not caused by this branch, or you cannot fix it).
-`cause` says what made the check fail; `summary` what you changed.$continuation""")
+`cause` says what made the check fail; `summary` what you changed.$wiki$continuation""")
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class CheckFixData(WriterFrame):
     commands: tuple[tuple[str, str], ...]
     problems: tuple[str, ...]
     continuation: int = 0
+    wiki_dir: str | None = None
 
 
 def render(data: CheckFixData) -> Prompt:
@@ -60,6 +62,7 @@ def render(data: CheckFixData) -> Prompt:
             practices=practices_line(data.practices),
             problems=bullet_list(data.problems),
             commands=command_lines(data.commands),
+            wiki=wiki_note("fix", data.wiki_dir),
             continuation=continuation(data.handoff_file, data.continuation),
         ),
     )

@@ -91,3 +91,38 @@ def continuation(handoff_file: str, number: int) -> str:
         f"\n\nThis is continuation {number}: an earlier session ran out of room. Start by "
         f"reading its handoff in `{handoff_file}`, then the commits on the branch."
     )
+
+
+_WIKI_NOTES = {
+    "spec": (
+        "The project's wiki is checked out in `{dir}/`, its own git repository on the issue's "
+        "wiki branch. The spec's Wiki updates are yours to write: edit the pages there and "
+        "commit them there (`git -C {dir} commit`, or the `commit` tool with paths under "
+        "`{dir}/`); they are published when the issue finishes. Links must name pages that "
+        "exist, and a new page must be linked from `_Sidebar` or another page. When the wiki "
+        "pages are the whole change (no code and no test to write), set `wiki_only` to true "
+        "and say why in `no_tests_reason`."
+    ),
+    "implement": (
+        "The project's wiki is checked out in `{dir}/`: the spec writer already wrote the "
+        "spec's Wiki updates there. Build what they describe; if the build must depart from "
+        "them, reply `blocked` and name the page."
+    ),
+    "fix": (
+        "The project's wiki is checked out in `{dir}/`, its own git repository: a finding "
+        "about a wiki page is fixed in that page and committed there (`git -C {dir} commit`, "
+        "or the `commit` tool with paths under `{dir}/`)."
+    ),
+}
+_NO_WIKI = {
+    "spec": (
+        "This repository has no wiki checkout: write `None.` under Wiki updates and leave "
+        "`wiki_only` false."
+    ),
+}
+
+
+def wiki_note(role: str, wiki_dir: str | None) -> str:
+    """What a writer is told about the wiki checkout (WT-7, SPEC-119), or that there is none."""
+    text = _WIKI_NOTES[role].format(dir=wiki_dir) if wiki_dir else _NO_WIKI.get(role, "")
+    return f"\n\n{text}" if text else ""

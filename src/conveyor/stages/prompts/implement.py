@@ -13,6 +13,7 @@ from conveyor.stages.prompts.common import (
     earlier_findings,
     practices_line,
     rules,
+    wiki_note,
 )
 
 SYSTEM = Template("""\
@@ -36,7 +37,7 @@ Commit your work (with the `commit` tool or git) as you go.
 
 Set `status` to `done`, `handoff` (with a handoff.md, when you run out of room) or
 `blocked`. `summary` becomes the pull request's description: say what changed and why,
-in a few lines.$continuation$findings""")
+in a few lines.$wiki$continuation$findings""")
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class ImplementData(WriterFrame):
     spec_file: str | None = None
     continuation: int = 0
     findings: tuple[str, ...] = ()
+    wiki_dir: str | None = None
 
 
 def render(data: ImplementData) -> Prompt:
@@ -65,6 +67,7 @@ def render(data: ImplementData) -> Prompt:
             issue_file=data.issue_file,
             spec=spec,
             commands=command_lines(data.commands),
+            wiki=wiki_note("implement", data.wiki_dir),
             continuation=continuation(data.handoff_file, data.continuation),
             findings=earlier_findings(data.findings),
         ),

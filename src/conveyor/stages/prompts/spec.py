@@ -13,6 +13,7 @@ from conveyor.stages.prompts.common import (
     earlier_findings,
     practices_line,
     rules,
+    wiki_note,
 )
 from conveyor.stages.spec_text import SECTIONS
 
@@ -50,7 +51,7 @@ behaviour does not exist yet. When no behaviour test can be written, commit noth
 say why in `no_tests_reason`.
 
 Set `status` to `done` (or `handoff` with a handoff.md when you run out of room), and
-`summary` to one line.$continuation$findings""")
+`summary` to one line.$wiki$continuation$findings""")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class SpecData(WriterFrame):
     spec_so_far: str | None = None
     continuation: int = 0
     findings: tuple[str, ...] = ()
+    wiki_dir: str | None = None
 
 
 def render(data: SpecData) -> Prompt:
@@ -98,6 +100,7 @@ def render(data: SpecData) -> Prompt:
             sections=", ".join(SECTIONS),
             end=SPEC_END,
             tests=", ".join(f"`{g}`" for g in data.test_globs),
+            wiki=wiki_note("spec", data.wiki_dir),
             continuation=continuation(data.handoff_file, data.continuation),
             findings=earlier_findings(data.findings),
         ),

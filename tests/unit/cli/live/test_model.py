@@ -115,3 +115,18 @@ def test_recent_events_keep_only_the_newest() -> None:
     ]
     state = absorb(EventState(), claims, keep=3)
     assert [e.issue for e in state.recent] == [7, 8, 9]
+
+
+def test_a_job_on_a_remote_worker_is_listed_from_status_json(tmp_path: Path) -> None:
+    """A job status.json places on a worker shows beside the local one, with its worker."""
+    remote = {
+        "issue": 12, "stage": "triage", "job_id": "issue-12-triage-x", "pid": 9, "worker": "7@w2",
+        "session": "triage-1", "model": "m", "context": 900, "context_budget": 50_000,
+        "cost_usd": 0.1, "tokens": 1100, "unknown_cost_sessions": 0, "running_seconds": 30,
+        "heartbeat": "2026-01-01T00:00:00+00:00",
+    }  # fmt: skip
+    view = recorded_view(tmp_path, jobs=[remote])
+    rows = {job.issue: job for job in view.jobs}
+    assert rows[12].worker == "7@w2"
+    assert (rows[12].stage, rows[12].tokens, rows[12].running_seconds) == ("triage", 1100, 30)
+    assert rows[7].worker is None

@@ -1,0 +1,104 @@
+"""`conveyor init`: write a starter configuration file, outside the repository it steers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, parse_config
+
+STARTER = """\
+# Conveyor's configuration for {repo}. Keep this file OUTSIDE the repository:
+# agents edit the repository, and must not be able to change the rules that judge them.
+repo = "{repo}"
+base = "{base}"
+# Required: only these people's issues and comments steer the pipeline.
+allowed_users = [{users}]
+
+[forge]
+kind = "{kind}"                      # "github", or "local" for the embedded forge
+api_url = "{api_url}"
+
+[account]
+login = "{login}"                    # the account the token acts as (a bot user)
+token_env = "CONVEYOR_TOKEN"          # or token_file = "token" (beside this file)
+
+[commands]
+# setup = "pip install -e ."
+test = "pytest -q"
+# lint = "ruff check ."
+# typecheck = "mypy ."
+
+[agents.default]
+agent = "claude"                      # claude | codex | opencode
+model = "sonnet"
+"""
+
+
+def _repository_around(path: Path) -> Path | None:
+    """The git work tree `path` would be written into, if any."""
+    for folder in (path.parent, *path.parent.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def init(
+    path: Annotated[
+        Path, typer.Argument(help="Where to write the config (outside the repository).")
+    ] = Path("conveyor.toml"),
+    *,
+    repo: Annotated[str, typer.Option("--repo", help="OWNER/NAME of the repository.")] = (
+        "octo/widgets"
+    ),
+    user: Annotated[
+        list[str] | None, typer.Option("--user", help="An allowed user (repeat for more).")
+    ] = None,
+    login: Annotated[str, typer.Option("--login", help="The pipeline account's login.")] = (
+        "widgets-conveyor"
+    ),
+    base: Annotated[str, typer.Option("--base", help="The base branch.")] = "main",
+    local: Annotated[
+        bool, typer.Option("--local", help="Point at the embedded forge on 127.0.0.1:8080.")
+    ] = False,
+) -> None:
+    """Write a starter config; then edit it and run `conveyor doctor --config PATH --fix`."""
+    target = path.expanduser().resolve()
+    if target.exists():
+        typer.echo(f"{path}: already exists; pass another path (nothing was changed)", err=True)
+        raise typer.Exit(1)
+    inside = _repository_around(target)
+    if inside is not None:
+        typer.echo(
+            f"{path}: inside the git repository {inside}; agents could change the rules that"
+            " judge their work: write it outside any repository",
+            err=True,
+        )
+        raise typer.Exit(1)
+    users = user or ["alice"]
+    text = STARTER.format(
+        repo=repo,
+        base=base,
+        users=", ".join(f'"{u}"' for u in users),
+        kind="local" if local else "github",
+        api_url="http://127.0.0.1:8080" if local else "https://api.github.com",
+        login=login,
+    )
+    try:
+        parse_config(text, str(path))
+    except ConfigError as exc:
+        typer.echo(exc.lines[0], err=True)
+        raise typer.Exit(1) from exc
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        typer.echo(f"{path}: cannot write: {exc.strerror}", err=True)
+        raise typer.Exit(1) from exc
+    typer.echo(f"wrote {target}")
+    typer.echo("next: set allowed_users, [account] and [commands] in it, then")
+    typer.echo(f"  conveyor config check --config {target}")
+    typer.echo(f"  conveyor doctor --config {target} --fix")
+    typer.echo(f"  conveyor run --config {target}")

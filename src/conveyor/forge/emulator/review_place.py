@@ -1,0 +1,94 @@
+"""Where a review comment may go: a file the PR changes, a line inside one of its diff hunks.
+
+GitHub refuses a comment on a file the PR does not change, and a line comment on a
+line outside the diff; a comment's `diff_hunk` is its hunk up to the commented line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from conveyor.git import GitError, Repo, merge_base, run_git, try_rev_parse
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One hunk of a file's diff: its text lines and the new-side lines it covers."""
+
+    lines: tuple[str, ...]
+    first: int
+    count: int
+
+    def covers(self, line: int) -> bool:
+        """Whether new-side `line` is shown in this hunk."""
+        return self.first <= line < self.first + self.count
+
+    def up_to(self, line: int) -> str:
+        """The hunk's text from its header through new-side `line`."""
+        out, at = [self.lines[0]], self.first
+        for text in self.lines[1:]:
+            out.append(text)
+            if not text.startswith("-"):
+                if at == line:
+                    break
+                at += 1
+        return "\n".join(out)
+
+
+def hunks(text: str) -> tuple[Hunk, ...]:
+    """The hunks of one file's unified diff."""
+    found: list[Hunk] = []
+    current: list[str] = []
+    first = count = 0
+    for raw in text.splitlines():
+        match = _HUNK.match(raw)
+        if match:
+            if current:
+                found.append(Hunk(tuple(current), first, count))
+            current = [raw]
+            first, count = int(match.group(1)), int(match.group(2) or "1")
+        elif current and raw[:1] in {" ", "+", "-", "\\"}:
+            current.append(raw)
+    if current:
+        found.append(Hunk(tuple(current), first, count))
+    return tuple(found)
+
+
+def file_diff(bare: Repo, base_sha: str, commit: str, path: str) -> str | None:
+    """The PR's diff of `path` at `commit` (from the fork point), or None when it is unchanged."""
+    fork = merge_base(bare, base_sha, commit) or base_sha
+    try:
+        done = run_git(
+            ["diff", "--no-color", "--no-renames", "-U3", fork, commit, "--", path],
+            cwd=bare.path,
+            env=bare.env,
+        )
+    except GitError:
+        return None
+    text = done.stdout.decode(errors="replace")
+    return text or None
+
+
+def known_commit(bare: Repo, sha: str) -> str | None:
+    """The full SHA of commit `sha` in the repository, or None."""
+    return try_rev_parse(bare, f"{sha}^{{commit}}") if sha else None
+
+
+def place(bare: Repo, base_sha: str, commit: str, path: str, line: int | None) -> str | None:
+    """The comment's diff hunk, or None when `path` (or `line`) is not part of the PR's diff.
+
+    A file-level comment (`line` None) gets the file's first hunk.
+    """
+    diff = file_diff(bare, base_sha, commit, path)
+    if diff is None:
+        return None
+    found = hunks(diff)
+    if not found:  # a binary or mode-only change: only a file-level comment fits
+        return "" if line is None else None
+    if line is None:
+        return "\n".join(found[0].lines)
+    hunk = next((h for h in found if h.covers(line)), None)
+    return None if hunk is None else hunk.up_to(line)

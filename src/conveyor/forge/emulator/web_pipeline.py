@@ -1,0 +1,172 @@
+"""The pipeline page at `/pipeline`: each repository's queue by stage, running jobs, waits,
+stops and spending, read from a Conveyor home's files when the forge is told where it is.
+
+The forge holds no pipeline state of its own: `forge serve --pipeline HOME` (the demo's
+home is found by itself in `DATA/conveyor/home`) points it at `$CONVEYOR_HOME`, whose
+`<owner>__<repo>/status.json` each orchestrator tick rewrites and whose `ledger.sqlite`
+the jobs append one row per session to. Both are read fresh on every request,
+read-only; an unreadable file is named on the page, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from conveyor.core.state import Stage
+from conveyor.forge.emulator.http import emulator
+from conveyor.forge.emulator.web_layout import item_href, page, when
+
+STATUS_FILE = "status.json"  # as `conveyor.orchestrator.shell.status_file` writes it
+LEDGER_FILE = "ledger.sqlite"  # as `conveyor.job.ledger` writes it
+_BY_ISSUE = (
+    "SELECT issue, COUNT(*) AS sessions, SUM(input_tokens + output_tokens + cache_read_tokens"
+    " + cache_write_tokens) AS tokens, SUM(cost_usd) AS cost, SUM(cost_usd IS NULL) AS unknown"
+    " FROM sessions GROUP BY issue ORDER BY issue"
+)
+
+
+def _link(repo: str, number: object) -> str:
+    return f'<a href="{item_href(repo, int(str(number)), pull=False)}">#{escape(str(number))}</a>'
+
+
+def _money(value: object) -> str:
+    return f"${float(str(value or 0)):.2f}"
+
+
+def _queue(repo: str, queue: dict[str, list[int]]) -> str:
+    cells = []
+    for stage in Stage:
+        if stage is Stage.DONE:
+            continue
+        numbers = queue.get(stage.value, [])
+        shown = " ".join(_link(repo, n) for n in numbers) or "<span class='meta'>-</span>"
+        cells.append(
+            f"<tr><td>{escape(stage.value)}</td><td>{len(numbers)}</td><td>{shown}</td></tr>"
+        )
+    head = "<tr><th>Stage</th><th>Waiting</th><th>Issues</th></tr>"
+    return f"<h3>Queue by stage</h3><table>{head}{''.join(cells)}</table>"
+
+
+def _job_row(repo: str, job: dict[str, Any]) -> str:
+    context = f"{job.get('context') or 0}/{job.get('context_budget') or '-'}"
+    cells = [
+        _link(repo, job.get("issue")),
+        escape(str(job.get("stage"))),
+        escape(str(job.get("session") or "-")),
+        escape(str(job.get("model") or "-")),
+        escape(context),
+        _money(job.get("cost_usd")),
+        f"{int(job.get('running_seconds') or 0)} s",
+    ]
+    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+
+def _jobs(repo: str, jobs: list[dict[str, Any]]) -> str:
+    if not jobs:
+        return "<h3>Running jobs</h3><p class='meta'>None.</p>"
+    rows = "".join(_job_row(repo, j) for j in jobs)
+    head = (
+        "<tr><th>Issue</th><th>Stage</th><th>Session</th><th>Model</th><th>Context</th>"
+        "<th>Cost</th><th>Running</th></tr>"
+    )
+    return f"<h3>Running jobs</h3><table>{head}{rows}</table>"
+
+
+def _notes(repo: str, status: dict[str, Any]) -> str:
+    lines = [f"{_link(repo, w.get('issue'))} waits: {escape(str(w.get('why')))}"
+             for w in status.get("waiting", [])]  # fmt: skip
+    lines += [f"{_link(repo, h.get('issue'))} held at {escape(str(h.get('stage')))}: "
+              f"{escape(str(h.get('reason')))}" for h in status.get("holds", [])]  # fmt: skip
+    lines += [f"paused ({escape(str(p.get('kind')))}): {escape(str(p.get('reason')))}"
+              for p in status.get("pauses", [])]  # fmt: skip
+    lines += [f"{_link(repo, s.get('issue'))} stopped by {escape(str(s.get('control')))}: "
+              f"{escape(str(s.get('reason')))}; resume: "
+              f"<code>{escape(str(s.get('resume')))}</code>"
+              for s in status.get("stopped", [])]  # fmt: skip
+    if not lines:
+        return ""
+    return (
+        "<h3>Waiting, held and stopped</h3><ul>" + "".join(f"<li>{x}</li>" for x in lines) + "</ul>"
+    )
+
+
+def _spending(repo: str, status: dict[str, Any], ledger: Path) -> str:
+    today = status.get("today") or {}
+    unknown = int(today.get("unknown_cost_sessions") or 0)
+    parts = [
+        "<h3>Spending</h3>",
+        f"<p>Today: <b>{_money(today.get('cost_usd'))}</b>"
+        + (f" (+{unknown} sessions of unknown cost)" if unknown else "")
+        + f", {int(today.get('tokens') or 0):,} tokens in {int(today.get('sessions') or 0)}"
+        " sessions.</p>",
+    ]
+    if not ledger.is_file():
+        return "".join(parts)
+    try:
+        with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as conn:
+            conn.row_factory = sqlite3.Row
+            rows = conn.execute(_BY_ISSUE).fetchall()
+    except sqlite3.Error as error:
+        return "".join(parts) + f"<p class='meta'>{escape(str(ledger))}: {escape(str(error))}</p>"
+    lines = "".join(
+        f"<tr><td>{_link(repo, r['issue'])}</td><td>{r['sessions']}</td>"
+        f"<td>{int(r['tokens'] or 0):,}</td>"
+        f"<td>{_money(r['cost'])}{' (+unknown)' if r['unknown'] else ''}</td></tr>"
+        for r in rows
+    )
+    head = "<tr><th>Issue</th><th>Sessions</th><th>Tokens</th><th>Cost</th></tr>"
+    return "".join(parts) + f"<table>{head}{lines}</table>"
+
+
+def _repo_section(folder: Path) -> str:
+    path = folder / STATUS_FILE
+    try:
+        status = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(status, dict):
+            raise TypeError("expected a JSON object")
+    except (OSError, ValueError, TypeError) as error:
+        problem = f"<p>{escape(str(path))}: {escape(str(error))}</p>"
+        return f"<section><h2>{escape(folder.name)}</h2>{problem}</section>"
+    repo = str(status.get("repo") or folder.name.replace("__", "/", 1))
+    cooling = (
+        "<p><b>Cooling down:</b> nothing new starts.</p>" if status.get("cooling_down") else ""
+    )
+    return (
+        f"<section><h2>{escape(repo)}</h2><p class='meta'>lane {escape(str(status.get('lane')))}"
+        f", as of {when(str(status.get('written_at') or ''))}</p>{cooling}"
+        + _queue(repo, status.get("queue") or {})
+        + _jobs(repo, status.get("jobs") or [])
+        + _notes(repo, status)
+        + _spending(repo, status, folder / LEDGER_FILE)
+        + "</section>"
+    )
+
+
+def pipeline_html(home: Path | None) -> str:
+    """Every repository the home holds a status for, or what to do to see one."""
+    if home is None:
+        return (
+            "<p>This forge was not told where a pipeline keeps its files: serve it with "
+            "<code>conveyor forge serve --data DIR --pipeline CONVEYOR_HOME</code>.</p>"
+        )
+    folders = sorted(p.parent for p in home.glob(f"*/{STATUS_FILE}"))
+    if not folders:
+        return f"<p>No orchestrator has written a status under {escape(str(home))} yet.</p>"
+    return "".join(_repo_section(folder) for folder in folders)
+
+
+async def pipeline_page(request: Request) -> Response:
+    """`/pipeline`."""
+    home = emulator(request).pipeline_home
+    return page("Pipeline", "<h1>Pipeline</h1>" + pipeline_html(home))
+
+
+ROUTES = [Route("/pipeline", pipeline_page, methods=["GET"])]

@@ -1,0 +1,150 @@
+"""Review operations of the GitHub client: a PR's reviews and inline review comments.
+
+The pipeline only reads them (people's feedback); `create_review` and
+`create_review_comment` are how a person (a test, the demo) writes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar
+
+from githubkit.response import Response
+from githubkit.utils import UNSET
+from githubkit_schemas.latest.models import PullRequestReview, PullRequestReviewComment
+
+from conveyor.forge.github.base import ClientBase, has_next_page, items_of
+from conveyor.forge.review_types import Review, ReviewComment
+
+M = TypeVar("M")
+ReviewEvent = Literal["APPROVE", "REQUEST_CHANGES", "COMMENT"]
+
+
+def _login(user: Any) -> str:
+    return str(user.login) if user is not None else "ghost"
+
+
+def to_review(review: PullRequestReview) -> Review:
+    """A review as the pipeline reads it."""
+    submitted = review.submitted_at
+    return Review(
+        id=review.id,
+        author=_login(review.user),
+        body=review.body or "",
+        state=review.state,
+        commit_id=review.commit_id,
+        submitted_at=None if submitted is UNSET else submitted,
+        html_url=review.html_url,
+    )
+
+
+def to_review_comment(comment: PullRequestReviewComment) -> ReviewComment:
+    """An inline review comment as the pipeline reads it."""
+    line, reply = comment.line, comment.in_reply_to_id
+    return ReviewComment(
+        id=comment.id,
+        review_id=comment.pull_request_review_id,
+        author=_login(comment.user),
+        body=comment.body or "",
+        path=comment.path,
+        line=None if line is UNSET else line,
+        in_reply_to=None if reply is UNSET else reply,
+        commit_id=comment.commit_id,
+        created_at=comment.created_at,
+        updated_at=comment.updated_at,
+        html_url=comment.html_url,
+    )
+
+
+class ReviewOps(ClientBase):
+    """PR reviews and review comments: read every page; people write them."""
+
+    def _every_page(
+        self, operation: str, number: int, call: Callable[[int], Response[Any, Any]], model: type[M]
+    ) -> list[M]:
+        found: list[M] = []
+        page = 0
+        while True:
+            page += 1
+            response = self._run(operation, number, lambda page=page: call(page))  # type: ignore[misc]
+            found.extend(items_of(response, model))
+            if not has_next_page(response.raw_response):
+                return found
+
+    def list_reviews(self, number: int) -> tuple[Review, ...]:
+        """Every review of PR `number`, oldest first (a pending one only when it is ours)."""
+        pulls = self._kit.rest.pulls
+        found = self._every_page(
+            "list reviews",
+            number,
+            lambda page: pulls.list_reviews(
+                self._owner, self._name, number, per_page=100, page=page
+            ),
+            PullRequestReview,
+        )
+        return tuple(to_review(r) for r in found)
+
+    def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
+        """Every inline review comment of PR `number`, oldest first."""
+        pulls = self._kit.rest.pulls
+        found = self._every_page(
+            "list review comments",
+            number,
+            lambda page: pulls.list_review_comments(
+                self._owner, self._name, number, per_page=100, page=page
+            ),
+            PullRequestReviewComment,
+        )
+        return tuple(to_review_comment(c) for c in found)
+
+    def create_review(
+        self,
+        number: int,
+        body: str,
+        event: ReviewEvent | None = "COMMENT",
+        comments: Sequence[tuple[str, int, str]] = (),
+    ) -> Review:
+        """Review PR `number` (None leaves it pending); `comments` are (path, line, body)."""
+        inline = [{"path": p, "line": line, "side": "RIGHT", "body": b} for p, line, b in comments]
+        response = self._run(
+            "create review",
+            number,
+            lambda: self._kit.rest.pulls.create_review(
+                self._owner,
+                self._name,
+                number,
+                body=body,
+                event=UNSET if event is None else event,
+                comments=inline or UNSET,
+            ),
+        )
+        return to_review(response.parsed_data)
+
+    def create_review_comment(
+        self,
+        number: int,
+        body: str,
+        *,
+        commit_id: str,
+        path: str,
+        line: int | None = None,
+        in_reply_to: int | None = None,
+    ) -> ReviewComment:
+        """One inline comment on PR `number` at `path`, `line` of commit `commit_id`, or a
+        reply to comment `in_reply_to` (which keeps that thread's place)."""
+        response = self._run(
+            "create review comment",
+            number,
+            lambda: self._kit.rest.pulls.create_review_comment(
+                self._owner,
+                self._name,
+                number,
+                body=body,
+                commit_id=commit_id,
+                path=path,
+                line=UNSET if line is None else line,
+                side="RIGHT",
+                in_reply_to=UNSET if in_reply_to is None else in_reply_to,
+            ),
+        )
+        return to_review_comment(response.parsed_data)

@@ -1,0 +1,40 @@
+"""People's comments that arrive while a job works reach its next session (BB-CMT).
+
+Before each session the job reads the issue's comments again (a 304 when nothing
+changed). When someone commented, `issue.md` is written again by the same rule as at
+the claim (trusted comments only, hidden markup stripped, the withheld count), and
+when a trusted person was among them the session's task says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conveyor.core.trust import Kind
+from conveyor.forge.job_view import JobForge
+from conveyor.job.context import JobContext
+from conveyor.ops.issue_md import write_issue_md
+from conveyor.stages.effects import LaunchSession
+
+
+def with_fresh_comments(ctx: JobContext, effect: LaunchSession) -> LaunchSession:
+    """The launch, after `issue.md` took in the comments posted since the job last read them."""
+    forge = ctx.forge
+    if not isinstance(forge, JobForge):
+        return effect
+    new = forge.reread_comments(ctx.issue)
+    if not new:
+        return effect
+    trust = ctx.ops.trust()
+    issue = forge.get_issue(ctx.issue)
+    comments = forge.list_comments(ctx.issue).comments
+    write_issue_md(ctx.issue_file.parent, issue, comments, trust)
+    heard = sorted({c.author for c in new if trust.kind(c) is Kind.TRUSTED}, key=str.casefold)
+    if not heard:
+        return effect
+    who = " and ".join(f"@{login}" for login in heard)
+    line = (
+        f"New since this job began: {who} commented on the issue. `{ctx.issue_file}` "
+        "ends with what they wrote; take it into account."
+    )
+    return replace(effect, task=f"{effect.task.rstrip()}\n\n{line}\n")

@@ -1,0 +1,82 @@
+"""`conveyor run` with webhooks: a delivery wakes the loop, bad ones are refused, polling stays."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import httpx
+
+from conveyor.forge.webhook import sign
+from conveyor.job.drive import conveyor_argv
+from conveyor.testing.emulator import ForgeServer
+from conveyor.testing.hooked_run import SECRET_ENV, HookedRun, run_config
+from conveyor.testing.world import World
+
+EXIT_USAGE = 2
+
+
+def _world(forge_server: ForgeServer, tmp_path: Path, poll_seconds: float) -> World:
+    return World.create(forge_server, tmp_path / "world", config=run_config(poll_seconds))
+
+
+def test_a_trusted_answer_by_webhook_starts_triage_long_before_the_poll(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """A 10-minute poll: the answer's delivery starts triage; a forged one is refused, once."""
+    world = _world(forge_server, tmp_path, poll_seconds=600)
+    run = HookedRun(world).start()
+    try:
+        number = run.needs_info("hooked")
+        run.answer_starts_triage("hooked", number)
+        lines = "\n".join(line.split(" ", 1)[1] for line in run.log_lines())
+        assert f"webhook issue_comment created #{number}: ticking now" in lines
+        body = json.dumps({"action": "created", "repository": {"full_name": world.repo}}).encode()
+        forged = {"X-GitHub-Event": "issue_comment", "X-Hub-Signature-256": sign(b"guess", body)}
+        url = f"http://127.0.0.1:{run.port}/"
+        assert httpx.post(url, content=body, headers=forged, timeout=30).status_code == 401
+        refused = [line for line in run.log_lines() if "webhook refused (401)" in line]
+        assert len(refused) == 1
+        assert "bad signature" in refused[0]
+    finally:
+        out, err = run.stop()
+    assert run.process is not None
+    assert run.process.returncode in (0, 130), out + err
+
+
+def test_without_deliveries_the_poll_still_starts_the_job(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """Webhooks on but no hook on the forge: the answer is picked up by the 1 s poll."""
+    world = _world(forge_server, tmp_path, poll_seconds=1)
+    run = HookedRun(world, hook=False).start()
+    try:
+        number = run.needs_info("polled")
+        run.answer_starts_triage("polled", number)
+        assert not any("webhook issue_comment" in line for line in run.log_lines())
+    finally:
+        run.stop()
+
+
+def test_webhook_flags_name_what_is_missing(forge_server: ForgeServer, tmp_path: Path) -> None:
+    """A port without the secret's variable, or a variable that is unset: one-line usage errors."""
+    world = _world(forge_server, tmp_path, poll_seconds=600)
+    env = {k: v for k, v in world.env().items() if k != SECRET_ENV}
+    config = ["--config", str(world.config_path)]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [*conveyor_argv(), "run", *args, *config]
+        return subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+
+    alone = run("--webhook-port", "0")
+    assert alone.returncode == EXIT_USAGE
+    assert alone.stderr.strip() == "--webhook-port and --webhook-secret-env go together"
+    unset = run("--webhook-port", "0", "--webhook-secret-env", SECRET_ENV)
+    assert unset.returncode == EXIT_USAGE
+    assert SECRET_ENV in unset.stderr
+    assert len(unset.stderr.strip().splitlines()) == 1
+    assert os.environ.get(SECRET_ENV) is None
