@@ -93,6 +93,7 @@ class Charge(Frozen):
     pool: Pool
     tokens: NonNegative
     used: NonNegative | None = None
+    cost_usd: float | None = None
 
 
 class Stopped(Frozen):
@@ -177,6 +178,7 @@ class IssueState(Frozen):
     continuations: dict[Stage, NonNegative] = Field(default_factory=dict)
     charges: tuple[Charge, ...] = ()
     rebase_from: NonNegative = 0
+    money_from: NonNegative = 0
     merge_rebase: bool = False
     plan: str | None = None
     split_suggested: bool = False

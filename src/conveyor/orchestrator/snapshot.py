@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from conveyor.core.agent_failure import InfraKind
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 
@@ -110,6 +111,16 @@ class JobView:
 
 
 @dataclass(frozen=True, slots=True)
+class AgentEnd:
+    """The newest ended session of one agent CLI: when, and the infrastructure failure, if any."""
+
+    backend: str
+    at: datetime
+    infra: InfraKind | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ClosedView:
     """A closed issue still labelled working whose PR merged: its close-out did not finish.
 
@@ -148,6 +159,7 @@ class Snapshot:
     jobs: tuple[JobView, ...] = ()
     ledger: Ledger = field(default_factory=Ledger)
     usage_limit_until: datetime | None = None
+    agent_ends: tuple[AgentEnd, ...] = ()
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False

@@ -125,8 +125,8 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return Event.DONE, run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Pushed():
             return _pushed(run, result)
         case PrSettled(number=number, open=is_open):

@@ -115,8 +115,8 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
             return _charged(run, state)
         case Refused(reason=reason):
             return Event.REFUSED, replace(run, note=reason)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case SyncFinished():
             return _finished(run, result)
         case PrSettled(number=number, open=is_open):

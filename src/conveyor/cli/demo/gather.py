@@ -72,6 +72,7 @@ def gather(
                 jobs=job_spans(repo_home, number),
                 after=tuple(int(n) for n in _AFTER.findall(issue.body)),
                 stacked_on=stacked_on(repo_home, number),
+                stage=None if state is None else state.stage.value,
             )
         )
     return facts

@@ -35,6 +35,13 @@ class IssueFacts:
     jobs: tuple[JobSpan, ...] = ()
     after: tuple[int, ...] = ()  # the issues it waited for (a split's `After #N merges.`)
     stacked_on: int | None = None  # the prerequisite it began on the branch of (STK-1)
+    stage: str | None = None  # the stage its saved state is at, if it has one
+
+
+def moved(facts: Iterable[IssueFacts]) -> bool:
+    """Whether any issue got anywhere: past triage, asked its question, split or merged."""
+    done = {Status.MERGED.value, Status.SPLIT.value, Status.NEEDS_INFO.value}
+    return any(f.stage not in (None, "triage") or done & set(f.labels) for f in facts)
 
 
 @dataclass(frozen=True)

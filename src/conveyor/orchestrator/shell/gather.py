@@ -17,8 +17,10 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from conveyor.core.agent_failure import HOLD_MINUTES, InfraKind
 from conveyor.core.config import Config
 from conveyor.forge.protocol import Forge
+from conveyor.job.jobfile import RUNNING
 from conveyor.job.roles import role_of
 from conveyor.orchestrator.shell.executor import JobHandle, RecordedJob
 from conveyor.orchestrator.shell.issue_views import issue_view, job_view, newest_jobs
@@ -26,6 +28,7 @@ from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStore
 from conveyor.orchestrator.shell.stack_facts import stack_behind
 from conveyor.orchestrator.snapshot import (
+    AgentEnd,
     CiWait,
     IssueView,
     JobRole,
@@ -37,6 +40,34 @@ from conveyor.orchestrator.snapshot import (
 CLOSED_KEY = "closed-unmerged:{}"
 # A provider's usage-limit hold never lasts longer than this (BB-PAUSE-7).
 USAGE_LIMIT_CAP = timedelta(hours=8)
+USAGE_LIMIT_BACKOFF = timedelta(minutes=HOLD_MINUTES[InfraKind.USAGE_LIMIT])
+
+
+def agent_ends(recorded: Iterable[RecordedJob]) -> tuple[AgentEnd, ...]:
+    """The newest ended session of each agent CLI, with the infrastructure failure it met."""
+    newest: dict[str, AgentEnd] = {}
+    for job in recorded:
+        record = job.record
+        ended = record.finished.at if record.finished is not None else record.heartbeat
+        for session in record.sessions:
+            if session.status == RUNNING:
+                continue
+            at = session.ended_at or ended
+            kept = newest.get(session.backend)
+            if kept is not None and kept.at >= at:
+                continue
+            infra = _infra(session.infra)
+            error = session.error if infra is not None else None
+            newest[session.backend] = AgentEnd(session.backend, at, infra, error)
+    return tuple(newest[name] for name in sorted(newest))
+
+
+def _infra(value: str | None) -> InfraKind | None:
+    """The recorded kind, or None for none (or one this version does not know)."""
+    try:
+        return None if value is None else InfraKind(value)
+    except ValueError:
+        return None
 
 
 def _view(entry: CachedIssue, forge: ForgeSnapshot, now: datetime, config: Config) -> IssueView:
@@ -101,6 +132,9 @@ def usage_limit_until(recorded: Iterable[RecordedJob], now: datetime) -> datetim
             continue
         for session in record.sessions:
             reset = session.rate_limit_reset
+            if reset is None and session.status == "rate_limited":
+                # BB-PAUSE-7: no reset named, so the fallback backoff from the limit's hit.
+                reset = (session.ended_at or ended) + USAGE_LIMIT_BACKOFF
             if reset is None:
                 continue
             until = min(reset, ended + USAGE_LIMIT_CAP, now + USAGE_LIMIT_CAP)
@@ -168,6 +202,7 @@ def gather(
         jobs=job_views(jobs, live_handles, now),
         ledger=ledger,
         usage_limit_until=usage_limit_until(jobs, now),
+        agent_ends=agent_ends(jobs),
         closed_unmerged=closed,
         money_paused=money_paused,
         cooling_down=cooling_down,
