@@ -14,10 +14,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from conveyor.git.hooks import install_hook
-from conveyor.git.push import PUSH_OP_VAR
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.remote import TRACKING_REFSPEC, clone_bare, fetch
 from conveyor.git.runner import GitEnv, Identity, Repo, git_text, run_git
+from conveyor.git.token_push import PUSH_OP_VAR
 
 
 @contextmanager

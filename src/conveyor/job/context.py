@@ -17,8 +17,8 @@ from typing import Literal, Protocol
 from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.protocol import Forge
-from conveyor.git.push import PushResult
 from conveyor.git.runner import Repo
+from conveyor.git.token_push import PushResult
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from conveyor.agents.control import refused_paths
 from conveyor.core.signatures import SKIP_CHECKS, SKIP_CHECKS_ROLES, trailer
-from conveyor.git.push import PushAuth, PushResult, push_ref
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.runner import Repo, git_text, run_git
+from conveyor.git.token_push import PushAuth, PushResult, push_ref
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ from conveyor.git.checkout import (
     lock_path,
     update_cache,
 )
-from conveyor.git.push import PushAuth
 from conveyor.git.refs import is_ancestor, try_rev_parse
 from conveyor.git.runner import GitEnv, GitError, Repo, git_text, run_git
+from conveyor.git.token_push import PushAuth
 from conveyor.ops.wiki_branch import WikiCheckout
 
 WIKI_CACHE = "wiki-cache.git"

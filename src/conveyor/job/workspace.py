@@ -18,10 +18,10 @@ from conveyor.git.checkout import (
     update_cache,
     write_git_config,
 )
-from conveyor.git.push import PushAuth, write_askpass
 from conveyor.git.refs import read_ref, update_ref
 from conveyor.git.rescue import can_continue, find_unpushed, move_branch, rescue_ref
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo
+from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.layout import JobPaths, leftover_checkouts
 from conveyor.job.push_op import JobPusher
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from conveyor.git import Repo, is_ancestor, rev_parse, try_rev_parse, update_ref
-from conveyor.git.push import PushResult
 from conveyor.git.rebase import marker_lines, rebase_in_progress
 from conveyor.git.runner import git_text
+from conveyor.git.token_push import PushResult
 from conveyor.ops.sync_base import base_ref
 
 

@@ -16,9 +16,9 @@ from typing import Literal
 
 from conveyor.git import CommitInfo, log_commits, rev_parse, run_git
 from conveyor.git.checkout import file_lock
-from conveyor.git.push import push_ref
 from conveyor.git.rebase import abort_rebase, rebase
 from conveyor.git.refs import try_rev_parse
+from conveyor.git.token_push import push_ref
 from conveyor.ops.wiki_branch import WikiCheckout, own_commits
 
 PATCH_FILE = "wiki-unpushed.patch"

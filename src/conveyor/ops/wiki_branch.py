@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.git.checkout import file_lock
-from conveyor.git.push import PushAuth, PushResult, push_ref
 from conveyor.git.refs import is_ancestor, try_rev_parse
 from conveyor.git.runner import Repo, git_text, run_git
+from conveyor.git.token_push import PushAuth, PushResult, push_ref
 
 
 @dataclass(frozen=True)

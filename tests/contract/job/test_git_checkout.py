@@ -13,8 +13,8 @@ from conveyor.git.checkout import (
     update_cache,
     write_git_config,
 )
-from conveyor.git.push import PushAuth, push_ref, write_askpass
 from conveyor.git.rescue import find_unpushed, rescue_ref
+from conveyor.git.token_push import PushAuth, push_ref, write_askpass
 
 ENV = GitEnv(identity=Identity("Tester", "t@example.invalid"), date="1700000000 +0000")
 

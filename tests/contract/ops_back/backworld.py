@@ -15,7 +15,7 @@ import httpx
 from conveyor.core.config import AccountConfig, Commands, Config, Limits
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.git import GitEnv, Identity, Repo, run_git
-from conveyor.git.push import PushResult
+from conveyor.git.token_push import PushResult
 from conveyor.ops.context import OpContext
 from conveyor.testing.emulator import ForgeServer
 

@@ -9,8 +9,8 @@ import pytest
 
 from conveyor.core.config import Config
 from conveyor.forge.types import RepoInfo
-from conveyor.git.push import PushAuth, write_askpass
 from conveyor.git.remote import init_bare
+from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.wiki_workspace import prepare_wiki
 from conveyor.ops.wiki_branch import WikiCheckout
 from tests.contract.git.workrepo import TEST_ENV, WorkRepo
