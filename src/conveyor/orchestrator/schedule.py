@@ -35,6 +35,7 @@ class _Facts:
     ci_poll: timedelta
     now: datetime
     ci_reported: frozenset[str] = frozenset()
+    feedback_prs: frozenset[int] = frozenset()
 
 
 def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
@@ -45,6 +46,7 @@ def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
         ci_poll=timedelta(seconds=config.limits.ci_poll_seconds),
         now=now,
         ci_reported=snapshot.ci_reported,
+        feedback_prs=snapshot.feedback_prs,
     )
 
 
@@ -53,7 +55,8 @@ def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
 
     Waiting outside the scheduler (a question, a split); `after:#a` while the
     issue it follows is open or was closed without completing; a CI wait until
-    `ci_poll_seconds` after its last read, unless a webhook said its CI finished.
+    `ci_poll_seconds` after its last read, unless a webhook said its CI finished
+    or that a person gave feedback on its PR (the job reads that first).
     """
     if issue.waiting is not None:
         return issue.waiting
@@ -64,7 +67,8 @@ def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
         if after in facts.closed_unmerged:
             return f"after:#{after}:closed-unmerged"
     wait = issue.ci_wait
-    if wait is not None and wait.sha not in facts.ci_reported:
+    told = wait is not None and (wait.sha in facts.ci_reported or issue.pr in facts.feedback_prs)
+    if wait is not None and not told:
         due = (wait.last_read or wait.since) + facts.ci_poll
         if facts.now < due:
             return f"ci-wait: next read due {due.isoformat()}"

@@ -115,7 +115,8 @@ class Snapshot:
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
     after the last pass (its hysteresis); `ci_reported` the commits whose CI a
-    webhook said finished since the last pass (their CI waits are due now).
+    webhook said finished since the last pass, and `feedback_prs` the PRs a
+    webhook said people reviewed or commented on (their issues' CI waits are due now).
     """
 
     lane: str
@@ -127,6 +128,7 @@ class Snapshot:
     money_paused: bool = False
     cooling_down: bool = False
     ci_reported: frozenset[str] = frozenset()
+    feedback_prs: frozenset[int] = frozenset()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""
