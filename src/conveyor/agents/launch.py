@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from conveyor.agents.follow import Progress
 from conveyor.agents.process import SessionHandle
-from conveyor.agents.runner import Progress, run_session
+from conveyor.agents.runner import run_session
 from conveyor.core.config import AgentChoice
 from conveyor.core.session import (
     READ_IN_PARTS,
@@ -19,6 +20,8 @@ from conveyor.core.session import (
     SessionSpec,
     SessionStatus,
     after_context_stop,
+    money_message,
+    over_session_money,
     retry_infra,
     retry_model,
     twice_message,
@@ -46,10 +49,27 @@ def launch(
     earlier: list[SessionResult] = []
     context_stops = 0
     infra_done = 0
+    money_done = 0
     current = spec
     while True:
         result = run_session(current, environ, retry=len(earlier), handle=handle, progress=progress)
-        if result.status is SessionStatus.CONTEXT_STOPPED:
+        per_session = spec.money_per_session
+        if per_session is not None and over_session_money(result, per_session):
+            # BB-PAUSE-5: once like an infrastructure failure, the second time the model's.
+            if money_done == 0:
+                money_done += 1
+                earlier.append(result)
+                model = spec.fallback_model or current.model
+                current = _retry_spec(current, "money", task=current.task, model=model)
+                continue
+            result = replace(
+                result,
+                status=SessionStatus.FAILED,
+                failure=FailureKind.BEHAVIOURAL,
+                reply=None,
+                error=money_message(result, per_session),
+            )
+        elif result.status is SessionStatus.CONTEXT_STOPPED:
             context_stops += 1
             outcome = after_context_stop(spec.role, context_stops)
             if outcome is ContextOutcome.RETRY:

@@ -9,6 +9,7 @@ from typing import Any
 
 from conveyor.agents.backends.base import StreamState
 from conveyor.agents.reply_gate import read_accepted
+from conveyor.core.agent_failure import InfraKind, classify_error
 from conveyor.core.replies import Reply, validate_reply
 from conveyor.core.session import (
     FailureKind,
@@ -30,8 +31,30 @@ class Watch:
     steered: bool = False
     context_stopped: bool = False
     timed_out: bool = False
+    went_silent: bool = False
     aborted: bool = False
+    looped: str | None = None
+    over_money: str | None = None
     exit_code: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a launch ended: its status, failure kind and error, reply, and infrastructure kind."""
+
+    status: SessionStatus
+    failure: FailureKind | None = None
+    error: str | None = None
+    reply: Reply | None = None
+    infra: InfraKind | None = None
+
+
+def _failed(kind: InfraKind, text: str, status: SessionStatus = SessionStatus.FAILED) -> Outcome:
+    return Outcome(status, FailureKind.INFRASTRUCTURE, text, None, kind)
+
+
+def _behaved(text: str) -> Outcome:
+    return Outcome(SessionStatus.FAILED, FailureKind.BEHAVIOURAL, text)
 
 
 def _status_of(reply: Reply | None) -> SessionStatus:
@@ -41,35 +64,64 @@ def _status_of(reply: Reply | None) -> SessionStatus:
 
 def _outcome(
     spec: SessionSpec, state: StreamState, seen: Watch, reply: Reply | None, handoff: Path | None
-) -> tuple[SessionStatus, FailureKind | None, str | None, Reply | None]:
-    """Status, failure kind, error text and reply; the order of the checks is the rule."""
+) -> Outcome:
+    """How the launch ended; the order of the checks is the rule."""
     writer = spec.role is SessionRole.WRITER
     if reply is not None:  # an accepted reply stands, even if a limit tripped afterwards
-        return _status_of(reply), None, None, reply
+        return Outcome(_status_of(reply), reply=reply)
     if seen.context_stopped:
         if not writer:
-            return SessionStatus.CONTEXT_STOPPED, None, "context passed the hard limit", None
+            return Outcome(SessionStatus.CONTEXT_STOPPED, error="context passed the hard limit")
         reply = handoff_reply(spec.reply_model, "stopped at the hard context limit")
-        return SessionStatus.HANDOFF, None, None, reply
+        return Outcome(SessionStatus.HANDOFF, reply=reply)
     if seen.aborted:
-        return SessionStatus.FAILED, None, "aborted by the job", None
+        return Outcome(SessionStatus.FAILED, error="aborted by the job")
+    if seen.looped is not None:
+        return _behaved(f"endless tool loop: {seen.looped}")
+    if seen.over_money is not None:
+        return _behaved(seen.over_money)
     if seen.timed_out:
-        text = f"timed out after {spec.timeout_seconds:g} s"
-        return SessionStatus.TIMED_OUT, FailureKind.INFRASTRUCTURE, text, None
+        return _timed_out(spec, state, silent=seen.went_silent)
+    if state.refusal is not None:
+        return _behaved(f"the model refused the task: {_clip(state.refusal)}")
     if state.rate_limited:
         text = state.error or "usage limit reached"
-        return SessionStatus.RATE_LIMITED, FailureKind.INFRASTRUCTURE, text, None
+        return _failed(InfraKind.USAGE_LIMIT, text, SessionStatus.RATE_LIMITED)
     if state.error is not None:
-        return SessionStatus.FAILED, FailureKind.INFRASTRUCTURE, state.error, None
+        return _failed(classify_error(state.error, rate_limited=False), state.error)
     if not state.ended:
         text = f"the CLI exited ({seen.exit_code}) without a final event"
         if tail := _stderr_tail(spec.session_dir):
             text += f": {tail}"
-        return SessionStatus.FAILED, FailureKind.INFRASTRUCTURE, text, None
+        return _failed(InfraKind.CLI_CRASH, text)
     if writer and handoff is not None:
-        return SessionStatus.HANDOFF, None, None, handoff_reply(spec.reply_model, "handoff.md")
-    text = "the session ended without an accepted reply"
-    return SessionStatus.FAILED, FailureKind.BEHAVIOURAL, text, None
+        return Outcome(SessionStatus.HANDOFF, reply=handoff_reply(spec.reply_model, "handoff.md"))
+    said = f" (its last words: {_clip(state.final_text)})" if state.final_text else ""
+    return _behaved(f"the session ended without an accepted reply{said}")
+
+
+def _timed_out(spec: SessionSpec, state: StreamState, *, silent: bool) -> Outcome:
+    """A session that hung (no answer, or silent at the end) is infrastructure's trouble;
+    one still working when its time ran out is the model's."""
+    text = f"timed out after {spec.timeout_seconds:g} s"
+    if state.turns == 0:
+        return _failed(
+            InfraKind.HUNG,
+            f"{text} without a single answer from the model",
+            SessionStatus.TIMED_OUT,
+        )
+    if silent:
+        return _failed(
+            InfraKind.HUNG, f"{text}, the CLI silent at the end", SessionStatus.TIMED_OUT
+        )
+    done = f"{text} ({state.turns} turns, {state.tool_calls} tool calls, no accepted reply)"
+    return Outcome(SessionStatus.TIMED_OUT, FailureKind.BEHAVIOURAL, done)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    """One line of at most `limit` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _stderr_tail(session_dir: Path, limit: int = 600) -> str:
@@ -89,11 +141,12 @@ def build_result(
     reply = validate_reply(spec.reply_model, data).reply if data is not None else None
     handoff_path = spec.session_dir / HANDOFF_FILE
     handoff = handoff_path if handoff_path.is_file() else None
-    status, failure, error, reply = _outcome(spec, state, seen, reply, handoff)
+    outcome = _outcome(spec, state, seen, reply, handoff)
+    status = outcome.status
     return SessionResult(
         status=status,
         model=model,
-        reply=reply,
+        reply=outcome.reply,
         usage=state.usage,
         cost_usd=state.cost_usd,
         peak_context=max(state.contexts, default=0),
@@ -103,8 +156,9 @@ def build_result(
         session_dir=spec.session_dir,
         transcript=transcript,
         handoff=handoff,
-        error=error,
-        failure=failure,
+        error=outcome.error,
+        failure=outcome.failure,
+        infra=outcome.infra,
         rate_limit_reset=state.rate_limit_reset if status is SessionStatus.RATE_LIMITED else None,
         tool_calls=state.tool_calls,
         tool_failures=state.tool_failures,

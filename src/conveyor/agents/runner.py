@@ -7,25 +7,24 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
 
 from conveyor.agents.backends.base import Backend, Launch, McpCommand, StreamState
 from conveyor.agents.backends.claude import ClaudeBackend
 from conveyor.agents.backends.codex import CodexBackend
 from conveyor.agents.backends.opencode import OpencodeBackend
 from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
+from conveyor.agents.follow import Following, Progress
 from conveyor.agents.mcp_endpoint import McpEndpoint
 from conveyor.agents.mcp_server import make_gate
 from conveyor.agents.process import AgentProcess, SessionHandle
 from conveyor.agents.reply_gate import ReplyGate
 from conveyor.agents.result_file import Watch, build_result, save_result
+from conveyor.core.agent_failure import InfraKind
 from conveyor.core.session import (
-    HANDOFF_STEER,
+    FailureKind,
     SessionResult,
     SessionSpec,
     SessionStatus,
-    WatchAction,
-    watch,
 )
 
 INSTALL_HINTS = {
@@ -34,10 +33,10 @@ INSTALL_HINTS = {
     "opencode": "npm install -g opencode-ai",
 }
 TRANSCRIPT = "transcript.jsonl"
+
 MCP_MODE_ENV = "CONVEYOR_MCP"
-Progress = Callable[[SessionSpec, StreamState], None]
-"""Told of a launch's stream state once the CLI has started and after each line of its stream
-(the job keeps job.json current with it; it must be quick and must not raise)."""
+Resume = Callable[[str, str], Launch | None]
+"""The launch that resumes the CLI's session (its id) with a message, where the CLI can."""
 
 
 def backend_for(name: str) -> Backend:
@@ -89,6 +88,18 @@ def mcp_command(
     return McpCommand(command, tuple(args), dict(conveyor_vars))
 
 
+def _missing(spec: SessionSpec, error: str) -> SessionResult:
+    """The result of a CLI that could not be started at all."""
+    return SessionResult(
+        SessionStatus.FAILED,
+        spec.model,
+        error=error,
+        session_dir=spec.session_dir,
+        failure=FailureKind.INFRASTRUCTURE,
+        infra=InfraKind.CLI_MISSING,
+    )
+
+
 def start_endpoint(spec: SessionSpec, environ: Mapping[str, str]) -> McpEndpoint | None:
     """The session's MCP endpoint in this process, unless `CONVEYOR_MCP=process` asks for
     the former `conveyor mcp` process per server."""
@@ -128,9 +139,7 @@ def run_session(
             f"the {spec.backend} CLI was not found: install it ({INSTALL_HINTS[spec.backend]}) "
             f"or set CONVEYOR_{spec.backend.upper()}_EXECUTABLE"
         )
-        result = SessionResult(
-            SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
-        )
+        result = _missing(spec, error)
         save_result(result)
         return result
     backend = backend_for(spec.backend)
@@ -151,10 +160,13 @@ def run_session(
     endpoint = start_endpoint(spec, environ)
     socket_path = endpoint.socket_path if endpoint is not None else None
     try:
-        launch = backend.launch(
-            spec, model, executable, mcp_command(spec, conveyor_vars, socket_path)
-        )
-        return _launch(spec, backend, launch, env, handle=handle, progress=progress)
+        mcp = mcp_command(spec, conveyor_vars, socket_path)
+        launch = backend.launch(spec, model, executable, mcp)
+
+        def resume(session_id: str, text: str) -> Launch | None:
+            return backend.resume(spec, model, executable, mcp, session_id=session_id, text=text)
+
+        return _launch(spec, backend, launch, env, handle=handle, progress=progress, resume=resume)
     finally:
         if endpoint is not None:
             endpoint.close()
@@ -168,8 +180,10 @@ def _launch(
     *,
     handle: SessionHandle | None,
     progress: Progress | None,
+    resume: Resume,
 ) -> SessionResult:
-    """Start the CLI, follow it to its end and read its result."""
+    """Start the CLI, follow it to its end (resuming it to steer, where it resumes) and
+    read its result."""
     model = spec.model
     for path, text in launch.files.items():
         path.write_text(text)
@@ -177,82 +191,34 @@ def _launch(
     parser = backend.parser()
     seen = Watch()
     transcript = spec.session_dir / TRANSCRIPT
+    deadline = time.monotonic() + spec.timeout_seconds
+    handle = handle or SessionHandle()
+    current: Launch | None = launch
     with transcript.open("w") as out, (spec.session_dir / "stderr.log").open("wb") as err:
-        try:
-            proc = AgentProcess(
-                launch.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle or SessionHandle()
-            )
-        except OSError as exc:
-            error = f"cannot start {launch.argv[0]}: {exc}"
-            result = SessionResult(
-                SessionStatus.FAILED, model, error=error, session_dir=spec.session_dir
-            )
-            save_result(result)
-            return result
-        proc.send_task(launch.stdin_text, keep_open=launch.keep_stdin_open)
-
-        def tell() -> None:
-            if progress is not None:
-                progress(spec, parser.state)
-
-        tell()
-        _follow(
-            spec,
-            backend=backend,
-            proc=proc,
-            feed=parser.feed,
-            state=parser.state,
-            out=out,
-            seen=seen,
-            tell=tell,
-        )
-        seen.exit_code = proc.finish()
+        while current is not None:
+            try:
+                proc = AgentProcess(current.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle)
+            except OSError as exc:
+                result = _missing(spec, f"cannot start {current.argv[0]}: {exc}")
+                save_result(result)
+                return result
+            proc.send_task(current.stdin_text, keep_open=current.keep_stdin_open)
+            following = Following(spec, backend, proc, parser, out, seen, deadline, progress)
+            steer = following.run()
+            seen.exit_code = proc.finish()
+            current = _resumed(spec, parser.state, steer, resume)
     result = build_result(spec, model, parser.state, seen, transcript)
     save_result(result)
     return result
 
 
-def _follow(
-    spec: SessionSpec,
-    *,
-    backend: Backend,
-    proc: AgentProcess,
-    feed: Callable[[str], int | None],
-    state: StreamState,
-    out: IO[str],
-    seen: Watch,
-    tell: Callable[[], None],
-) -> None:
-    """Read events until the CLI ends, steering or stopping it on context and time."""
-    for event in proc.events(time.monotonic() + spec.timeout_seconds):
-        if event is None:
-            seen.timed_out = True
-            proc.kill_group()
-            return
-        if event.kind == "abort":
-            seen.aborted = True
-            proc.kill_group()
-            return
-        if event.kind == "steer":
-            if backend.steerable:
-                proc.write(backend.steer_line(event.text))
-            continue
-        if event.kind == "eof":
-            return
-        out.write(event.text if event.text.endswith("\n") else event.text + "\n")
-        out.flush()  # the transcript is readable live
-        context = feed(event.text)
-        tell()
-        if state.ended and backend.steerable:
-            proc.close_stdin()
-        if context is None:
-            continue
-        action = watch(
-            context, spec.context, spec.role, steered=seen.steered, steerable=backend.steerable
-        )
-        if action is WatchAction.STEER:
-            seen.steered = proc.write(backend.steer_line(HANDOFF_STEER))
-        elif action is WatchAction.STOP:
-            seen.context_stopped = True
-            proc.kill_group()
-            return
+def _resumed(
+    spec: SessionSpec, state: StreamState, steer: str | None, resume: Resume
+) -> Launch | None:
+    """The launch that resumes the CLI's session with `steer`, unless nothing needs it."""
+    if steer is None or state.session_id is None or (spec.session_dir / "reply.json").exists():
+        return None
+    launch = resume(state.session_id, steer)
+    if launch is not None:
+        state.ended, state.error = False, None  # the resumed process says how it ends
+    return launch

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import sys
@@ -36,13 +37,17 @@ def _data_dir(data: Path | None) -> Path:
     return data
 
 
-def _check_agent(agent: str) -> None:
+def _check_agent(agent: str, *, fake_model: bool) -> None:
     if agent == "scripted":
+        if fake_model:
+            typer.echo("--fake-model: name the real CLI to run with --agent", err=True)
+            raise typer.Exit(EXIT_USAGE)
         return
     if agent not in REAL_AGENTS:
         typer.echo(f"--agent {agent}: expected one of {', '.join(REAL_AGENTS)}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    if shutil.which(agent) is None:
+    named = os.environ.get(f"CONVEYOR_{agent.upper()}_EXECUTABLE")
+    if shutil.which(named or agent) is None:
         typer.echo(
             f"--agent {agent}: the `{agent}` CLI is not on PATH. Install it and sign it in"
             f" (its own credentials), then run `conveyor doctor` to see what else is missing.",
@@ -74,37 +79,59 @@ def demo(
     agent: Annotated[
         str, typer.Option("--agent", help="claude, codex or opencode instead of the script.")
     ] = "scripted",
+    fake_model: Annotated[
+        bool,
+        typer.Option(
+            "--fake-model",
+            help="With --agent: the real CLI against a loopback fake model (offline, no key).",
+        ),
+    ] = False,
 ) -> None:
     """Run the pipeline on a sample repository's issues, then show what became of each.
 
     With the scripted agent (the default) the outcome is the same every run and the exit
     status says whether each issue reached it. `--agent claude|codex|opencode` runs the
     same issues with that real CLI (installed and signed in; a $5 daily money budget);
-    its outcomes are reported, not compared. Real agents are never run in CI.
+    its outcomes are reported, not compared. `--fake-model` runs that real CLI against a
+    loopback fake model playing the script (offline, no key), outcomes compared. The
+    exit status is 1 when no issue moved at all (a CLI not signed in, say).
     """
     from rich.console import Console
 
     from conveyor.cli.demo.issues import expected_outcomes
-    from conveyor.cli.demo.run import DemoFiles, run_pipeline
-    from conveyor.cli.demo.table import build_rows, critical_path, misses, render
+    from conveyor.cli.demo.run import DemoFiles, run_pipeline, stalled_reason
+    from conveyor.cli.demo.table import (
+        build_rows,
+        critical_path,
+        misses,
+        moved,
+        render,
+        stacking_lines,
+    )
     from conveyor.testing.emulator import ForgeServer
 
-    _check_agent(agent)
+    _check_agent(agent, fake_model=fake_model)
     data_dir = _data_dir(data)
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
     with ForgeServer(data_dir, pipeline_home=files.home) as server:
         typer.echo(f"forge page: {server.url}/  (data in {data_dir})")
-        result = run_pipeline(server, files, agent=agent, console=console)
+        result = run_pipeline(server, files, agent=agent, console=console, fake_model=fake_model)
         rows = build_rows(result.facts)
         typer.echo("")
         typer.echo(render(rows))
         typer.echo("")
         typer.echo(f"wall time: {result.seconds:.0f}s")
         typer.echo(f"critical path: {critical_path(result.facts)}")
-        missed = [] if agent != "scripted" else misses(rows, expected_outcomes())
+        for line in stacking_lines(result.facts):
+            typer.echo(f"stacked: {line}")
+        compared = agent == "scripted" or fake_model
+        missed = misses(rows, expected_outcomes()) if compared else []
         for line in missed:
             typer.echo(f"not as expected: {line}")
+        stuck = not moved(result.facts)
+        if stuck:
+            typer.echo("no issue moved: " + (stalled_reason(files.home) or "see the log"))
         if result.interrupted:
             typer.echo("interrupted: the table shows where each issue stopped")
         typer.echo(f"forge page: {server.url}/  (the pipeline: {server.url}/pipeline)")
@@ -113,5 +140,5 @@ def demo(
         if not no_serve and sys.stdin.isatty() and sys.stdout.isatty():
             typer.echo("serving; Ctrl-C to stop")
             _wait_for_interrupt()
-    if missed or result.interrupted:
+    if missed or stuck or result.interrupted:
         raise typer.Exit(EXIT_MISSED)

@@ -29,6 +29,7 @@ def doctor(
     import httpx
 
     from conveyor.cli import doctor_checks as checks  # lazy: githubkit is slow to import
+    from conveyor.cli.doctor_signin import check_signed_in
     from conveyor.forge.connect import CredentialsError, connect
     from conveyor.forge.errors import ForgeError
 
@@ -40,6 +41,7 @@ def doctor(
     path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
     found = [checks.Check("config", True, str(path))]
     found += checks.check_tools(loaded)
+    found += check_signed_in(loaded, os.environ)
     found += checks.check_commands(loaded)
     try:
         forge = connect(loaded, os.environ, base_dir=path.parent)

@@ -33,13 +33,19 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
         typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
     ] = None,
     lane: Annotated[str | None, typer.Option("--lane", help="Claim for this lane.")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Resume the stage.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Resume the stage after its job died.")
+    ] = False,
     boundary: Annotated[
         bool, typer.Option("--print-boundary", help="Print the job's boundary and exit.")
     ] = False,
     take_stopped: Annotated[
         bool, typer.Option("--take-stopped", help="Restart a stopped issue.")
     ] = False,
+    stack_on: Annotated[
+        int | None,
+        typer.Option("--stack-on", help="Start on this prerequisite issue's branch.", min=1),
+    ] = None,
 ) -> None:
     """Run one stage of one issue: 0 ended, 1 error (issue saved), 2 usage, 3 not claimable."""
     from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
@@ -47,9 +53,6 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     from conveyor.job.main import JobOptions, print_boundary, run_job
 
     chosen = parse_stage(stage)
-    if resume and chosen is Stage.SPEC:
-        typer.echo("--resume: the spec stage always starts afresh (JOB-11)", err=True)
-        raise typer.Exit(EXIT_USAGE)
     if lane is not None and not LANE.fullmatch(lane):
         typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -68,6 +71,7 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
         lane=lane,
         resume=resume,
         take_stopped=take_stopped,
+        stack_on=stack_on,
     )
     if boundary:
         raise typer.Exit(print_boundary(opts, os.environ))

@@ -64,11 +64,50 @@ def charge(state: IssueState, role: Role, budgets: Budgets, limits: Limits) -> C
     return Charged(state.model_copy(update={"charges": (*state.charges, entry)}), entry)
 
 
-def record_usage(state: IssueState, index: int, used: int) -> IssueState:
-    """Record a session's reported usage beside its charge (BUD-9)."""
+def record_usage(
+    state: IssueState, index: int, used: int | None, cost_usd: float | None = None
+) -> IssueState:
+    """Record a session's reported usage and cost beside its charge (BUD-9)."""
+    if used is None and cost_usd is None:
+        return state
     charges = list(state.charges)
-    charges[index] = charges[index].model_copy(update={"used": used})
+    update: dict[str, object] = {}
+    if used is not None:
+        update["used"] = used
+    if cost_usd is not None:
+        update["cost_usd"] = cost_usd
+    charges[index] = charges[index].model_copy(update=update)
     return state.model_copy(update={"charges": tuple(charges)})
+
+
+def refund_last(state: IssueState) -> IssueState:
+    """Drop the last launch charge: its session failed on infrastructure and owes nothing."""
+    charges = state.charges[:-1]
+    kept = len(charges)
+    return state.model_copy(
+        update={
+            "charges": charges,
+            "rebase_from": min(state.rebase_from, kept),
+            "money_from": min(state.money_from, kept),
+        }
+    )
+
+
+def money_spent(state: IssueState) -> float:
+    """Dollars the issue's sessions cost since its last restart (unknown costs count as 0)."""
+    return sum(c.cost_usd or 0.0 for c in state.charges[state.money_from :])
+
+
+def over_money(state: IssueState, per_issue: float | None) -> OverBudget | None:
+    """The issue has cost `per_issue` dollars or more: no session starts (BB-PAUSE-4)."""
+    if per_issue is None:
+        return None
+    cost = money_spent(state)
+    if cost < per_issue:
+        return None
+    return OverBudget(
+        f"the issue's sessions cost {cost:.2f} USD, money.per_issue is {per_issue:.2f}"
+    )
 
 
 def reset_rebase_pool(state: IssueState) -> IssueState:

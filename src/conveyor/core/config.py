@@ -212,13 +212,15 @@ AgentName = Literal["claude", "codex", "opencode", "scripted"]
 
 
 class AgentChoice(Strict):
-    """Which agent CLI and model a role uses."""
+    """Which agent CLI and model a role uses; `base_url` points its provider elsewhere
+    (a gateway, a proxy, the test suite's fake model)."""
 
     agent: AgentName = "claude"
     model: str = "sonnet"
     fallback_model: str | None = None
     executable: str | None = None
     scenario: str | None = None
+    base_url: Annotated[str, Field(pattern=r"^https?://")] | None = None
 
     @model_validator(mode="after")
     def _scenario_only_scripted(self) -> AgentChoice:

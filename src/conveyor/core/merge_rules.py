@@ -25,6 +25,7 @@ class Behind(StrEnum):
     FORGE = "the forge reports the branch behind the base"
     REFUSED = "the forge refused the merge because the base moved"
     LOCAL = "the verified commit lacks the base's current head"
+    STACK = "the prerequisite the branch is stacked on moved or merged"
 
 
 def behind(*, mergeable_state: str, has_base: bool) -> Behind | None:
@@ -79,6 +80,7 @@ class Queued:
     stage: Stage
     stopped: bool
     lease: Lease | None
+    stacked: bool = False
 
 
 def expired(lease: Lease | None, now: datetime, lease_hours: float) -> bool:
@@ -94,6 +96,7 @@ def ahead(
     """The issues whose older PR is past review and still open: this one waits for them.
 
     Ordering by PR number is total, so two issues never wait on each other (MRG-9).
+    A stacked issue cannot merge before its prerequisite, so it holds no one (MRG-12).
     """
     return tuple(
         sorted(
@@ -103,6 +106,7 @@ def ahead(
             and o.pr < pr
             and o.stage in PAST_REVIEW
             and not o.stopped
+            and not o.stacked
             and not expired(o.lease, now, lease_hours)
         )
     )

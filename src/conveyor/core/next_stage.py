@@ -49,8 +49,8 @@ def next_stage(
     """The stage of the issue's next job for `lane`, or why there is none.
 
     `open_after` lists the issues this one must wait for that are not yet done
-    (an `after` mark is held, never stacked, in this round). The lane's own live
-    lease does not hold it back: a lane's jobs follow one another.
+    (`drive` holds an `after` mark; only the orchestrator stacks, STK-8). The
+    lane's own live lease does not hold it back: a lane's jobs follow one another.
     """
     decision = pickup(facts, trust, now, lease_hours, by_number=True, take_stopped=take_stopped)
     state = facts.state

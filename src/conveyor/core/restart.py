@@ -61,6 +61,7 @@ def restart(state: IssueState) -> IssueState:
             "rounds": Rounds(),
             "continuations": {},
             "rebase_from": len(state.charges),
+            "money_from": len(state.charges),
             "merge_rebase": False,
             "stopped": None,
             **_adopted_heads(state),

@@ -8,6 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from conveyor.core.agent_failure import InfraKind, retried
 from conveyor.core.replies import Reply, reply_model, reply_schema
 
 BackendName = Literal["claude", "codex", "opencode"]
@@ -90,6 +91,8 @@ class SessionSpec:
     reply_check_rounds: int = 3
     extra_args: tuple[str, ...] = ()
     backend_settings: Mapping[str, object] = field(default_factory=dict)
+    money_per_session: float | None = None
+    base_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class SessionResult:
     handoff: Path | None = None
     error: str | None = None
     failure: FailureKind | None = None
+    infra: InfraKind | None = None
     rate_limit_reset: float | None = None
     tool_calls: int = 0
     tool_failures: int = 0
@@ -159,6 +163,24 @@ class SessionResult:
         """Summed cost, or None when any launch's cost is unknown."""
         costs = [r.cost_usd for r in (*self.earlier, self)]
         return None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+
+
+LOOP_CALLS = 20
+"""The same tool call (name and input) this many times in a row is an endless loop: the
+session is stopped and fails as the model's doing."""
+
+
+def over_session_money(result: SessionResult, per_session: float | None) -> bool:
+    """BB-PAUSE-5: the launch's known cost passed `money.per_session` (unknown never does)."""
+    return per_session is not None and result.cost_usd is not None and result.cost_usd > per_session
+
+
+def money_message(result: SessionResult, per_session: float) -> str:
+    """Why a session over its money budget failed."""
+    return (
+        f"the session cost {result.cost_usd or 0:.2f} USD, over money.per_session "
+        f"({per_session:.2f}), twice in a row"
+    )
 
 
 def turn_context(usage: Usage) -> int:
@@ -219,9 +241,12 @@ def twice_message(hard: int) -> str:
 def retry_infra(result: SessionResult, retries_done: int, allowed: int) -> bool:
     """BB-OUT-5: only infrastructure failures are retried, `allowed` times.
 
-    A usage limit with a reset time is not retried: the orchestrator pauses until then.
+    A usage limit, a failed sign-in or a missing CLI is not retried: a new launch
+    meets the same wall, and the orchestrator pauses that agent's starts instead.
     """
-    if result.status is SessionStatus.RATE_LIMITED and result.rate_limit_reset is not None:
+    if result.infra is not None and not retried(result.infra):
+        return False
+    if result.status is SessionStatus.RATE_LIMITED:
         return False
     return result.failure is FailureKind.INFRASTRUCTURE and retries_done < allowed
 

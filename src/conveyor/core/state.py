@@ -93,6 +93,7 @@ class Charge(Frozen):
     pool: Pool
     tokens: NonNegative
     used: NonNegative | None = None
+    cost_usd: float | None = None
 
 
 class Stopped(Frozen):
@@ -149,6 +150,15 @@ class FeedbackSeen(Frozen):
     comment: NonNegative = 0
 
 
+class StackedOn(Frozen):
+    """The prerequisite issue this one is built on, and the head of its branch the issue's
+    own commits were last put on (STK-1); the dependent's own commits are the ones after it.
+    """
+
+    issue: int = Field(ge=1)
+    head_sha: str
+
+
 class IssueState(Frozen):
     """Everything the stages keep about one issue between jobs (GH-7, GH-9)."""
 
@@ -168,6 +178,7 @@ class IssueState(Frozen):
     continuations: dict[Stage, NonNegative] = Field(default_factory=dict)
     charges: tuple[Charge, ...] = ()
     rebase_from: NonNegative = 0
+    money_from: NonNegative = 0
     merge_rebase: bool = False
     plan: str | None = None
     split_suggested: bool = False
@@ -182,7 +193,7 @@ class IssueState(Frozen):
     stopped: Stopped | None = None
     wiki_only: bool = False
     flows: Flows = "code"
-    stacked_on: None = None
+    stacked_on: StackedOn | None = None
     rescue: Rescue | None = None
     ci_wait: CiWait | None = None
     rereview: Rereview | None = None

@@ -168,7 +168,7 @@ CONTROLS: dict[StopCode, Control] = {
     ),
     StopCode.JOB: Control(
         "job watchdog",
-        "A job went silent, timed out or reached max_resumes.",
+        "A job went silent, timed out, or died more than max_resumes times in one stage.",
         f"Read the job's log. {_REMOVE}.",
         _RED,
     ),

@@ -62,6 +62,10 @@ class Forge(Protocol):
         """Open issues (no PRs), most recently updated first; conditional on `etag`."""
         ...
 
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Closed issues carrying `label` (no PRs), newest update first; conditional on `etag`."""
+        ...
+
     def get_issue(self, number: int) -> Issue:
         """One issue by number."""
         ...
@@ -124,6 +128,10 @@ class Forge(Protocol):
         """The PR (open or closed) whose head is `head_branch` in this repository, if any."""
         ...
 
+    def list_prs_into(self, base: str) -> tuple[int, ...]:
+        """The numbers of the open PRs based on the branch `base`."""
+        ...
+
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
         """Open a draft PR; `DraftsRefused` where the repository takes no drafts."""
         ...
@@ -137,9 +145,14 @@ class Forge(Protocol):
         ...
 
     def edit_pr(
-        self, number: int, title: str | None = None, body: str | None = None
+        self,
+        number: int,
+        title: str | None = None,
+        body: str | None = None,
+        *,
+        base: str | None = None,
     ) -> PullRequest:
-        """Change a PR's title and/or body."""
+        """Change a PR's title, body and/or base branch."""
         ...
 
     def mark_pr_ready(self, number: int) -> None:

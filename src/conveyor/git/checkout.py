@@ -70,10 +70,18 @@ def write_git_config(path: Path, identity: Identity) -> Path:
 
 
 def create_checkout(
-    cache: Repo, dest: Path, url: str, *, branch: str, base: str, env: GitEnv
+    cache: Repo,
+    dest: Path,
+    url: str,
+    *,
+    branch: str,
+    base: str,
+    env: GitEnv,
+    start: str | None = None,
 ) -> Repo:
     """Clone the cache into `dest` on `branch`: at `origin/<branch>` when the remote has it,
-    else at `origin/<base>`; `origin` is the real remote `url`."""
+    else at `start` (a stacked issue's prerequisite head) when given and known, else at
+    `origin/<base>`; `origin` is the real remote `url`."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     with file_lock(lock_path(cache.path)):
         run_git(
@@ -87,13 +95,15 @@ def create_checkout(
             ["fetch", "--quiet", "--no-tags", "--prune", str(cache.path), copy], cwd=dest, env=env
         )
     run_git(["remote", "set-url", "origin", url], cwd=dest, env=env)
-    start = try_rev_parse(repo, f"refs/remotes/origin/{branch}") or try_rev_parse(
-        repo, f"refs/remotes/origin/{base}"
+    begin = (
+        try_rev_parse(repo, f"refs/remotes/origin/{branch}")
+        or (try_rev_parse(repo, f"{start}^{{commit}}") if start else None)
+        or try_rev_parse(repo, f"refs/remotes/origin/{base}")
     )
-    if start is None:
+    if begin is None:
         msg = f"the remote has neither {branch!r} nor the base branch {base!r}"
         raise ValueError(msg)
-    run_git(["checkout", "--quiet", "--no-track", "-B", branch, start], cwd=dest, env=env)
+    run_git(["checkout", "--quiet", "--no-track", "-B", branch, begin], cwd=dest, env=env)
     _drop_other_branches(repo, branch)
     return repo
 

@@ -46,6 +46,19 @@ def rebase(repo: Repo, onto: str) -> RebaseRun:
     return RebaseRun(False, rev_parse(repo, "HEAD"), conflicted_paths(repo))
 
 
+def rebase_onto(repo: Repo, onto: str, upstream: str) -> RebaseRun:
+    """Replay the commits after `upstream` onto `onto` (`git rebase --onto`), as `rebase` does."""
+    done = run_git(
+        ["rebase", "--no-autostash", "--no-verify", "--onto", onto, upstream],
+        cwd=repo.path,
+        env=repo.env,
+        ok_codes=(0, 1),
+    )
+    if done.returncode == 0 and not rebase_in_progress(repo):
+        return RebaseRun(True, rev_parse(repo, "HEAD"))
+    return RebaseRun(False, rev_parse(repo, "HEAD"), conflicted_paths(repo))
+
+
 def abort_rebase(repo: Repo) -> None:
     """Abort a stopped rebase (no-op when none is in progress)."""
     if rebase_in_progress(repo):

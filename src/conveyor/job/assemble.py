@@ -20,6 +20,7 @@ from conveyor.job.jobfile import JobFile
 from conveyor.job.layout import JobPaths, leftover_checkouts
 from conveyor.job.push_op import commit_split
 from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
+from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
@@ -49,6 +50,7 @@ class Started:
     events: EventLog
     hub: JobHub
     ops: OpContext
+    stack_on: int | None = None  # `--stack-on P`: the job's issue is to be built on P's branch
 
 
 def identity_of(config: Config) -> Identity:
@@ -62,6 +64,8 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     config, paths = started.config, started.paths
     token = _token(started)
     trailer_role = STAGE_AGENT_ROLES[started.stage].value
+    state = started.claimed.state
+    stack_on = started.stack_on if state.stacked_on is None else None
     settings = config.wiki_settings
     if settings is not None and started.role is JobRole.WRITER:
         leftovers = leftover_checkouts(paths.home, started.issue, paths.job_dir)
@@ -76,7 +80,15 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         trailer_role=trailer_role,
         now=now_utc(),
         rescue=started.role is JobRole.WRITER,
+        start=checkout_start(state, stack_on),
     )
+    if stack_on is not None:
+        state = record_stack(
+            started.ops, started.issue, state, workspace.repo, prereq=stack_on, base=config.base
+        )
+        if state.stacked_on is not None:
+            on = state.stacked_on
+            started.events.emit("stacked", on=on.issue, head=on.head_sha)
     wiki = prepare_wiki(
         config,
         started.ops.forge.repo_info(),
@@ -86,7 +98,6 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         auth=workspace.pusher.auth,
         trailer_role=trailer_role,
     )
-    state = started.claimed.state
     if workspace.lost_changes:
         started.job_file.set_lost_changes(list(workspace.lost_changes))
     if workspace.rescues:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from conveyor.core.claims import Keep, before_posting, parse_claims
+from conveyor.core.pickup import Pickup
 from conveyor.core.restart import restart
+from conveyor.core.stacking import can_restack_to_sync, restack_to_sync
 from conveyor.core.state import IssueState, Lease, Stage
 from conveyor.core.state_codec import find_state
-from conveyor.forge.types import Comment
+from conveyor.forge.types import Comment, Issue
 from conveyor.ops.claim import Lost, Skipped, Won, claim, decide
 from conveyor.ops.context import OpContext, fetch_comments
 from conveyor.ops.issue_md import write_issue_md
@@ -77,8 +79,36 @@ def claim_for_job(
     if decision.action == "skip" and not (decision.reason == "leased" and own):
         return NotClaimable(decision.reason)
     expected = expected_stage(state, restarting=decision.action == "restart")
-    if expected is not stage:
+    restack = state is not None and state.stopped is None and can_restack_to_sync(state, stage)
+    if expected is not stage and not restack:
         return NotClaimable(f"wrong-stage: the issue waits for {expected.value}, not {stage.value}")
+    claimed = _claimed(
+        ctx, issue, state, decision, comments, own=own, lane=lane, now=now, run_dir=run_dir,
+        take_stopped=take_stopped, wait=wait, unit=unit,
+    )  # fmt: skip
+    if isinstance(claimed, Claimed) and restack:
+        # A stacked issue whose prerequisite moved or merged goes back to sync (STK-11).
+        return replace(claimed, state=restack_to_sync(claimed.state))
+    return claimed
+
+
+def _claimed(
+    ctx: OpContext,
+    issue: Issue,
+    state: IssueState | None,
+    decision: Pickup,
+    comments: tuple[Comment, ...],
+    *,
+    own: bool,
+    lane: str,
+    now: datetime,
+    run_dir: Path,
+    take_stopped: bool,
+    wait: Callable[[float], None],
+    unit: float,
+) -> Claimed | NotClaimable:
+    """Keep the lane's own lease, take a released issue back, or claim it afresh."""
+    number = issue.number
     if own and state is not None and decision.reason == "leased":
         path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
         return Claimed(state, path, fresh=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conveyor.core.budget import Charged as BudgetCharged
-from conveyor.core.budget import charge
+from conveyor.core.budget import charge, over_money
 from conveyor.core.config import Role
 from conveyor.core.redact import redact
 from conveyor.core.signatures import Signature
@@ -19,7 +19,13 @@ SPEC_MD = "spec.md"
 
 
 def run_charge(ctx: JobContext, state: IssueState, effect: ChargeBudget) -> Charged | Refused:
-    """Charge the session's budget at launch and save the state with the charge (BUD-1)."""
+    """Charge the session's budget at launch and save the state with the charge (BUD-1).
+
+    An issue whose sessions have cost `money.per_issue` already starts none (BB-PAUSE-4).
+    """
+    over = over_money(state, ctx.config.money.per_issue)
+    if over is not None:
+        return Refused(over.reason)
     paid = charge(state, effect.role, ctx.config.budgets, ctx.config.limits)
     if not isinstance(paid, BudgetCharged):
         return Refused(paid.reason)

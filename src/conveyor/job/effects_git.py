@@ -7,6 +7,7 @@ from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, rev_parse, run_git
 from conveyor.job.context import JobContext
 from conveyor.job.effects_wiki import WikiPushFailed, push_wiki_branch
+from conveyor.job.stacking import measure_from
 from conveyor.ops.open_pr import ensure_start_commit, find_or_open_draft
 from conveyor.ops.spec_check import (
     check_spec_commits,
@@ -14,6 +15,7 @@ from conveyor.ops.spec_check import (
     spec_test_findings,
     stub_findings,
 )
+from conveyor.ops.stack import pr_base_for
 from conveyor.ops.wiki_branch import reset_wiki, wiki_ahead
 from conveyor.ops.wiki_check import check_wiki
 from conveyor.stages.effects import (
@@ -129,10 +131,11 @@ def _push(ctx: JobContext, src: str | None, *, lease: str | None = None) -> str 
     return done.sha
 
 
-def reset_branch(ctx: JobContext, effect: ResetBranch) -> Done:
+def reset_branch(ctx: JobContext, state: IssueState, effect: ResetBranch) -> Done:
     """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99).
 
-    The wiki branch goes back to where the spec began the same way.
+    The stage made it when the spec began at the base, or at a stacked issue's
+    prerequisite head. The wiki branch goes back to where the spec began the same way.
     """
     wiki_reset = reset_wiki(ctx.wiki, effect.wiki_sha)
     if wiki_reset is not None and not wiki_reset.ok:
@@ -142,7 +145,7 @@ def reset_branch(ctx: JobContext, effect: ResetBranch) -> Done:
     remote = ctx.forge.get_branch(ctx.branch)
     if remote is None:
         return Done()
-    if is_ancestor(ctx.git, effect.to_sha, base_sha(ctx)):
+    if is_ancestor(ctx.git, effect.to_sha, measure_from(ctx, state)):
         _push(ctx, None, lease=remote.sha)
     elif remote.sha != effect.to_sha:
         _push(ctx, effect.to_sha, lease=remote.sha)
@@ -150,14 +153,18 @@ def reset_branch(ctx: JobContext, effect: ResetBranch) -> Done:
 
 
 def open_draft(ctx: JobContext, state: IssueState) -> PrOpened:
-    """Push the branch (with a start commit if it has none) and find or open its draft PR."""
-    head = ensure_start_commit(ctx.git, base_sha(ctx), ctx.issue)
+    """Push the branch (with a start commit if it has none) and find or open its draft PR.
+
+    A stacked issue's PR is based on its prerequisite's branch (see `conveyor.ops.stack`).
+    """
+    head = ensure_start_commit(ctx.git, measure_from(ctx, state), ctx.issue)
     remote = ctx.forge.get_branch(ctx.branch)
     if remote is None or remote.sha != head:
         _push(ctx, head)
     _push_wiki(ctx)
     title = ctx.forge.get_issue(ctx.issue).title
-    pr = find_or_open_draft(ctx.ops, ctx.issue, branch=ctx.branch, base=ctx.base, title=title)
+    base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
+    pr = find_or_open_draft(ctx.ops, ctx.issue, branch=ctx.branch, base=base, title=title)
     if state.pr != pr.number:
         ctx.events.emit("pr-opened", pr=pr.number, draft=pr.draft)
     return PrOpened(pr.number, head)
@@ -169,11 +176,11 @@ def check_spec_tests(ctx: JobContext, effect: CheckSpecTests) -> Checked:
     return Checked(not found, found)
 
 
-def push_branch(ctx: JobContext, effect: PushBranch) -> Pushed:
+def push_branch(ctx: JobContext, state: IssueState, effect: PushBranch) -> Pushed:
     """Push the implementation unless it changed nothing since the spec (PR-6)."""
     head = gitwork.head(ctx.checkout)
     new = _names(ctx, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
-    changed = _names(ctx, f"{base_sha(ctx)}...{head}")
+    changed = _names(ctx, f"{measure_from(ctx, state)}...{head}")
     if new:
         remote = ctx.forge.get_branch(ctx.branch)
         if remote is None or remote.sha != head:

@@ -6,20 +6,21 @@ from typing import assert_never
 
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.redact import redact
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, StackedOn
 from conveyor.git import rev_parse
 from conveyor.git.rebase import abort_rebase
-from conveyor.git.runner import git_text
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
 from conveyor.job.effects_git import shared_dirs
 from conveyor.job.effects_wiki import run_check_wiki, run_finish_wiki, run_publish_wiki
-from conveyor.ops.branch_guard import guard_branch
+from conveyor.job.stacking import measure_from
+from conveyor.ops.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.ci_status import read_ci
 from conveyor.ops.close_out import close_out, run_teardown
-from conveyor.ops.finish_sync import finish_sync
+from conveyor.ops.finish_sync import changes_code, finish_sync
 from conveyor.ops.merge import check_behind, squash_merge
 from conveyor.ops.merge_order import read_queue
+from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
 from conveyor.ops.sync_base import base_ref, refresh_remote_refs, restore_branch, sync_base
 from conveyor.ops.verify_op import failure_report, verify_head
 from conveyor.ops.wiki_branch import wiki_ahead
@@ -40,9 +41,11 @@ from conveyor.stages.effects_merge import (
     QueueRead,
     ReadCi,
     ReadQueue,
+    ReadStack,
     Rebased,
     RebaseHere,
     RestoreBranch,
+    StackRead,
     SyncBase,
     SyncFinished,
     Verified,
@@ -76,14 +79,15 @@ def refresh(ctx: JobContext) -> None:
     refresh_remote_refs(ctx.git, ctx.home / CACHE, ctx.forge.repo_info().clone_url)
 
 
-def run_verify(ctx: JobContext, effect: VerifyHead) -> Verified:
-    """Verify the checkout's head against the base; the summary and failures are redacted."""
+def run_verify(ctx: JobContext, state: IssueState, effect: VerifyHead) -> Verified:
+    """Verify the checkout's head against the base (a stacked issue's: its prerequisite head);
+    the summary and failures are redacted."""
     result = verify_head(
         ctx.git,
         ctx.config.commands,
         ctx.command_env,
         ctx.config.paths,
-        base_ref=base_ref(ctx.base),
+        base_ref=measure_from(ctx, state),
         logs_dir=ctx.job_dir / "logs",
         work_dir=ctx.job_dir,
         tests_only=effect.tests_only,
@@ -134,34 +138,57 @@ def run_read_ci(ctx: JobContext, effect: ReadCi) -> CiRead:
         wait = gate.wait
 
 
-def run_sync_base(ctx: JobContext) -> Rebased:
-    """Refresh the base, then rebase onto it (a conflicted rebase stays for the resolver)."""
+def run_sync_base(ctx: JobContext, stacked: StackedOn | None) -> Rebased:
+    """Refresh the base, then rebase onto it (a conflicted rebase stays for the resolver).
+
+    A stacked branch replays only its own commits onto P's head, or onto the base
+    once P merged (STK-2, STK-4); the result says where it went.
+    """
     refresh(ctx)
-    done = sync_base(ctx.git, ctx.base)
-    return Rebased(done.outcome, done.head_sha, done.conflicts)
+    if stacked is None:
+        done = sync_base(ctx.git, ctx.base)
+        return Rebased(done.outcome, done.head_sha, done.conflicts)
+    move = plan_restack(ctx.forge, ctx.git, stacked, ctx.base)
+    done = replay_own_commits(ctx.git, move)
+    ctx.events.emit("restacked", on=stacked.issue, onto=move.onto, outcome=done.outcome)
+    return Rebased(done.outcome, done.head_sha, done.conflicts, stack=move)
 
 
-def run_finish_sync(ctx: JobContext) -> SyncFinished:
-    """Check the finished rebase and push it with lease."""
-    done = finish_sync(ctx.git, ctx.push, base=ctx.base, branch=ctx.branch)
+def run_finish_sync(ctx: JobContext, state: IssueState, effect: FinishSync) -> SyncFinished:
+    """Check the finished rebase and push it with lease; a stacked PR follows its new base.
+
+    The flows it leaves are measured from the commit the rebase went onto (a
+    stacked issue's prerequisite head while stacked), as its own change starts there.
+    """
+    done = finish_sync(ctx.git, ctx.push, base=ctx.base, branch=ctx.branch, onto=effect.onto)
     if not done.ok:
         return SyncFinished(done.ok, done.head_sha, done.findings)
     ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
-    changed = git_text(ctx.git, "diff", "--name-only", f"{base_ref(ctx.base)}...HEAD").strip()
-    return SyncFinished(done.ok, done.head_sha, done.findings, bool(changed), wiki_ahead(ctx.wiki))
+    if retarget_pr(ctx.forge, state.pr, effect.pr_base):
+        ctx.events.emit("pr-retargeted", pr=state.pr, base=effect.pr_base)
+    changed = changes_code(ctx.git, ctx.base, effect.onto)
+    return SyncFinished(done.ok, done.head_sha, done.findings, changed, wiki_ahead(ctx.wiki))
 
 
-def run_rebase_here(ctx: JobContext) -> Rebased:
+def run_rebase_here(ctx: JobContext, state: IssueState, effect: RebaseHere) -> Rebased:
     """The merge stage's own rebase: a conflict is aborted (sync handles it), clean is pushed."""
-    done = run_sync_base(ctx)
+    done = run_sync_base(ctx, effect.stacked_on)
     if done.outcome == "conflict":
         abort_rebase(ctx.git)
         return done
-    pushed = run_finish_sync(ctx)
+    move = done.stack
+    finish = FinishSync() if move is None else FinishSync(onto=move.onto, pr_base=move.pr_base)
+    pushed = run_finish_sync(ctx, state, finish)
     if not pushed.ok:
         msg = "the rebased branch could not be pushed: " + "; ".join(pushed.findings)
         raise MergeEffectFailed(msg)
-    return Rebased(done.outcome, pushed.head_sha)
+    return Rebased(done.outcome, pushed.head_sha, stack=move)
+
+
+def run_read_stack(ctx: JobContext, effect: ReadStack) -> StackRead:
+    """The prerequisite's merged verdict, branch head and PR (MRG-11)."""
+    read = read_prereq(ctx.forge, effect.stacked_on.issue)
+    return StackRead(read.merged, read.head, read.pr)
 
 
 def run_close_out(ctx: JobContext, state: IssueState, effect: CloseOut) -> Done:
@@ -186,16 +213,17 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
     """Carry out one of the back half's effects and return its result."""
     match effect:
         case GuardBranch(recorded=recorded):
-            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded)
-            return Checked(guarded.ok, guarded.findings)
+            own = OwnPushes(ctx.git, base_ref(ctx.base), ctx.git.env.identity.email)
+            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded, own)
+            return Checked(guarded.ok, guarded.findings, adopted=guarded.adopted)
         case VerifyHead():
-            return run_verify(ctx, effect)
+            return run_verify(ctx, state, effect)
         case ReadCi():
             return run_read_ci(ctx, effect)
-        case SyncBase():
-            return run_sync_base(ctx)
+        case SyncBase(stacked_on=stacked):
+            return run_sync_base(ctx, stacked)
         case FinishSync():
-            return run_finish_sync(ctx)
+            return run_finish_sync(ctx, state, effect)
         case RestoreBranch():
             restore_branch(ctx.git, ctx.branch)
             return Done()
@@ -206,9 +234,11 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
             pr = _pr(ctx, state)
             return BehindRead(check_behind(ctx.forge, ctx.git, pr, verified, ctx.base))
         case RebaseHere():
-            return run_rebase_here(ctx)
+            return run_rebase_here(ctx, state, effect)
+        case ReadStack():
+            return run_read_stack(ctx, effect)
         case MergePr(sha=sha):
-            tried = squash_merge(ctx.forge, _pr(ctx, state), sha)
+            tried = squash_merge(ctx.forge, _pr(ctx, state), sha, base=ctx.base)
             return MergeTried(tried.outcome, tried.sha, tried.reason)
         case CloseOut():
             return run_close_out(ctx, state, effect)

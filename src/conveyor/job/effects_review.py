@@ -8,6 +8,7 @@ from conveyor.core.flows import review_thread
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
 from conveyor.job.effects_forge import signature
+from conveyor.job.stacking import measure_from
 from conveyor.ops.findings import post_on_pr
 from conveyor.ops.prepare_review import prepare_review
 from conveyor.stages.effects import Done
@@ -21,11 +22,14 @@ from conveyor.stages.effects_review import (
 REVIEW_DIR = "review"
 
 
-def run_prepare(ctx: JobContext, effect: PrepareReview) -> ReviewPrepared:
-    """Write the diff under the job folder, where the reader sessions are told to read it."""
+def run_prepare(ctx: JobContext, state: IssueState, effect: PrepareReview) -> ReviewPrepared:
+    """Write the diff under the job folder, where the reader sessions are told to read it.
+
+    A stacked issue's whole change is measured from its prerequisite head (STK-2).
+    """
     target = ctx.job_dir / REVIEW_DIR / effect.name
     made = prepare_review(
-        ctx.git, f"refs/remotes/origin/{ctx.base}", target, since=effect.base_sha, wiki=ctx.wiki
+        ctx.git, measure_from(ctx, state), target, since=effect.base_sha, wiki=ctx.wiki
     )
     return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
@@ -36,7 +40,7 @@ def perform_review(
     """Carry out one of the review stages' own effects."""
     match effect:
         case PrepareReview():
-            return run_prepare(ctx, effect)
+            return run_prepare(ctx, state, effect)
         case PostPrComment(kind=kind, role=role, text=text):
             sig = signature(ctx, role)
             thread = review_thread(state, ctx.issue)

@@ -58,6 +58,8 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
         token_env=ctx.token_env,
         infra_retries=limits.infra_retries,
         reply_check_rounds=limits.reply_check_rounds,
+        money_per_session=ctx.config.money.per_session,
+        base_url=choice.base_url,
     )
 
 
@@ -84,6 +86,9 @@ def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, live: Liv
             last_tool_failure=result.last_tool_failure,
             tool_failure=live.tool_failure,
             rate_limit_reset=None if reset is None else datetime.fromtimestamp(reset, UTC),
+            infra=None if result.infra is None else result.infra.value,
+            error=result.error,
+            ended_at=datetime.now(UTC),
         )
     )
 
@@ -140,7 +145,16 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     findings = result.check_findings
     if result.reply is None and result.last_tool_failure:
         findings = (*findings, result.last_tool_failure.strip())
-    return SessionEnded(status, result.reply, result.error, used, findings), kept
+    ended = SessionEnded(
+        status,
+        result.reply,
+        result.error,
+        used,
+        findings,
+        infra=result.infra,
+        cost_usd=result.total_cost_usd,
+    )
+    return ended, kept
 
 
 def quick_checks(

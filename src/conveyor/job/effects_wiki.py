@@ -9,6 +9,7 @@ from conveyor.job.effects_forge import signature
 from conveyor.ops.finish_wiki import finish_wiki, post_published, published_text
 from conveyor.ops.flow_step import settle_pr
 from conveyor.ops.publish_wiki import Published, publish_wiki
+from conveyor.ops.stack import pr_base_for
 from conveyor.ops.wiki_branch import changed_pages, push_wiki, wiki_ahead
 from conveyor.ops.wiki_branch import head as wiki_head
 from conveyor.ops.wiki_check import check_wiki
@@ -84,8 +85,10 @@ def run_finish_wiki(ctx: JobContext, state: IssueState) -> WikiPublished:
 
 
 def run_settle(ctx: JobContext, state: IssueState, effect: SettlePr) -> PrSettled:
-    """The shared flow step: close, reopen (or open) and ready, or ready the PR (FLOW-3)."""
+    """The shared flow step: close, reopen (or open) and ready, or ready the PR (FLOW-3); a
+    stacked issue's new PR is based on its prerequisite's branch."""
     body = redact(effect.body, ctx.token_secrets) if effect.body is not None else None
+    base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
     settled = settle_pr(
         ctx.ops,
         ctx.issue,
@@ -95,6 +98,7 @@ def run_settle(ctx: JobContext, state: IssueState, effect: SettlePr) -> PrSettle
         body=body,
         wiki_branch=ctx.wiki.branch if ctx.wiki else ctx.branch,
         signature=signature(ctx, "coordinator"),
+        base=base,
     )
     if settled.number is not None and settled.number != state.pr:
         ctx.events.emit("pr-opened", pr=settled.number, draft=False)

@@ -22,6 +22,9 @@ EventKind = Literal[
     "asked",
     "split",
     "merged",
+    "stacked",
+    "restacked",
+    "pr-retargeted",
 ]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 EVENTS_FILE = "events.jsonl"

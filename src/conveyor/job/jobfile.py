@@ -47,7 +47,9 @@ class SessionRecord(_Model):
 
     A session is recorded with status `running` when it starts and kept current while it
     runs (usage, contexts, `tool_failure`); its end replaces that record under the same key.
-    `rate_limit_reset` is when the provider's usage limit that ended it lifts (BB-PAUSE-7).
+    `rate_limit_reset` is when the provider's usage limit that ended it lifts (BB-PAUSE-7);
+    `infra` names the infrastructure failure it ended on (`core.agent_failure.InfraKind`),
+    `error` says what the CLI reported and `ended_at` when it ended.
     """
 
     key: str
@@ -62,6 +64,9 @@ class SessionRecord(_Model):
     last_tool_failure: str | None = None
     tool_failure: ToolFailureRecord | None = None
     rate_limit_reset: datetime | None = None
+    infra: str | None = None
+    error: str | None = None
+    ended_at: datetime | None = None
 
 
 class Finished(_Model):

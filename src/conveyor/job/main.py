@@ -35,6 +35,7 @@ from conveyor.job.jobfile import JobFile, JobRecord, Outcome, process_start_tick
 from conveyor.job.layout import JobPaths, job_stamp, load_lane
 from conveyor.job.roles import role_of
 from conveyor.job.signals import JobInterrupted, SignalGuard, handling_signals, heartbeat
+from conveyor.job.stacking import has_prereq_branch
 from conveyor.ops.context import OpContext
 
 EXIT_NOT_CLAIMABLE = 3
@@ -52,6 +53,7 @@ class JobOptions:
     lane: str | None = None
     resume: bool = False
     take_stopped: bool = False
+    stack_on: int | None = None
 
 
 def repo_home(config: Config, environ: Mapping[str, str]) -> Path:
@@ -87,6 +89,10 @@ def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | 
     job_id = _free_job_id(home, opts, job_stamp(start))
     ops = OpContext(forge, config, run_id=job_id)
     run_dir = home / "runs" / f"issue-{opts.issue}"
+    if opts.stack_on is not None and not has_prereq_branch(forge, opts.stack_on):
+        why = f"conveyor job: issue #{opts.issue} cannot stack: #{opts.stack_on} has no branch"
+        print(why, file=sys.stderr)  # noqa: T201 - the job's stderr is its log
+        return EXIT_NOT_CLAIMABLE
     claimed = claim_for_job(
         ops,
         opts.issue,
@@ -136,6 +142,7 @@ def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | 
         events=events,
         hub=JobHub(),
         ops=ops,
+        stack_on=opts.stack_on,
     )
     guard = SignalGuard(started.hub)
     with handling_signals(guard), heartbeat(job_file.heartbeat):

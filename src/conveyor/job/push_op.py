@@ -69,7 +69,8 @@ def commit_split(
 
 
 def unpushed_head(repo: Repo, branch: str, base: str) -> str | None:
-    """HEAD when it has commits on neither `origin/<branch>` nor `origin/<base>`, else None."""
+    """HEAD when it has commits on neither `origin/<branch>`, `origin/<base>` nor any other
+    branch of the remote (a stacked issue starts on its prerequisite's), else None."""
     head = try_rev_parse(repo, "HEAD")
     if head is None:
         return None
@@ -78,7 +79,7 @@ def unpushed_head(repo: Repo, branch: str, base: str) -> str | None:
         for ref in (f"refs/remotes/origin/{branch}", f"refs/remotes/origin/{base}")
         if (sha := try_rev_parse(repo, ref)) is not None
     ]
-    count = git_text(repo, "rev-list", "--count", head, "--not", *known, "--")
+    count = git_text(repo, "rev-list", "--count", head, "--not", *known, "--remotes=origin", "--")
     return head if int(count) > 0 else None
 
 

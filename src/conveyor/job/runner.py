@@ -15,7 +15,7 @@ from typing import Generic, TypeVar, assert_never
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.git import rev_parse
+from conveyor.git import merge_base, rev_parse
 from conveyor.job import effects_forge, effects_git, effects_wiki
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_merge import perform_merge
@@ -24,6 +24,7 @@ from conveyor.job.effects_session import quick_checks, run_launch
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
+from conveyor.job.stacking import measure_from
 from conveyor.ops.issue_md import read_taken
 from conveyor.stages import (
     accept,
@@ -126,13 +127,13 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
         case RunTests():
             return effects_git.run_tests(ctx)
         case ResetBranch():
-            return effects_git.reset_branch(ctx, effect)
+            return effects_git.reset_branch(ctx, state, effect)
         case OpenDraftPr():
             return effects_git.open_draft(ctx, state)
         case CheckSpecTests():
             return effects_git.check_spec_tests(ctx, effect)
         case PushBranch():
-            return effects_git.push_branch(ctx, effect)
+            return effects_git.push_branch(ctx, state, effect)
         case SettlePr():
             return effects_wiki.run_settle(ctx, state, effect)
         case PrepareReview() | PostPrComment():
@@ -159,12 +160,32 @@ def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
         step = machine.transition(step.memory, result)
 
 
+def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
+    """Where a spec begins: where the checkout's branch leaves the base (as fetched now) or,
+    when stacked, its prerequisite's head.
+
+    A spec job that died after committing (its commits rescued and continued from) or
+    after pushing the branch starts again on those commits, and its commit check must
+    still see them; one that died earlier had saved where it began, on a base that may
+    have moved since (its files are not the spec writer's). Either way the spec's own
+    commits are exactly those past the fork point with the current base.
+    """
+    head = rev_parse(ctx.git, "HEAD")
+    # A stacked issue's own commits start after its prerequisite's head, not the base's.
+    fork = merge_base(ctx.git, head, measure_from(ctx, state)) or head
+    if state.start_sha == fork:
+        return state
+    return state.model_copy(update={"start_sha": fork})
+
+
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
     begun = take_feedback_first(ctx, state)
     if isinstance(begun, StageEnd):
         return begun
     state = begun
+    if ctx.stage is Stage.SPEC:
+        state = spec_start(ctx, state)
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:

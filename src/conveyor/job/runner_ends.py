@@ -12,6 +12,7 @@ from conveyor.job.effects_forge import SPEC_MD, signature
 from conveyor.job.finish import push_local_commits
 from conveyor.job.push_op import only_local_note
 from conveyor.ops.ask import ask
+from conveyor.ops.close_out import mark_merged
 from conveyor.ops.context import fetch_comments
 from conveyor.ops.release import release
 from conveyor.ops.split import Part, split
@@ -34,6 +35,7 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             at_stage = state.model_copy(update={"stage": stage})
             saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=at_stage)
             if stage is Stage.DONE:
+                mark_merged(ctx.ops, ctx.issue)
                 return StageEnd("merged", saved, "merged")
             return StageEnd("saved", saved, f"saved at {stage.value}")
         case Stopped(code=code, reason=reason, state=state, details=details):

@@ -50,11 +50,14 @@ def prepare_workspace(
     trailer_role: str,
     now: datetime,
     rescue: bool = True,
+    start: str | None = None,
 ) -> Workspace:
     """Fetch the cache, clone the checkout on `agent/issue-N`, then rescue leftover checkouts.
 
-    Only writers rescue (`rescue`): they can continue from the commits and push
-    them; a reader's or the merger's job leaves leftovers to the next writer.
+    A branch the remote lacks starts at `start` when given (a stacked issue's
+    prerequisite head, STK-2), else at the base. Only writers rescue (`rescue`):
+    they can continue from the commits and push them; a reader's or the
+    merger's job leaves leftovers to the next writer.
     """
     git_config = write_git_config(paths.job_dir / "gitconfig", identity)
     env = GitEnv(config_global=git_config, identity=identity)
@@ -62,7 +65,9 @@ def prepare_workspace(
     fetch_env = GitEnv(git_config, identity, extra=auth.fetch_variables())
     cache = Repo(update_cache(paths.home / CACHE, url, fetch_env).path, env)
     branch = f"agent/issue-{issue}"
-    repo = create_checkout(cache, paths.checkout, url, branch=branch, base=base, env=env)
+    repo = create_checkout(
+        cache, paths.checkout, url, branch=branch, base=base, env=env, start=start
+    )
     install_checkout_hooks(repo, auth.nonce, commit_msg_hook(trailer_role))
     pusher = JobPusher(repo, auth)
     rescues: list[Rescue] = []

@@ -31,24 +31,37 @@ class SyncPushed:
     findings: tuple[str, ...] = ()
 
 
-def check_finished(repo: Repo, base: str) -> tuple[str, ...]:
-    """Why the rebase is not done yet: still stopped, not on the current base, markers, edits."""
+def check_finished(repo: Repo, base: str, onto: str | None = None) -> tuple[str, ...]:
+    """Why the rebase is not done yet: still stopped, not on the current base (or on `onto`, the
+    commit a stacked rebase went onto), markers, edits."""
     if rebase_in_progress(repo):
         return ("the rebase is still stopped: finish it with `git rebase --continue`",)
-    onto, head = rev_parse(repo, base_ref(base)), rev_parse(repo, "HEAD")
+    target = rev_parse(repo, onto or base_ref(base))
+    head = rev_parse(repo, "HEAD")
+    named = f"the current base {base}" if onto is None else "the prerequisite's head"
     found: list[str] = []
-    if not is_ancestor(repo, onto, head):
-        found.append(f"HEAD {head[:12]} is not on the current base {base} ({onto[:12]})")
+    if not is_ancestor(repo, target, head):
+        found.append(f"HEAD {head[:12]} is not on {named} ({target[:12]})")
+    onto = target
     found += [f"{where}: a conflict marker is left" for where in marker_lines(repo, onto, head)]
     edited = [p for p in git_text(repo, "diff", "--name-only", "HEAD").splitlines() if p]
     found += [f"{path}: changed but not committed" for path in edited]
     return tuple(found)
 
 
-def finish_sync(repo: Repo, push: PushFn, *, base: str, branch: str) -> SyncPushed:
+def changes_code(repo: Repo, base: str, onto: str | None = None) -> bool:
+    """The code flow after a sync (FLOW-1, SYNC-12): HEAD changes files against where its own
+    change starts, `onto` (the commit a stacked rebase went onto) or else the base."""
+    start = onto or base_ref(base)
+    return bool(git_text(repo, "diff", "--name-only", f"{start}...HEAD").strip())
+
+
+def finish_sync(
+    repo: Repo, push: PushFn, *, base: str, branch: str, onto: str | None = None
+) -> SyncPushed:
     """Check the finished rebase, then push HEAD with lease on the branch as last fetched."""
     head = rev_parse(repo, "HEAD")
-    findings = check_finished(repo, base)
+    findings = check_finished(repo, base, onto)
     if findings:
         return SyncPushed(False, head, findings)
     tracking = f"refs/remotes/origin/{branch}"

@@ -58,12 +58,20 @@ def finish_wiki(
     now: datetime,
     signature: Signature,
 ) -> None:
-    """Close a published wiki-only issue as merged: comment, label, claims, branch, parent."""
+    """Close a published wiki-only issue as merged: comment, label, claims, branch, parent.
+
+    The open PRs of issues stacked on this one are based on the base before its branch
+    goes, as GitHub itself retargets them only when a merged PR's branch is deleted
+    (it closes them otherwise); the branch holds no code of the issue's own.
+    """
     post_comment(ctx, issue, "merged", published_text(published, wiki_only=True), signature)
     ctx.forge.close_issue(issue, "completed")
     labels = ctx.forge.get_issue(issue).labels
     set_agent_label(ctx, issue, labels, status_label(Status.MERGED))
     close_live_claims(ctx, issue, now, "The wiki pages were published.")
-    ctx.forge.delete_branch(f"agent/issue-{issue}")
+    branch = f"agent/issue-{issue}"
+    for number in ctx.forge.list_prs_into(branch):
+        ctx.forge.edit_pr(number, base=ctx.config.base)
+    ctx.forge.delete_branch(branch)
     if parent is not None:
         close_parent(ctx, parent, now=now)

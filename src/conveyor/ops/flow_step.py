@@ -36,9 +36,15 @@ def settle_pr(
     body: str | None,
     wiki_branch: str,
     signature: Signature,
+    base: str | None = None,
 ) -> Settled:
-    """Close, reopen (or open) and ready, or ready the issue's PR, as `action` says."""
-    branch, base = f"agent/issue-{issue}", ctx.config.base
+    """Close, reopen (or open) and ready, or ready the issue's PR, as `action` says.
+
+    A PR opened or reopened here is based on `base` (a stacked issue's: its
+    prerequisite's branch), else on the configured base: a PR closed while its
+    prerequisite merged is reopened onto the base.
+    """
+    branch, base = f"agent/issue-{issue}", base or ctx.config.base
     match action:
         case "stop":
             return Settled(pr, pr is not None)
@@ -55,6 +61,8 @@ def settle_pr(
         case "reopen" | "go":
             issue_title = ctx.forge.get_issue(issue).title
             opened = find_or_open_draft(ctx, issue, branch=branch, base=base, title=issue_title)
+            if action == "reopen" and opened.base_ref != base:
+                opened = ctx.forge.edit_pr(opened.number, base=base)
             ready = finish_pr(
                 ctx,
                 opened.number,

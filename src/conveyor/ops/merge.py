@@ -54,11 +54,17 @@ class MergeAttempt:
     reason: str = ""
 
 
-def squash_merge(forge: Forge, number: int, sha: str) -> MergeAttempt:
-    """Squash-merge PR `number` expecting `sha` as its head; a leftover draft is readied first."""
+def squash_merge(forge: Forge, number: int, sha: str, *, base: str) -> MergeAttempt:
+    """Squash-merge PR `number` expecting `sha` as its head; a leftover draft is readied first.
+
+    A PR still based on another branch (a stack that ended without its retarget)
+    is based on `base` first: the pipeline merges into the base only.
+    """
     pr = forge.get_pr(number)
     if pr.merged:
         return MergeAttempt("merged", pr.merge_commit_sha or "", "the PR was already merged")
+    if pr.base_ref != base:
+        forge.edit_pr(number, base=base)
     if pr.draft:
         forge.mark_pr_ready(number)
     try:

@@ -21,5 +21,6 @@ def read_queue(ctx: OpContext, issue: int, pr: int, *, now: datetime) -> tuple[i
         if state is None or state.pr is None or state.pr_closed or state.pr >= pr:
             continue
         stopped = state.stopped is not None or has_stop_label(other.labels)
-        others.append(Queued(other.number, state.pr, state.stage, stopped, state.lease))
+        stacked = state.stacked_on is not None
+        others.append(Queued(other.number, state.pr, state.stage, stopped, state.lease, stacked))
     return ahead(pr, others, now=now, lease_hours=ctx.config.limits.lease_hours)

@@ -12,13 +12,15 @@ from conveyor.core.stops import StopCode
 
 @dataclass(frozen=True, slots=True)
 class StartJob:
-    """Start `conveyor job --issue N --stage S` (with `--resume` when the watchdog revives one)."""
+    """Start `conveyor job --issue N --stage S` (with `--resume` when the watchdog revives one,
+    and `--stack-on P` for an issue's first job on its prerequisite's branch, STK-8)."""
 
     issue: int
     stage: Stage
     reason: str
     charge: int = 0
     resume: bool = False
+    stack_on: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,15 @@ class Escalate:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishCloseOut:
+    """Finish the close-out of a closed issue whose PR merged (labels, claims, branch, state)."""
+
+    issue: int
+    pr: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     """A pause in force: no new start this tick (money, tokens per hour, usage limit, cool-down)."""
 
@@ -94,7 +105,7 @@ class Pause:
     reason: str
 
 
-Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate
+Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate | FinishCloseOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,5 +139,7 @@ def describe(decision: Decision) -> str:
             return f"stop #{n} {control.value}: {reason}"
         case Escalate(issue=n, control=control, kind=kind, reason=reason):
             return f"escalate #{n} {kind} {control.value}: {reason}"
+        case FinishCloseOut(issue=n, pr=pr, reason=reason):
+            return f"close-out #{n} PR #{pr}: {reason}"
         case _:
             assert_never(decision)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from conveyor.core.config import Budgets, Config, Limits, Role
 from conveyor.core.state import Stage
+from conveyor.orchestrator.agent_pauses import agent_hold, agent_pauses
 from conveyor.orchestrator.decisions import Pause
 from conveyor.orchestrator.overlap import Globs, compile_globs, overlaps
 from conveyor.orchestrator.snapshot import IssueView, Snapshot, busy_issues
@@ -64,6 +65,7 @@ class Gate:
     charges: int
     busy: frozenset[int]
     pause: Pause | None
+    agents: Mapping[str, Pause] = field(default_factory=dict)
 
 
 def money_pause(snapshot: Snapshot, config: Config) -> Pause | None:
@@ -94,6 +96,8 @@ def pauses(snapshot: Snapshot, config: Config, now: datetime) -> tuple[Pause, ..
     money = money_pause(snapshot, config)
     if money is not None:
         found.append(money)
+    paused = agent_pauses(snapshot.agent_ends, now)
+    found.extend(paused[backend] for backend in sorted(paused))
     return tuple(found)
 
 
@@ -111,7 +115,7 @@ def open_gate(snapshot: Snapshot, config: Config, now: datetime) -> Gate:
             issue = issues.get(job.issue)
             paths = issue.writer_paths if issue is not None else ()
             writers.append(LiveWriter(job.issue, compile_globs(paths)))
-    found = pauses(snapshot, config, now)
+    found = [p for p in pauses(snapshot, config, now) if not p.kind.startswith("agent-")]
     return Gate(
         lane=snapshot.lane,
         now=now,
@@ -121,17 +125,30 @@ def open_gate(snapshot: Snapshot, config: Config, now: datetime) -> Gate:
         charges=snapshot.ledger.charges_last_hour,
         busy=busy_issues(snapshot, issues),
         pause=found[0] if found else None,
+        agents=agent_pauses(snapshot.agent_ends, now),
     )
 
 
-def admit(gate: Gate, config: Config, issue: IssueView, stage: Stage) -> Gate | str:
-    """Admit one start (the next gate), or say why it is held (a reason starting with its code)."""
+def admit(
+    gate: Gate,
+    config: Config,
+    issue: IssueView,
+    stage: Stage,
+    *,
+    partners: frozenset[int] = frozenset(),
+) -> Gate | str:
+    """Admit one start (the next gate), or say why it is held (a reason starting with its code).
+
+    A writer in `partners` (the issue's stacking pair, STK-10) never holds it for overlap.
+    """
     full = full_reason(gate, config)
     if full is not None:
         return lease_hold(gate, issue) or full
     lease = lease_hold(gate, issue)
     if lease is not None:
         return lease
+    if gate.agents and (held := agent_hold(gate.agents, config, stage)):
+        return held
     limits = config.limits
     in_stage = gate.by_stage.get(stage, 0)
     cap = stage_cap(stage, limits)
@@ -141,7 +158,7 @@ def admit(gate: Gate, config: Config, issue: IssueView, stage: Stage) -> Gate | 
     if stage in WRITERS:
         globs = compile_globs(issue.writer_paths)
         for writer in gate.writers:
-            if overlaps(globs, writer.globs):
+            if writer.issue not in partners and overlaps(globs, writer.globs):
                 return f"overlap:#{writer.issue}"
     charge = launch_charge(issue, stage, config.budgets)
     per_hour = limits.tokens_per_hour

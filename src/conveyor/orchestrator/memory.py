@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 
 CODES = frozenset(code.value for code in StopCode)
@@ -40,12 +41,18 @@ class Steered:
 
 @dataclass(frozen=True, slots=True)
 class WatchMemory:
-    """Resume counts per issue, the watchdog's own stops, the steers sent, the escalations made."""
+    """Resume counts per issue, the watchdog's own stops, the steers sent, the escalations made.
+
+    `resume_stages` names the stage each issue's resume count was made at: a count holds
+    for that stage only and starts again once the issue moves on (an older file without
+    it keeps its counts for whatever stage the issue is at).
+    """
 
     resumes: tuple[tuple[int, int], ...] = ()
     stops: tuple[WatchdogStop, ...] = ()
     steered: tuple[Steered, ...] = ()
     escalated: tuple[tuple[int, StopCode], ...] = ()
+    resume_stages: tuple[tuple[int, Stage], ...] = ()
 
 
 def memory_to_json(memory: WatchMemory) -> dict[str, Any]:
@@ -53,6 +60,7 @@ def memory_to_json(memory: WatchMemory) -> dict[str, Any]:
     return {
         "version": 1,
         "resumes": {str(issue): count for issue, count in memory.resumes},
+        "resume_stages": {str(issue): stage.value for issue, stage in memory.resume_stages},
         "stops": [
             {
                 "issue": stop.issue,
@@ -151,7 +159,23 @@ def memory_from_json(data: object) -> WatchMemory:
             msg = f"watchdog.json: escalated[{i}]: expected [issue, control]"
             raise ValueError(msg)
         pairs.append((pair[0], _control(pair[1], f"escalated[{i}]")))
-    return WatchMemory(tuple(sorted(counts)), read_stops, read_steered, tuple(pairs))
+    stages = _resume_stages(data.get("resume_stages", {}))
+    return WatchMemory(tuple(sorted(counts)), read_stops, read_steered, tuple(pairs), stages)
+
+
+def _resume_stages(data: object) -> tuple[tuple[int, Stage], ...]:
+    """The stage of each issue's resume count (absent in files written before it was kept)."""
+    if not isinstance(data, dict):
+        msg = "watchdog.json: resume_stages: expected an object"
+        raise ValueError(msg)
+    known = {stage.value for stage in Stage}
+    found: list[tuple[int, Stage]] = []
+    for key, value in data.items():
+        if not key.isdigit() or value not in known:
+            msg = f"watchdog.json: resume_stages.{key}: expected an issue number and a stage"
+            raise ValueError(msg)
+        found.append((int(key), Stage(value)))
+    return tuple(sorted(found))
 
 
 def _objects(items: list[Any], where: str) -> list[dict[str, Any]]:

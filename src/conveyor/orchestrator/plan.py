@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from conveyor.core.config import Config
-from conveyor.orchestrator.decisions import Decision, Decisions, Escalate, describe
+from conveyor.orchestrator.closeout import close_outs
+from conveyor.orchestrator.decisions import Decision, Decisions, Escalate, FinishCloseOut, describe
 from conveyor.orchestrator.escalate import escalate
 from conveyor.orchestrator.memory import WatchMemory
 from conveyor.orchestrator.schedule import schedule
@@ -19,18 +20,20 @@ class Plan:
     """Everything one tick decided, and the memory the tick keeps for the next one.
 
     The tick carries out `watchdog` first (a resume there is already counted by the
-    scheduler's gate), then `escalations`, then `schedule`'s starts; it saves
-    `memory` to watchdog.json and passes `schedule.money_paused` into the next snapshot.
+    scheduler's gate), then `escalations`, then `schedule`'s starts, then `closeouts`;
+    it saves `memory` to watchdog.json and passes `schedule.money_paused` into the next
+    snapshot.
     """
 
     watchdog: tuple[Decision, ...]
     escalations: tuple[Escalate, ...]
     schedule: Decisions
     memory: WatchMemory
+    closeouts: tuple[FinishCloseOut, ...] = ()
 
     def log_lines(self) -> tuple[str, ...]:
         """Every decision as one `orchestrator.log` line, holds included (ORC-7), in order."""
-        decisions = (*self.watchdog, *self.escalations, *self.schedule.starts)
+        decisions = (*self.watchdog, *self.escalations, *self.schedule.starts, *self.closeouts)
         lines = [describe(decision) for decision in (*decisions, *self.schedule.holds)]
         lines.extend(f"pause {pause.kind}: {pause.reason}" for pause in self.schedule.pauses)
         return tuple(lines)
@@ -41,4 +44,4 @@ def plan(snapshot: Snapshot, config: Config, now: datetime, memory: WatchMemory)
     watched = watch(snapshot, config, now, memory)
     escalations, remembered = escalate(snapshot, watched.memory)
     decisions = schedule(snapshot, config, now, gate=watched.gate)
-    return Plan(watched.decisions, escalations, decisions, remembered)
+    return Plan(watched.decisions, escalations, decisions, remembered, close_outs(snapshot, now))

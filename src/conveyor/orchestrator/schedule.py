@@ -21,8 +21,17 @@ from conveyor.orchestrator.gate import (
     pauses,
 )
 from conveyor.orchestrator.snapshot import IssueView, Snapshot
+from conveyor.orchestrator.stacking import (
+    Restack,
+    StackFacts,
+    StackOn,
+    stack_partners,
+    stack_rule,
+    stacked_on_open,
+)
 
 _NUMBER = attrgetter("number")
+_NONE: frozenset[int] = frozenset()
 _CREATED = attrgetter("created_at")
 
 
@@ -34,38 +43,44 @@ class _Facts:
     closed_unmerged: frozenset[int]
     ci_poll: timedelta
     now: datetime
+    stack: StackFacts
     ci_reported: frozenset[str] = frozenset()
     feedback_prs: frozenset[int] = frozenset()
 
 
-def _facts(snapshot: Snapshot, config: Config, now: datetime) -> _Facts:
-    """Collect the lookups once per pass."""
+def _facts(
+    snapshot: Snapshot, config: Config, now: datetime, busy: frozenset[int] = frozenset()
+) -> _Facts:
+    """Collect the lookups once per pass; `busy` are the issues with a live job."""
     return _Facts(
         open_numbers=frozenset(issue.number for issue in snapshot.issues),
         closed_unmerged=snapshot.closed_unmerged,
         ci_poll=timedelta(seconds=config.limits.ci_poll_seconds),
         now=now,
+        stack=StackFacts(
+            snapshot.issue_map(), snapshot.closed_unmerged, snapshot.stack_behind, busy
+        ),
         ci_reported=snapshot.ci_reported,
         feedback_prs=snapshot.feedback_prs,
     )
 
 
-def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
-    """Holds that belong to the issue itself, before the gate is asked.
+def _issue_rule(issue: IssueView, facts: _Facts) -> str | StackOn | Restack | None:
+    """The issue's own rules, before the gate is asked: a hold reason, a stacked start, or None.
 
-    Waiting outside the scheduler (a question, a split); `after:#a` while the
-    issue it follows is open or was closed without completing; a CI wait until
-    `ci_poll_seconds` after its last read, unless a webhook said its CI finished
-    or that a person gave feedback on its PR (the job reads that first).
+    Waiting outside the scheduler (a question, a split); the `after` mark and
+    stacking (`conveyor.orchestrator.stacking`: `after:#a` while the issue it
+    follows is open and not ready to be built on, …); a CI wait until
+    `ci_poll_seconds` after its last read, unless the issue restacks first or a
+    webhook said its CI finished or that a person gave feedback on its PR (the
+    job reads that first).
     """
     if issue.waiting is not None:
         return issue.waiting
-    after = issue.after
-    if after is not None:
-        if after in facts.open_numbers:
-            return f"after:#{after}"
-        if after in facts.closed_unmerged:
-            return f"after:#{after}:closed-unmerged"
+    if issue.after is not None or issue.stacked_on is not None:
+        verdict = stack_rule(issue, facts.stack)
+        if verdict is not None:
+            return verdict
     wait = issue.ci_wait
     told = wait is not None and (wait.sha in facts.ci_reported or issue.pr in facts.feedback_prs)
     if wait is not None and not told:
@@ -73,6 +88,12 @@ def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
         if facts.now < due:
             return f"ci-wait: next read due {due.isoformat()}"
     return None
+
+
+def _issue_hold(issue: IssueView, facts: _Facts) -> str | None:
+    """The hold reason of the issue's own rules, if they hold it."""
+    rule = _issue_rule(issue, facts)
+    return rule if isinstance(rule, str) else None
 
 
 def _oldest_first(issues: list[IssueView]) -> list[IssueView]:
@@ -90,14 +111,18 @@ def merge_queue(
     With the merge order on (`by_pr`), the merge op lets a PR merge only after
     every older PR past review (MRG-9), so the queue follows PR age instead:
     ranking a younger PR first would start a merge job that can only wait.
-    An issue held by its own rules (an `after` mark, a question) is not ranked.
+    An issue held by its own rules (an `after` mark, a question) is not ranked, nor
+    one stacked on an issue still open (MRG-12).
     """
     merge = Stage.MERGE
     ranked = _oldest_first(
         [
             issue
             for issue in snapshot.issues
-            if issue.stage is merge and issue.stopped is None and _issue_hold(issue, facts) is None
+            if issue.stage is merge
+            and issue.stopped is None
+            and _issue_hold(issue, facts) is None
+            and not stacked_on_open(issue, facts.stack)
         ]
     )
     if by_pr:
@@ -118,7 +143,10 @@ def _held_when_full(rest: list[IssueView], facts: _Facts, gate: Gate, full: str)
             issue.stage,
             (
                 None
-                if issue.waiting is None and issue.after is None and issue.ci_wait is None
+                if issue.waiting is None
+                and issue.after is None
+                and issue.ci_wait is None
+                and issue.stacked_on is None
                 else _issue_hold(issue, facts)
             )
             or (full if issue.lease is None else lease_hold(gate, issue) or full),
@@ -137,6 +165,27 @@ def _start_reason(issue: IssueView, rank: dict[int, int], unblocks: Counter[int]
     return f"{issue.stage.value} ready, oldest first"
 
 
+def _start(
+    gate: Gate,
+    config: Config,
+    issue: IssueView,
+    rule: StackOn | Restack,
+    *,
+    partners: frozenset[int],
+) -> tuple[Gate, StartJob] | str:
+    """Ask the gate for a stacking start: the stage a restack names, or a start on P's branch,
+    which names P. The stacking pair's writers do not hold each other (STK-10)."""
+    stage = rule.stage if isinstance(rule, Restack) else issue.stage
+    stack_on = rule.prereq if isinstance(rule, StackOn) else None
+    if stack_on is not None:
+        partners |= {stack_on}
+    admitted = admit(gate, config, issue, stage, partners=partners)
+    if isinstance(admitted, str):
+        return admitted
+    charge = launch_charge(issue, stage, config.budgets)
+    return admitted, StartJob(issue.number, stage, rule.reason, charge=charge, stack_on=stack_on)
+
+
 def schedule(
     snapshot: Snapshot, config: Config, now: datetime, gate: Gate | None = None
 ) -> Decisions:
@@ -146,10 +195,11 @@ def schedule(
     Stopped and done issues, and issues with a live job, get no decision.
     """
     current = open_gate(snapshot, config, now) if gate is None else gate
-    facts = _facts(snapshot, config, now)
+    facts = _facts(snapshot, config, now, current.busy)
     unblocks = snapshot.unblocks()
     queue = merge_queue(snapshot, unblocks, facts, by_pr=config.limits.merge_order)
     rank = {number: index for index, number in enumerate(queue)}
+    partners = stack_partners(snapshot.issues)
     busy = current.busy
     merges: list[IssueView] = []
     others: list[IssueView] = []
@@ -165,18 +215,28 @@ def schedule(
     while full is None and index < len(ordered):
         issue = ordered[index]
         index += 1
-        reason = _issue_hold(issue, facts)
-        if reason is None:
-            admitted = admit(current, config, issue, issue.stage)
+        rule = _issue_rule(issue, facts)
+        if isinstance(rule, str):
+            holds.append(hold(issue.number, issue.stage, rule))
+            continue
+        pair = partners.get(issue.number, _NONE)
+        if rule is None:  # the common start, on the scheduler's hot path
+            admitted = admit(current, config, issue, issue.stage, partners=pair)
             if isinstance(admitted, str):
-                reason = admitted
-            else:
-                current, full = admitted, full_reason(admitted, config)
-                charge = launch_charge(issue, issue.stage, config.budgets)
-                why = _start_reason(issue, rank, unblocks)
-                starts.append(StartJob(issue.number, issue.stage, why, charge=charge))
+                holds.append(hold(issue.number, issue.stage, admitted))
                 continue
-        holds.append(hold(issue.number, issue.stage, reason))
+            current, full = admitted, full_reason(admitted, config)
+            charge = launch_charge(issue, issue.stage, config.budgets)
+            why = _start_reason(issue, rank, unblocks)
+            starts.append(StartJob(issue.number, issue.stage, why, charge=charge))
+            continue
+        start = _start(current, config, issue, rule, partners=pair)
+        if isinstance(start, str):
+            holds.append(hold(issue.number, issue.stage, start))
+            continue
+        current, job = start
+        full = full_reason(current, config)
+        starts.append(job)
     if full is not None:
         holds.extend(_held_when_full(ordered[index:], facts, current, full))
     found = pauses(snapshot, config, now)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from conveyor.core.agent_failure import InfraKind
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 
@@ -44,7 +45,11 @@ class IssueView:
     `waiting` names why the issue rests outside the scheduler's rules (an open
     question, a split parent, a stacking hold); `stopped` is its stop label's
     control. `where` are its interfaces' globs and `changed_paths` what its
-    pushes changed: together its writer paths.
+    pushes changed: together its writer paths. `after` is the first issue it
+    follows that is still open (else the first it follows), `afters` all of them;
+    `stacked_on` and `stacked_head` its stacking (STK-7), `head` its branch's
+    recorded head and `open_findings` its blocking findings not yet resolved;
+    `code_flow` is False for a wiki-only change (FLOW-5: no code branch of its own).
     """
 
     number: int
@@ -59,6 +64,12 @@ class IssueView:
     waiting: str | None = None
     rereview_lenses: int = 0
     pr: int | None = None
+    afters: tuple[int, ...] = ()
+    stacked_on: int | None = None
+    stacked_head: str | None = None
+    head: str | None = None
+    open_findings: int = 0
+    code_flow: bool = True
 
     @property
     def writer_paths(self) -> tuple[str, ...]:
@@ -100,6 +111,28 @@ class JobView:
 
 
 @dataclass(frozen=True, slots=True)
+class AgentEnd:
+    """The newest ended session of one agent CLI: when, and the infrastructure failure, if any."""
+
+    backend: str
+    at: datetime
+    infra: InfraKind | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedView:
+    """A closed issue still labelled working whose PR merged: its close-out did not finish.
+
+    `lease` is the state's lease when it is not released (its lane may still be finishing).
+    """
+
+    number: int
+    pr: int
+    lease: Lease | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ledger:
     """What the ledger says about spending: the last hour's launch charges, today's money."""
 
@@ -114,9 +147,12 @@ class Snapshot:
 
     `closed_unmerged` holds the `after` targets that were closed without being
     completed; `money_paused` is whether the daily money pause was in force
-    after the last pass (its hysteresis); `ci_reported` the commits whose CI a
-    webhook said finished since the last pass, and `feedback_prs` the PRs a
-    webhook said people reviewed or commented on (their issues' CI waits are due now).
+    after the last pass (its hysteresis); `stack_behind` the issues whose
+    prerequisite's branch lacks the merge of another issue they follow (STK-9);
+    `ci_reported` the commits whose CI a webhook said finished since the last
+    pass, and `feedback_prs` the PRs a webhook said people reviewed or commented
+    on (their CI waits are due now); `closed_merged` the merged issues whose
+    close-out did not finish.
     """
 
     lane: str
@@ -124,11 +160,14 @@ class Snapshot:
     jobs: tuple[JobView, ...] = ()
     ledger: Ledger = field(default_factory=Ledger)
     usage_limit_until: datetime | None = None
+    agent_ends: tuple[AgentEnd, ...] = ()
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    stack_behind: frozenset[int] = frozenset()
     ci_reported: frozenset[str] = frozenset()
     feedback_prs: frozenset[int] = frozenset()
+    closed_merged: tuple[ClosedView, ...] = ()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

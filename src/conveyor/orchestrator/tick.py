@@ -21,6 +21,7 @@ from conveyor.forge.protocol import Forge
 from conveyor.ops.context import OpContext
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
+from conveyor.orchestrator.shell.closed_sweep import closed_merged
 from conveyor.orchestrator.shell.executor import (
     Executor,
     JobHandle,
@@ -44,7 +45,7 @@ from conveyor.orchestrator.shell.tick_files import (
     load_memory,
     save_memory,
 )
-from conveyor.orchestrator.snapshot import Snapshot
+from conveyor.orchestrator.snapshot import ClosedView, Snapshot
 
 
 class TickLog(Protocol):
@@ -167,9 +168,28 @@ def _write_status(
         orc.log.write(now, f"error op=write-status: {error}")
 
 
+def _closed(
+    orc: Orchestrator, fresh: ForgeSnapshot, was_open: frozenset[int], now: datetime
+) -> tuple[ClosedView, ...]:
+    """The merged, closed issues whose close-out did not finish (a failed read: next tick)."""
+    vanished = not fresh.not_modified and bool(was_open - {e.issue.number for e in fresh.issues})
+    try:
+        return closed_merged(
+            orc.forge, orc.store, account=orc.config.account.login,
+            lease_hours=orc.config.limits.lease_hours, vanished=vanished, now=now,
+        )  # fmt: skip
+    except ForgeError as error:
+        orc.log.write(now, f"closed-issue sweep failed (next tick tries again): {error}")
+        return ()
+
+
 def tick(orc: Orchestrator, now: datetime) -> TickResult:
     """One pass: snapshot, watchdog, escalation, scheduler; decisions carried out and logged."""
     _forget_ended(orc, now)
+    was_open = frozenset(orc.store.entries())
+    # The jobs are read before the forge: a job that ended since saved its issue first, so
+    # the forge read after shows where it left the issue, never the stage it just did.
+    recorded = all_jobs(orc)
     try:
         fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
     except ForgeError as error:
@@ -178,7 +198,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         if alert:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
         return TickResult((), len(orc.handles), idle=False)
-    recorded = all_jobs(orc)
+    closed = _closed(orc, fresh, was_open, now)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:
         figures, today = ledger.figures(now), ledger.spent_today(now)
@@ -186,7 +206,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         forge=orc.forge, store=orc.store, config=orc.config, lane=orc.lane, fresh=fresh,
         recorded=recorded, live_handles=orc.handles, ledger=figures, now=now,
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
+        cache=orc.home / "cache.git",
     )  # fmt: skip
+    snapshot = replace(snapshot, closed_merged=closed)
     if orc.ci_reported or orc.feedback_prs:
         reported, feedback = frozenset(orc.ci_reported), frozenset(orc.feedback_prs)
         snapshot = replace(snapshot, ci_reported=reported, feedback_prs=feedback)
@@ -203,7 +225,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     )  # fmt: skip
     effects.note("poll", ok=True)
     before = dict(orc.handles)
-    for decision in (*chosen.watchdog, *chosen.escalations, *chosen.schedule.starts):
+    for decision in (
+        *chosen.watchdog, *chosen.escalations, *chosen.schedule.starts, *chosen.closeouts,
+    ):  # fmt: skip
         carry_out(effects, decision, now)
     _say_holds(orc, chosen, now)
     orc.degraded = effects.degraded
@@ -211,7 +235,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     orc.money_paused = chosen.schedule.money_paused
     _write_status(orc, now, snapshot=snapshot, chosen=chosen, fresh=fresh, today=today)
     started = tuple(h for n, h in orc.handles.items() if before.get(n) is not h)
-    acted = bool(chosen.watchdog or started)
+    acted = bool(chosen.watchdog or started or chosen.closeouts)
     live = len(orc.handles)
     waits = any(i.ci_wait is not None and i.stopped is None for i in snapshot.issues)
     # A job another process started (or one whose handle this process lost)

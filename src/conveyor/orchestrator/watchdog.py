@@ -67,6 +67,7 @@ class _Pass:
 
     def __init__(self, memory: WatchMemory, gate: Gate) -> None:
         self.resumes = dict(memory.resumes)
+        self.resume_stages = dict(memory.resume_stages)
         self.stops = {(s.issue, s.job_started_at): s for s in memory.stops}
         self.steered = set(memory.steered)
         self.escalated = memory.escalated
@@ -78,7 +79,7 @@ class _Pass:
         self.stops[(job.issue, job.started_at)] = WatchdogStop(
             job.issue, job.started_at, control, reason
         )
-        self.resumes.pop(job.issue, None)
+        self.forget_resumes(job.issue)
         self.gate = reserve(self.gate, job.issue)
         if signal:
             self.out.append(Terminate(job.issue, job.pid, job.started_at, reason))
@@ -100,11 +101,23 @@ class _Pass:
             self.out.append(StopIssue(job.issue, entry.control, entry.reason))
         self.gate = reserve(self.gate, job.issue)
 
+    def forget_resumes(self, number: int) -> None:
+        """Start the issue's resume count again."""
+        self.resumes.pop(number, None)
+        self.resume_stages.pop(number, None)
+
+    def progress(self, job: JobView, issue: IssueView) -> None:
+        """Resumes count deaths in a row in one stage: a job that reached its own end, or an
+        issue that moved to another stage since the count was made, starts it again."""
+        counted = self.resume_stages.get(job.issue)
+        if job.finished or (counted is not None and counted is not issue.stage):
+            self.forget_resumes(job.issue)
+
     def dead(self, job: JobView, issue: IssueView, config: Config) -> None:
         """Resume a job gone without finishing through the start gate, up to max_resumes."""
         used, most = self.resumes.get(job.issue, 0), config.limits.max_resumes
         if used >= most:
-            reason = f"job gone without finishing after {used} of {most} resumes"
+            reason = f"{job.stage.value} job gone without finishing after {used} of {most} resumes"
             self.stop(job, StopCode.JOB, reason, signal=False)
             return
         admitted = admit(self.gate, config, issue, job.stage)
@@ -113,6 +126,7 @@ class _Pass:
             return
         self.gate = admitted
         self.resumes[job.issue] = used + 1
+        self.resume_stages[job.issue] = job.stage
         reason = f"job gone without finishing; resume {used + 1} of {most}"
         self.out.append(StartJob(job.issue, job.stage, reason, resume=True))
 
@@ -143,6 +157,7 @@ def watch(
         issue = issues.get(job.issue)
         if issue is None:
             continue
+        state.progress(job, issue)
         entry = state.stops.get((job.issue, job.started_at))
         if entry is not None:
             state.pending(job, issue, entry)
@@ -177,4 +192,11 @@ def _next_memory(state: _Pass, snapshot: Snapshot) -> WatchMemory:
             )
         ),
         escalated=tuple(pair for pair in state.escalated if pair[0] in open_numbers),
+        resume_stages=tuple(
+            sorted(
+                (n, stage)
+                for n, stage in state.resume_stages.items()
+                if n in open_numbers and n in state.resumes
+            )
+        ),
     )

@@ -23,7 +23,7 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_merge import CiRead, Verified
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.step import with_usage
+from conveyor.stages.step import adopt_head, with_usage
 from conveyor.stages.writer import Writer
 
 
@@ -36,9 +36,10 @@ def _red(run: Checks, problems: tuple[str, ...]) -> tuple[Event, Checks]:
     return Event.FAILED, replace(run, state=run.state.model_copy(update={"rounds": rounds}))
 
 
-def _guarded(run: Checks, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Checks]:
-    if not ok:
-        return Event.CHANGED, replace(run, note="\n".join(findings))
+def _guarded(run: Checks, checked: Checked) -> tuple[Event, Checks]:
+    if not checked.ok:
+        return Event.CHANGED, replace(run, note="\n".join(checked.findings))
+    run = replace(run, state=adopt_head(run.state, checked))
     if has_wiki(run.state.flows):
         return Event.WIKI, run
     # CHK-14, CHK-15: a head verified already (back from a CI wait, or from a round that
@@ -109,8 +110,8 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return Event.BEGIN, run
         case Checked(ok=ok, findings=findings) if run.phase is Phase.WIKI_CHECK:
             return _wiki_checked(run, ok, findings)
-        case Checked(ok=ok, findings=findings):
-            return _guarded(run, ok, findings)
+        case Checked():
+            return _guarded(run, result)
         case Verified(environment=note) as verified if note:
             return Event.ENVIRONMENT, replace(run, verified=verified, note=note)
         case Verified(passed=True) as verified:
@@ -124,8 +125,8 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return Event.DONE, run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Pushed():
             return _pushed(run, result)
         case PrSettled(number=number, open=is_open):

@@ -85,4 +85,46 @@ def stages_markdown() -> str:
         ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
         ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
     )
-    return page(INTRO + FLOWS, drawn)
+    return page(INTRO + FLOWS, drawn) + "\n" + STACKED
+
+
+STACKED = """## Stacked branches
+
+An issue that follows another (`After #P merges.`, as a split writes it) need not wait
+for P to merge. Once P has reached checks (or accept, security, merge) with no open
+blocking finding, and P is not stacked itself (stacks go one level deep), the
+orchestrator starts the follower's triage, spec or implement job with `--stack-on P`
+(`conveyor.orchestrator.stacking`). That job saves `stacked_on = {issue: P, head_sha}`:
+P's branch head, which the follower's branch starts from; a follower that already had a
+branch keeps it and is stacked from where it left the base, and its next sync puts it on
+P. The tables above do not change: a stacked issue runs the same machines, measuring its
+own change from `stacked_on.head_sha` instead of the base (the spec's commit check and
+reset, the review diff, verify and fails-before-fix, the implementation's changed paths;
+STK-15), and its draft PR is based on P's branch.
+
+| P | a stacked issue | an issue waiting on P |
+| --- | --- | --- |
+| before checks, with findings open, or stacked | goes on; at merge `stacked-on:#P` | `after:#P` |
+| at checks or later, no open findings | goes on; at merge `stacked-on:#P` | starts on P |
+| open, its head moved | restacks: a sync job, or merge's own rebase | as above |
+| merged, or closed as completed | restacks onto the base, unstacked | goes on from the base |
+| stopped | `after:#P:stopped` | `after:#P:stopped` |
+| closed unmerged | `after:#P:closed-unmerged` | `after:#P:closed-unmerged` |
+
+A restack replays only the issue's own commits (`git rebase --onto <target>
+<stacked_on.head_sha>`), so a squash-merged P leaves none of its commits behind. From
+sync, checks, accept or security the rebased head is verified, accepted and
+security-reviewed again; from merge the passed head is kept and a clean rebase re-runs
+only the tests (MRG-7). A restack takes nothing from `max_syncs`, and waits while P has a
+job running (its saved head lags that job's pushes). Holds are ordinary
+hold lines in `orchestrator.log`; stacking never stops an issue. See
+`docs/stages-back.md` for sync and merge.
+
+A wiki-only change has no commits of its own on its code branch, so it never stacks:
+it is not restacked when P moves or merges, its merge goes straight to finish-wiki
+(no `stacked-on` read, no merge order), and no follower is stacked on a wiki-only P
+(the follower waits `after:#P`, then starts from the base). Its `after` mark still
+holds: at merge it is held `stacked-on:#P` while P is open, so its pages are published
+after P merged. A stacked PR that the flow step reopens is based on P's branch again,
+or on the base once P merged.
+"""

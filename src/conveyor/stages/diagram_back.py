@@ -14,6 +14,15 @@ is a hold: the issue is saved at checks with `ci_wait`); a red check gets the CI
 sync rebases onto the base and, on a conflict, runs the resolver; every end but success
 first restores the branch. merge has no model: merge order, behind three ways, the
 tests-only path once per job, the squash at the verified SHA, and the close-out.
+
+A stacked issue (see "Stacked branches" in `docs/stages.md`) syncs its own commits only:
+onto its prerequisite P's head while P is open, onto the base once P merged, when the
+sync also clears `stacked_on` and bases the PR on the base again. At merge it first
+reads P (`stacked-on`): queued, released at merge, while P is open where the branch was
+put on it (MRG-11); when P moved or merged the branch is behind, and takes the
+tests-only path (its own commits rebased, tests re-run, then queued again while P is
+open) or, for a head that did not pass everything, goes back to sync. Neither counts
+towards `max_syncs`.
 """
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conveyor.core.agent_failure import InfraKind
 from conveyor.core.config import Role
 from conveyor.core.flows import PrAction
 from conveyor.core.replies import Interface, Reply
@@ -153,13 +154,24 @@ class Refused:
 
 @dataclass(frozen=True)
 class SessionEnded:
-    """How a session ended: the accepted reply (if any), its tokens, its last check findings."""
+    """How a session ended: the accepted reply (if any), its tokens, its last check findings.
+
+    `infra` names an infrastructure failure (a sign-in, a usage limit, an overload, the
+    network, the CLI): never the issue's doing, so the stage is deferred, not failed.
+    """
 
     status: SessionStatus
     reply: Reply | None = None
     error: str | None = None
     used: int | None = None
     findings: tuple[str, ...] = ()
+    infra: InfraKind | None = None
+    cost_usd: float | None = None
+
+    @property
+    def deferred(self) -> bool:
+        """Whether the stage should wait and run again: a usage limit or another infra failure."""
+        return self.status is SessionStatus.RATE_LIMITED or self.infra is not None
 
 
 @dataclass(frozen=True)
@@ -173,11 +185,14 @@ class Checked:
 
     `environment`, when set, is an environment error (the command and its output's
     tail): the check could not judge the work, which is nobody's fault in the session.
+    `adopted` is the head a branch guard found pushed by the pipeline itself (a job
+    that died before saving it): the recorded head moves there.
     """
 
     ok: bool
     findings: tuple[str, ...] = ()
     environment: str = ""
+    adopted: str | None = None
 
 
 @dataclass(frozen=True)

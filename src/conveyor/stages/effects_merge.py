@@ -7,7 +7,8 @@ from typing import Literal
 
 from conveyor.core.ci_gate import Gate
 from conveyor.core.merge_rules import Behind
-from conveyor.core.state import CiWait
+from conveyor.core.stacking import StackMove
+from conveyor.core.state import CiWait, StackedOn
 
 # -- effects -------------------------------------------------------------------------
 
@@ -36,12 +37,25 @@ class ReadCi:
 
 @dataclass(frozen=True)
 class SyncBase:
-    """Fetch and rebase onto the base, leaving a conflicted rebase in place (SYNC-2)."""
+    """Fetch and rebase onto the base, leaving a conflicted rebase in place (SYNC-2).
+
+    A stacked issue (`stacked_on`) replays only its own commits: onto its
+    prerequisite's head while that is open, onto the base once it merged (STK-2).
+    """
+
+    stacked_on: StackedOn | None = None
 
 
 @dataclass(frozen=True)
 class FinishSync:
-    """Check the rebase finished on the current base with no markers, then push with lease."""
+    """Check the rebase finished on the current base with no markers, then push with lease.
+
+    A stacked rebase is checked against `onto` (the commit it went onto), and the
+    PR is then based on `pr_base` when given.
+    """
+
+    onto: str | None = None
+    pr_base: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +77,17 @@ class CheckBehind:
 
 @dataclass(frozen=True)
 class RebaseHere:
-    """Rebase onto the base in the merge job; a clean result is pushed with lease."""
+    """Rebase onto the base in the merge job (a stacked issue: as `SyncBase` does); a clean
+    result is pushed with lease."""
+
+    stacked_on: StackedOn | None = None
+
+
+@dataclass(frozen=True)
+class ReadStack:
+    """Where the prerequisite a stacked issue is built on stands (MRG-11, STK-11)."""
+
+    stacked_on: StackedOn
 
 
 @dataclass(frozen=True)
@@ -106,6 +130,7 @@ MergeEffect = (
     | ReadQueue
     | CheckBehind
     | RebaseHere
+    | ReadStack
     | MergePr
     | CloseOut
     | CheckWiki
@@ -140,11 +165,24 @@ class CiRead:
 
 @dataclass(frozen=True)
 class Rebased:
-    """A rebase onto the base: clean (pushed when it moved), up to date, or conflicted."""
+    """A rebase onto the base: clean (pushed when it moved), up to date, or conflicted.
+
+    `stack` is where a stacked branch was put (None: the issue is not stacked).
+    """
 
     outcome: Literal["clean", "up-to-date", "conflict"]
     head_sha: str
     conflicts: tuple[str, ...] = ()
+    stack: StackMove | None = None
+
+
+@dataclass(frozen=True)
+class StackRead:
+    """The prerequisite as the forge has it: merged (the one rule), its branch head, its PR."""
+
+    merged: bool
+    head: str | None
+    pr: int | None = None
 
 
 @dataclass(frozen=True)
@@ -191,5 +229,13 @@ class WikiPublished:
 
 
 MergeStageResult = (
-    Verified | CiRead | Rebased | SyncFinished | QueueRead | BehindRead | MergeTried | WikiPublished
+    Verified
+    | CiRead
+    | Rebased
+    | SyncFinished
+    | QueueRead
+    | BehindRead
+    | MergeTried
+    | StackRead
+    | WikiPublished
 )

@@ -68,8 +68,8 @@ def classify(run: Fix, result: Result) -> tuple[Event, Fix]:
             return _begin(run), run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Pushed(head_sha=head, changed_paths=changed, wiki_ahead=ahead):
             again = Rereview(base_sha=run.reviewed_sha, lenses=rereview_lenses(run.state))
             flows = flows_of(code_changed=bool(changed), wiki_ahead=ahead)

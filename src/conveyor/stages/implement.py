@@ -61,8 +61,8 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
             return Event.BEGIN, run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Checked(ok=True):
             return Event.PASSED, run
         case Checked(findings=findings):

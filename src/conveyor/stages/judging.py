@@ -49,7 +49,7 @@ class Rule(Generic[R]):
 
 
 def _session(run: Judging, ended: SessionEnded, rule: Rule[Any]) -> tuple[Event, Judging]:
-    if ended.status is SessionStatus.RATE_LIMITED:
+    if ended.deferred:
         return Event.DEFERRED, replace(run, note=ended.error or "rate limited")
     reply = ended.reply
     if ended.status is SessionStatus.REPLIED and isinstance(reply, rule.reply):
@@ -70,8 +70,8 @@ def classify(run: Judging, result: Result, rule: Rule[Any]) -> tuple[Event, Judg
             return Event.READY, replace(run, diff_file=diff_file, head_sha=head)
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return _session(replace(run, state=with_usage(run.state, used)), result, rule)
+        case SessionEnded():
+            return _session(replace(run, state=with_usage(run.state, result)), result, rule)
         case Done() if run.judged is not None:
             return VERDICT_EVENTS[run.judged.verdict], run
     raise cannot_take(f"the {rule.who} stage", result, run.phase)

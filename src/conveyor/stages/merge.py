@@ -1,4 +1,4 @@
-"""The merge machine (no model, MRG-3): order, behind three ways, tests only, squash, close-out."""
+"""The merge machine (no model, MRG-3): stacking, order, behind, tests only, squash, close-out."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from conveyor.core.budget import reset_rebase_pool
 from conveyor.core.flows import guarded_head, has_code, has_wiki
-from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync
+from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync, passed_everything
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Began, Checked, Done, Result
@@ -21,15 +21,25 @@ from conveyor.stages.effects_merge import (
     PublishWiki,
     QueueRead,
     ReadQueue,
+    ReadStack,
     Rebased,
     RebaseHere,
+    StackRead,
     Verified,
     VerifyHead,
     WikiPublished,
 )
 from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
-from conveyor.stages.step import End, Released, SavedAt, Stopped, Table, branch_changed
+from conveyor.stages.step import (
+    End,
+    Released,
+    SavedAt,
+    Stopped,
+    Table,
+    adopt_head,
+    branch_changed,
+)
 
 _NEXT = {
     Next.TESTS_ONLY: Event.TESTS_ONLY,
@@ -40,6 +50,11 @@ _NEXT = {
 
 def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
     run = replace(run, behind=why, note=why.value)
+    if why is Behind.STACK:
+        # Following the prerequisite is not the branch falling behind its base: it takes
+        # no sync from max_syncs; a head that passed everything re-runs only the tests.
+        done = passed_everything(run.state, run.sha) and not run.rebased_here
+        return (Event.TESTS_ONLY if done else Event.SYNC), run
     limits = run.inputs.limits
     chosen = after_behind(
         run.state, run.sha, rebased_here=run.rebased_here, max_syncs=limits.max_syncs
@@ -49,20 +64,41 @@ def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
     return _NEXT[chosen], run
 
 
-def _guarded(run: Merge, ok: bool, findings: tuple[str, ...]) -> tuple[Event, Merge]:
-    if not ok:
-        return Event.CHANGED, replace(run, note="\n".join(findings))
+def _guarded(run: Merge, checked: Checked) -> tuple[Event, Merge]:
+    if not checked.ok:
+        return Event.CHANGED, replace(run, note="\n".join(checked.findings))
+    run = replace(run, state=adopt_head(run.state, checked))
     if not has_code(run.state.flows):
+        # A wiki-only change has no PR to merge: it neither queues nor waits for a stack.
         return Event.WIKI_ONLY, run
+    if run.state.stacked_on is not None:
+        return Event.STACKED, run
     return (Event.PASSED if run.inputs.limits.merge_order else Event.IN_ORDER), run
 
 
+def _stack(run: Merge, read: StackRead) -> tuple[Event, Merge]:
+    """MRG-11: queued while the prerequisite is open where the branch was put on it."""
+    stacked = run.state.stacked_on
+    assert stacked is not None, "only a stacked issue reads its prerequisite"
+    if read.merged or (read.head is not None and read.head != stacked.head_sha):
+        return _behind(run, Behind.STACK)
+    pr = f"PR #{read.pr}" if read.pr is not None else "no open PR"
+    note = f"stacked on #{stacked.issue} ({pr}): waiting for it to merge"
+    return Event.QUEUED, replace(run, waiting_for=(stacked.issue,), note=note)
+
+
 def _rebased(run: Merge, done: Rebased) -> tuple[Event, Merge]:
-    state = count_sync(run.state)
+    if run.behind is Behind.STACK:
+        state = run.state.model_copy(update={"merge_rebase": True})
+    else:
+        state = count_sync(run.state)
     if done.outcome == "conflict":
         note = "the rebase onto the base conflicts: " + ", ".join(done.conflicts)
         return Event.CONFLICT, replace(run, state=state, rebased_here=True, note=note)
-    state = state.model_copy(update={"head_sha": done.head_sha})
+    update: dict[str, object] = {"head_sha": done.head_sha}
+    if done.stack is not None:
+        update["stacked_on"] = done.stack.stacked_on
+    state = state.model_copy(update=update)
     return Event.CLEAN, replace(run, state=state, rebased_here=True)
 
 
@@ -74,6 +110,11 @@ def _retested(run: Merge, verified: Verified) -> tuple[Event, Merge]:
     state = run.state.model_copy(
         update={"verified_sha": sha, "passed_sha": sha, "head_sha": sha, "merge_rebase": False}
     )
+    stacked = state.stacked_on
+    if stacked is not None:
+        # Restacked on a prerequisite still open: it waits for it again (MRG-11).
+        note = f"stacked on #{stacked.issue}: restacked on its new head, waiting for it to merge"
+        return Event.STACKED, replace(run, state=state, waiting_for=(stacked.issue,), note=note)
     return Event.PASSED, replace(run, state=state)
 
 
@@ -93,8 +134,10 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case Checked(ok=ok, findings=findings):
-            return _guarded(run, ok, findings)
+        case Checked():
+            return _guarded(run, result)
+        case StackRead():
+            return _stack(run, result)
         case QueueRead(ahead=()):
             return Event.IN_ORDER, run
         case QueueRead(ahead=ahead):
@@ -119,6 +162,12 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
     raise cannot_take("the merge stage", result, run.phase)
 
 
+def _read_stack(run: Merge) -> ReadStack:
+    stacked = run.state.stacked_on
+    assert stacked is not None, "only a stacked issue reads its prerequisite"
+    return ReadStack(stacked)
+
+
 def _merged(run: Merge) -> End:
     # The rebase pool resets when the issue merges (MRG-15).
     return SavedAt(Stage.DONE, reset_rebase_pool(run.state))
@@ -134,9 +183,10 @@ TABLE: Table[Phase, Event, Merge] = Table(
     exits=EXITS,
     effects={
         Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
+        Phase.STACK: _read_stack,
         Phase.QUEUE: lambda run: ReadQueue(),
         Phase.BEHIND: lambda run: CheckBehind(run.sha),
-        Phase.REBASE: lambda run: RebaseHere(),
+        Phase.REBASE: lambda run: RebaseHere(run.state.stacked_on),
         Phase.RETEST: lambda run: VerifyHead(tests_only=True),
         Phase.MERGE: lambda run: MergePr(run.sha),
         Phase.PUBLISH: lambda run: PublishWiki(),

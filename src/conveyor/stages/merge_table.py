@@ -1,4 +1,5 @@
-"""The merge stage's table: merge order, behind detection, the tests-only path, close-out."""
+"""The merge stage's table: stacking, merge order, behind detection, the tests-only path,
+close-out."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class Phase(StrEnum):
 
     START = "start"
     GUARD = "guard-branch"
+    STACK = "stacked-on"
     QUEUE = "merge-order"
     BEHIND = "check-behind"
     REBASE = "rebase-here"
@@ -39,6 +41,7 @@ class Event(StrEnum):
     PASSED = "passed"
     CHANGED = "changed"
     IN_ORDER = "in-order"
+    STACKED = "stacked"
     QUEUED = "queued"
     CURRENT = "current"
     TESTS_ONLY = "tests-only"
@@ -74,13 +77,21 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.GUARD: {
         Event.PASSED: Phase.QUEUE,
         Event.IN_ORDER: Phase.BEHIND,
+        Event.STACKED: Phase.STACK,
         Event.WIKI_ONLY: Phase.FINISH_WIKI,
         Event.CHANGED: Phase.BRANCH_CHANGED,
     },
+    # A stacked issue waits while its prerequisite is open and unmoved; when it moved or
+    # merged, the branch is behind: restacked here (tests only) or back to sync (MRG-11).
+    Phase.STACK: {Event.QUEUED: Phase.WAITING, **_BEHIND},
     Phase.QUEUE: {Event.IN_ORDER: Phase.BEHIND, Event.QUEUED: Phase.WAITING},
     Phase.BEHIND: {Event.CURRENT: Phase.MERGE, **_BEHIND},
     Phase.REBASE: {Event.CLEAN: Phase.RETEST, Event.CONFLICT: Phase.TO_SYNC},
-    Phase.RETEST: {Event.PASSED: Phase.MERGE, Event.FAILED: Phase.TO_SYNC},
+    Phase.RETEST: {
+        Event.PASSED: Phase.MERGE,
+        Event.STACKED: Phase.WAITING,
+        Event.FAILED: Phase.TO_SYNC,
+    },
     Phase.MERGE: {
         Event.MERGED: Phase.CLOSE_OUT,
         Event.MERGED_WIKI: Phase.PUBLISH,

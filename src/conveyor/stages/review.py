@@ -99,7 +99,7 @@ def _lens_replied(run: Review, ended: SessionEnded) -> tuple[Event, Review] | No
 
 
 def _session(run: Review, ended: SessionEnded) -> tuple[Event, Review]:
-    if ended.status is SessionStatus.RATE_LIMITED:
+    if ended.deferred:
         return Event.DEFERRED, replace(run, note=ended.error or "rate limited")
     if run.phase is Phase.LAUNCH_AGG:
         reply = ended.reply if isinstance(ended.reply, AggregateReply) else None
@@ -124,8 +124,8 @@ def classify(run: Review, result: Result) -> tuple[Event, Review]:
             return (Event.EMPTY if empty and run.rereview is None else Event.READY), run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return _session(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return _session(replace(run, state=with_usage(run.state, result)), result)
         case Done():
             return _route(run)
     raise cannot_take("the review stage", result, run.phase)

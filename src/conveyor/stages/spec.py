@@ -83,8 +83,8 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
             return Event.BEGIN, replace(run, state=state)
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Checked(environment=note) if note and run.phase is Phase.CHECK_COMMITS:
             return Event.ENVIRONMENT, replace(run, note=note)
         case Checked(ok=True) if run.phase is Phase.CHECK_COMMITS:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
-from conveyor.core.budget import record_usage
+from conveyor.core.budget import record_usage, refund_last
 from conveyor.core.config import Commands, Limits, Paths
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.stages.effects import Effect
+from conveyor.stages.effects import Checked, Effect, SessionEnded
 
 # -- ends ------------------------------------------------------------------------------
 
@@ -102,6 +102,13 @@ def branch_changed(run: Noted) -> Stopped:
     )
 
 
+def adopt_head(state: IssueState, checked: Checked) -> IssueState:
+    """The state after a passed branch guard: a head the pipeline pushed itself is recorded."""
+    if checked.adopted is None:
+        return state
+    return state.model_copy(update={"head_sha": checked.adopted})
+
+
 # -- what every machine gets ----------------------------------------------------------
 
 
@@ -143,11 +150,16 @@ class Step(Generic[M]):
     action: Effect | End
 
 
-def with_usage(state: IssueState, used: int | None) -> IssueState:
-    """The state with a session's reported tokens beside its launch charge (BUD-9)."""
-    if used is None or not state.charges:
+def with_usage(state: IssueState, ended: SessionEnded) -> IssueState:
+    """The state with a session's reported tokens and cost beside its launch charge (BUD-9).
+
+    An infrastructure failure gives its launch charge back: it is never the issue's.
+    """
+    if not state.charges:
         return state
-    return record_usage(state, len(state.charges) - 1, used)
+    if ended.infra is not None:
+        return refund_last(state)
+    return record_usage(state, len(state.charges) - 1, ended.used, ended.cost_usd)
 
 
 class IllegalMove(RuntimeError):

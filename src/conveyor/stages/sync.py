@@ -1,4 +1,5 @@
-"""The sync machine: rebase onto the base; a resolver finishes a conflict; finish-sync pushes."""
+"""The sync machine: rebase onto the base (a stacked issue: its own commits onto its target);
+a resolver finishes a conflict; finish-sync pushes."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ from conveyor.stages.step import (
     SavedAt,
     Stopped,
     Table,
+    adopt_head,
     branch_changed,
     deferred,
     over_budget,
@@ -78,7 +80,10 @@ WRITER = Writer(
 def _finished(run: Sync, done: SyncFinished) -> tuple[Event, Sync]:
     if done.ok:
         flows = flows_of(code_changed=done.code_changed, wiki_ahead=done.wiki_ahead)
-        update = {"head_sha": done.head_sha, "ci_wait": None, "flows": flows}
+        update: dict[str, object] = {"head_sha": done.head_sha, "ci_wait": None, "flows": flows}
+        if run.stack is not None:
+            # The sync replies where the stacked branch now is (STK-3): still on P, or unstacked.
+            update["stacked_on"] = run.stack.stacked_on
         run = replace(run, state=run.state.model_copy(update=update))
         action = pr_flow_action(flows, pr_open=pr_open(run.state))
         if action == "stop":
@@ -98,20 +103,20 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
         case Began():
             return Event.BEGIN, run
         case Checked(ok=True):
-            return Event.PASSED, run
+            return Event.PASSED, replace(run, state=adopt_head(run.state, result))
         case Checked(findings=findings):
             return Event.CHANGED, replace(run, note="\n".join(findings))
-        case Rebased(outcome="conflict", conflicts=conflicts):
-            run = replace(run, conflicts=conflicts)
+        case Rebased(outcome="conflict", conflicts=conflicts, stack=stack):
+            run = replace(run, conflicts=conflicts, stack=stack)
             return (Event.EXHAUSTED if _used_up(run) else Event.CONFLICT), run
-        case Rebased():
-            return Event.CLEAN, run
+        case Rebased(stack=stack):
+            return Event.CLEAN, replace(run, stack=stack)
         case Charged(state=state):
             return _charged(run, state)
         case Refused(reason=reason):
             return Event.REFUSED, replace(run, note=reason)
-        case SessionEnded(used=used):
-            return WRITER.ended(replace(run, state=with_usage(run.state, used)), result)
+        case SessionEnded():
+            return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case SyncFinished():
             return _finished(run, result)
         case PrSettled(number=number, open=is_open):
@@ -135,6 +140,13 @@ def _launch(run: Sync) -> Effect:
     return launch.writer("resolver", Role.RESOLVER, text, run)
 
 
+def _finish(run: Sync) -> Effect:
+    stack = run.stack
+    if stack is None:
+        return FinishSync()
+    return FinishSync(onto=stack.onto, pr_base=stack.pr_base)
+
+
 def _to_checks(run: Sync) -> End:
     # The rebased head is verified again from scratch; review does not run again (SYNC-1).
     return SavedAt(Stage.CHECKS, run.state.model_copy(update={"verified_sha": None}))
@@ -146,10 +158,10 @@ TABLE: Table[Phase, Event, Sync] = Table(
     exits=EXITS,
     effects={
         Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
-        Phase.SYNC_BASE: lambda run: SyncBase(),
+        Phase.SYNC_BASE: lambda run: SyncBase(run.state.stacked_on),
         Phase.CHARGE: lambda run: ChargeBudget(Role.RESOLVER),
         Phase.LAUNCH: _launch,
-        Phase.FINISH: lambda run: FinishSync(),
+        Phase.FINISH: _finish,
         Phase.SETTLE: lambda run: SettlePr(run.action),
         **{undo: (lambda run: RestoreBranch()) for undo in UNDO},
     },

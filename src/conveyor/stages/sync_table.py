@@ -1,4 +1,5 @@
-"""The sync stage's table: rebase onto the base, the conflict resolver, finish-sync (SYNC-*)."""
+"""The sync stage's table: rebase onto the base (a stacked issue: onto its prerequisite's head,
+or the base once it merged), the conflict resolver, finish-sync (SYNC-*, STK-2)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from enum import StrEnum
 
 from conveyor.core.flows import PrAction
 from conveyor.core.replies import ResolverReply
+from conveyor.core.stacking import StackMove
 from conveyor.core.state import IssueState, Stage
 from conveyor.stages.step import Inputs
 
@@ -118,7 +120,8 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
 
 @dataclass(frozen=True)
 class Sync:
-    """The sync stage's memory: the conflicts, the resolver's reply and attempt."""
+    """The sync stage's memory: the conflicts, the resolver's reply and attempt, and where a
+    stacked branch is being put (`stack`, applied to the state once it is pushed)."""
 
     inputs: Inputs
     state: IssueState
@@ -128,6 +131,7 @@ class Sync:
     resolved: bool = False
     attempt: int = 0
     note: str = ""
+    stack: StackMove | None = None
     action: PrAction = "go"
 
     @property

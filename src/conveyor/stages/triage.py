@@ -134,14 +134,14 @@ def _failed(run: Triage, why: str, findings: tuple[str, ...] = ()) -> tuple[Even
 def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
     """The event a result is in the current phase, and the memory it leaves."""
     if isinstance(result, SessionEnded):
-        run = replace(run, state=with_usage(run.state, result.used))
+        run = replace(run, state=with_usage(run.state, result))
     match result:
         case Began():
             exhausted = run.state.rounds.triage_attempts >= run.inputs.limits.triage_attempts
             return (Event.EXHAUSTED if exhausted else Event.BEGIN), run
         case Charged() | Refused():
             return charge(run, result, Event)
-        case SessionEnded(status=SessionStatus.RATE_LIMITED, error=error):
+        case SessionEnded(error=error) if result.deferred:
             return Event.DEFERRED, replace(run, note=error or "rate limited")
         case SessionEnded(status=SessionStatus.REPLIED, reply=TriageReply() as reply):
             if findings := reply_findings(reply, run.state.depth):
@@ -231,7 +231,10 @@ TABLE: Table[Phase, Event, Triage] = Table(
             StopCode.TRIAGE_REJECTED, (_reply(run).reason or "").strip(), run.state
         ),
         Phase.LIMIT: lambda run: Stopped(
-            StopCode.TRIAGE_LIMIT, "triage failed on every attempt", run.state, run.note
+            StopCode.TRIAGE_LIMIT,
+            "triage failed on every attempt",
+            run.state,
+            "\n".join(run.findings) or run.note,
         ),
         Phase.OVER_BUDGET: over_budget,
         Phase.DEFERRED: deferred,

@@ -86,7 +86,7 @@ class Writer(Generic[E, W, R]):
 
     def ended(self, run: W, ended: SessionEnded) -> tuple[E, W]:
         """The event a session's end is, and the memory it leaves."""
-        if ended.status is SessionStatus.RATE_LIMITED:
+        if ended.deferred:
             return self.events.DEFERRED, replace(run, note=ended.error or "rate limited")
         if ended.status in (SessionStatus.HANDOFF, SessionStatus.CONTEXT_STOPPED):
             return self.hand_off(run)

@@ -38,7 +38,6 @@ from conveyor.temporal.messages import (
 )
 
 POLL_S = 0.5
-SPEC = "spec"
 EXIT_USAGE = 2
 
 
@@ -72,6 +71,8 @@ class JobActivity:
         """The job's arguments after `conveyor`."""
         args = ["job", "--config", str(setup.config_path)]
         args += ["--issue", str(job.issue), "--stage", job.stage, "--lane", job.lane]
+        if job.stack_on is not None:
+            args += ["--stack-on", str(job.stack_on)]
         return [*args, "--resume"] if resume else args
 
     @activity.defn(name=ACTIVITY)
@@ -83,7 +84,7 @@ class JobActivity:
             msg = f"worker {self.identity} has no config for {job.repo} (it serves: {served})"
             raise ApplicationError(msg, type=NO_CONFIG, non_retryable=True)
         attempt = activity.info().attempt
-        resume = (job.resume or attempt > 1) and job.stage != SPEC  # spec always starts afresh
+        resume = job.resume or attempt > 1  # every stage resumes on what was rescued
         args = self.job_args(job, setup, resume=resume)
         log = log_path(setup.home / "logs", job.issue, job.stage)
         process = await start_job(self.command, args, self.environ, log, self.forker)

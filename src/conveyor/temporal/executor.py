@@ -103,11 +103,19 @@ class TemporalExecutor:
         return job
 
     # -- the Executor seam --------------------------------------------------------------
-    def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
+    def start(
+        self,
+        issue: int,
+        stage: Stage,
+        now: datetime,
+        *,
+        resume: bool = False,
+        stack_on: int | None = None,
+    ) -> JobHandle:
         """Start the stage job's workflow; a workflow still running for the issue refuses it."""
         job = JobInput(
             repo=self.repo, issue=issue, stage=stage.value, lane=self.lane, resume=resume,
-            attempts=self.attempts, heartbeat_seconds=self.heartbeat_seconds,
+            attempts=self.attempts, heartbeat_seconds=self.heartbeat_seconds, stack_on=stack_on,
         )  # fmt: skip
         memo = {"repo": self.repo, "lane": self.lane, "issue": issue, "stage": stage.value}
         wid = workflow_id(self.repo, issue)

@@ -36,6 +36,7 @@ class JobInput:
     resume: bool
     attempts: int
     heartbeat_seconds: float
+    stack_on: int | None = None
 
 
 @dataclass(frozen=True)

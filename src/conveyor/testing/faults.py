@@ -83,6 +83,10 @@ class FaultyForge:
         """Pass-through read."""
         return self.inner.list_open_issues(etag)
 
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Pass-through read."""
+        return self.inner.list_closed_issues(label, etag)
+
     def get_issue(self, number: int) -> Issue:
         """Pass-through read."""
         return self.inner.get_issue(number)
@@ -98,6 +102,10 @@ class FaultyForge:
     def find_pr(self, head_branch: str) -> PullRequest | None:
         """Pass-through read."""
         return self.inner.find_pr(head_branch)
+
+    def list_prs_into(self, base: str) -> tuple[int, ...]:
+        """Pass-through read."""
+        return self.inner.list_prs_into(base)
 
     def get_pr(self, number: int) -> PullRequest:
         """Pass-through read."""
@@ -189,10 +197,17 @@ class FaultyForge:
         return self._write("create_pr", None, lambda: self.inner.create_pr(head, base, title, body))
 
     def edit_pr(
-        self, number: int, title: str | None = None, body: str | None = None
+        self,
+        number: int,
+        title: str | None = None,
+        body: str | None = None,
+        *,
+        base: str | None = None,
     ) -> PullRequest:
         """A counted write."""
-        return self._write("edit_pr", number, lambda: self.inner.edit_pr(number, title, body))
+        return self._write(
+            "edit_pr", number, lambda: self.inner.edit_pr(number, title, body, base=base)
+        )
 
     def mark_pr_ready(self, number: int) -> None:
         """A counted write."""

@@ -34,6 +34,19 @@ def test_find_pr_of_a_branch_without_one_is_none(world: World) -> None:
     assert world.pipeline.find_pr("conveyor/issue-404") is None
 
 
+def test_the_open_prs_based_on_a_branch_are_listed_by_number(world: World) -> None:
+    """list_prs_into names the open PRs into that base only: not a closed one, not another's."""
+    push_change(world, "conveyor/issue-15", "src/fifteen.py", "FIVE = 5\n")
+    push_change(world, "conveyor/issue-16", "src/sixteen.py", "SIX = 6\n")
+    push_change(world, "conveyor/issue-17", "src/seventeen.py", "SEVEN = 7\n")
+    onto = world.pipeline.create_draft_pr("conveyor/issue-16", "conveyor/issue-15", "Six", "x")
+    closed = world.pipeline.create_draft_pr("conveyor/issue-17", "conveyor/issue-15", "Seven", "x")
+    world.pipeline.close_pr(closed.number)
+    world.pipeline.create_draft_pr("conveyor/issue-15", "main", "Five", "x")
+    assert world.pipeline.list_prs_into("conveyor/issue-15") == (onto.number,)
+    assert world.pipeline.list_prs_into("conveyor/issue-404") == ()
+
+
 def test_a_pr_from_a_missing_branch_is_a_validation_error(world: World) -> None:
     """Opening a PR whose head does not exist is refused with GitHub's 422."""
     with pytest.raises(Validation):

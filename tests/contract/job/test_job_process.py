@@ -37,7 +37,6 @@ def test_a_job_at_the_wrong_stage_is_not_claimable(world: World) -> None:
     [
         ("deploy", (), "--stage"),
         ("triage", ("--lane", "two words"), "--lane"),
-        ("spec", ("--resume",), "--resume"),
     ],
 )
 def test_a_usage_error_exits_2(world: World, stage: str, more: tuple[str, ...], named: str) -> None:

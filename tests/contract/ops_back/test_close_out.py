@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 from conveyor.core.claims import claim_body, live_claims, parse_claims
 from conveyor.core.verify import Outcome
 from conveyor.git import rev_parse
-from conveyor.ops.close_out import close_out, run_teardown
+from conveyor.ops.close_out import close_out, mark_merged, run_teardown
 from conveyor.ops.merge import squash_merge
 from tests.contract.ops_back.backworld import ACCOUNT, BRANCH, Back
 
@@ -23,7 +24,7 @@ def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(back
     """MRG-1, MRG-14, DONE-3: signed merger comment saying tests only, agent:merged, no claim."""
     number = back.branch_and_pr({"new.txt": "new\n"})
     _claimed(back)
-    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"))
+    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
     now = datetime.now(UTC)
     close_out(
         back.ctx(),
@@ -35,6 +36,8 @@ def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(back
         now=now,
         signature=back.ctx().signature("merger"),
     )
+    assert "agent:merged" not in back.bot.get_issue(1).labels, "the label comes last"
+    mark_merged(back.ctx(), 1)
     merger = [c.body for c in back.bot.list_comments(number).comments if "Merged" in c.body]
     assert len(merger) == 1
     assert "merger" in merger[0]
@@ -79,3 +82,24 @@ def test_the_teardown_command_runs_in_the_run_folder(tmp_path: Path) -> None:
     assert done.outcome is Outcome.PASSED
     assert (run_dir / "torn.txt").read_text().strip() == str(run_dir)
     assert run_teardown(None, run_dir, env, timeout_s=30).outcome is Outcome.SKIPPED
+
+
+def test_a_close_out_finished_by_another_run_posts_no_second_merger_comment(back: Back) -> None:
+    """The sweep finishing a killed merge job's close-out runs under its own run id: the
+    merger's comment the job posted is found by its kind, and the PR keeps one."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
+    for run in ("merge-job", "orchestrator-lane-a"):
+        ctx = dataclasses.replace(back.ctx(), run_id=run)
+        close_out(
+            ctx,
+            1,
+            number,
+            merge_sha=made.sha,
+            tests_only=False,
+            parent=None,
+            now=datetime.now(UTC),
+            signature=ctx.signature("merger"),
+        )
+    merger = [c.body for c in back.bot.list_comments(number).comments if "kind=merged " in c.body]
+    assert len(merger) == 1

@@ -5,10 +5,20 @@ from __future__ import annotations
 import os
 
 from conveyor.core.config import Commands, Paths
-from conveyor.git import rev_parse
-from conveyor.ops.branch_guard import guard_branch
+from conveyor.git import rev_parse, run_git
+from conveyor.ops.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.verify_op import failure_report, verify_head
-from tests.contract.ops_back.backworld import BRANCH, Back
+from tests.contract.ops_back.backworld import BRANCH, Back, git
+
+
+def _own(back: Back) -> OwnPushes:
+    """The pipeline's pushes as the work checkout commits them."""
+    return OwnPushes(back.work, "refs/remotes/origin/main", back.work.env.identity.email)
+
+
+def _pipeline(back: Back, *args: str) -> None:
+    """Run git in the work checkout as the pipeline (its committer identity)."""
+    run_git(list(args), cwd=back.work.path, env=back.work.env)
 
 
 def test_a_person_pushing_to_the_pr_branch_trips_the_guard_and_nothing_is_overwritten(
@@ -19,7 +29,7 @@ def test_a_person_pushing_to_the_pr_branch_trips_the_guard_and_nothing_is_overwr
     recorded = rev_parse(back.work, "HEAD")
     assert guard_branch(back.bot, number, BRANCH, recorded).ok
     theirs = back.person_push(BRANCH, {"mine.txt": "mine\n"}, "A person's commit")
-    guarded = guard_branch(back.bot, number, BRANCH, recorded)
+    guarded = guard_branch(back.bot, number, BRANCH, recorded, _own(back))
     assert not guarded.ok
     assert guarded.forge_head == theirs
     assert theirs in guarded.findings[0]
@@ -27,6 +37,52 @@ def test_a_person_pushing_to_the_pr_branch_trips_the_guard_and_nothing_is_overwr
     branch = back.bot.get_branch(BRANCH)
     assert branch is not None
     assert branch.sha == theirs
+
+
+def test_the_pipelines_own_rebase_push_passes_the_guard_and_its_head_is_adopted(
+    back: Back,
+) -> None:
+    """A job rebased and pushed, then died before saving: the forge's head is the pipeline's."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    recorded = rev_parse(back.work, "HEAD")
+    back.person_push("main", {"other.txt": "other\n"}, "Someone else's change on main")
+    _pipeline(back, "fetch", "-q", "origin")
+    _pipeline(back, "rebase", "-q", "origin/main")
+    rebased = rev_parse(back.work, "HEAD")
+    _pipeline(
+        back, "push", "-q", f"--force-with-lease={BRANCH}:{recorded}", "origin", f"HEAD:{BRANCH}"
+    )
+    guarded = guard_branch(back.bot, number, BRANCH, recorded, _own(back))
+    assert (guarded.ok, guarded.adopted) == (True, rebased)
+
+
+def test_the_pipelines_own_commit_on_top_passes_the_guard(back: Back) -> None:
+    """An exit push of a writer's commit onto the recorded head is the pipeline's own."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    recorded = rev_parse(back.work, "HEAD")
+    (back.work.path / "more.txt").write_text("more\n")
+    _pipeline(back, "add", "more.txt")
+    _pipeline(back, "commit", "-q", "-m", "More")
+    _pipeline(back, "push", "-q", "origin", f"HEAD:{BRANCH}")
+    guarded = guard_branch(back.bot, number, BRANCH, recorded, _own(back))
+    assert (guarded.ok, guarded.adopted) == (True, rev_parse(back.work, "HEAD"))
+
+
+def test_a_person_resetting_the_branch_to_an_older_pipeline_commit_still_trips_the_guard(
+    back: Back,
+) -> None:
+    """Going back adds no commit of the pipeline's: that is someone else's change."""
+    number = back.branch_and_pr({"new.txt": "new\n"})
+    first = rev_parse(back.work, "HEAD")
+    (back.work.path / "more.txt").write_text("more\n")
+    _pipeline(back, "add", "more.txt")
+    _pipeline(back, "commit", "-q", "-m", "More")
+    _pipeline(back, "push", "-q", "origin", f"HEAD:{BRANCH}")
+    recorded = rev_parse(back.work, "HEAD")
+    git(back.work.path, "push", "-q", "--force", "origin", f"{first}:refs/heads/{BRANCH}")
+    guarded = guard_branch(back.bot, number, BRANCH, recorded, _own(back))
+    assert not guarded.ok
+    assert guarded.adopted is None
 
 
 def test_verify_runs_at_the_head_and_tests_only_skips_lint_and_fails_before_fix(

@@ -46,9 +46,9 @@ def test_the_squash_merge_pins_the_verified_sha(back: Back) -> None:
     """MRG-1: a stale expected head is refused; the verified one merges onto the base."""
     number = back.branch_and_pr({"new.txt": "new\n"})
     head = rev_parse(back.work, "HEAD")
-    stale = squash_merge(back.bot, number, rev_parse(back.work, "HEAD~1"))
+    stale = squash_merge(back.bot, number, rev_parse(back.work, "HEAD~1"), base="main")
     assert stale.outcome == "refused"
-    made = squash_merge(back.bot, number, head)
+    made = squash_merge(back.bot, number, head, base="main")
     assert made.outcome == "merged"
     assert back.bot.get_pr(number).merged
     _refresh(back)
@@ -60,7 +60,10 @@ def test_a_draft_left_over_is_readied_before_the_merge(back: Back) -> None:
     """MRG-14: a draft PR is marked ready, then merged."""
     number = back.branch_and_pr({"new.txt": "new\n"}, ready=False)
     assert back.bot.get_pr(number).draft
-    assert squash_merge(back.bot, number, rev_parse(back.work, "HEAD")).outcome == "merged"
+    assert (
+        squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main").outcome
+        == "merged"
+    )
 
 
 def test_a_strict_base_refusing_a_behind_branch_reads_as_behind(back: Back) -> None:
@@ -71,7 +74,7 @@ def test_a_strict_base_refusing_a_behind_branch_reads_as_behind(back: Back) -> N
     back.protect([], strict=True)
     back.bot.get_pr(number)
     back.bot.get_pr(number)
-    tried = squash_merge(back.bot, number, head)
+    tried = squash_merge(back.bot, number, head, base="main")
     assert tried.outcome == "behind"
     assert not back.bot.get_pr(number).merged
 
@@ -80,8 +83,8 @@ def test_a_pr_merged_by_an_earlier_try_is_not_behind_and_reads_as_merged(back: B
     """A merge job that died after the merge: the next one goes straight to the close-out."""
     number = back.branch_and_pr({"new.txt": "new\n"})
     head = rev_parse(back.work, "HEAD")
-    made = squash_merge(back.bot, number, head)
+    made = squash_merge(back.bot, number, head, base="main")
     _refresh(back)
     assert check_behind(back.bot, back.work, number, head, "main") is None
-    again = squash_merge(back.bot, number, head)
+    again = squash_merge(back.bot, number, head, base="main")
     assert (again.outcome, again.sha) == ("merged", made.sha)

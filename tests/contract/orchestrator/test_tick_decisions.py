@@ -33,7 +33,15 @@ class RecordingExecutor:
     running: set[int] = field(default_factory=set)
     terminated: list[int] = field(default_factory=list)
 
-    def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
+    def start(
+        self,
+        issue: int,
+        stage: Stage,
+        now: datetime,
+        *,
+        resume: bool = False,
+        stack_on: int | None = None,
+    ) -> JobHandle:
         """Record the start; the job's pid is fake and counts as running."""
         pid = 900_000 + len(self.starts)
         self.starts.append((issue, stage, resume))

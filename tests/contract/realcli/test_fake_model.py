@@ -76,7 +76,7 @@ def test_a_deferred_tool_is_found_by_its_name_in_the_request_text() -> None:
 def test_a_missing_mcp_tool_is_waited_for_then_given_up_on() -> None:
     """Until codex lists the MCP tool the model sleeps in the shell, 80 times at most."""
     waiting = decide_turn(SCRIPT, Conversation(["exec_command"], 1, 3))
-    assert waiting == ToolCall("exec_command", {"cmd": "sleep 0.5"}, wait=True)
+    assert waiting == ToolCall("exec_command", {"cmd": "sleep 0.5 # 4"}, wait=True)
     given_up = decide_turn(SCRIPT, Conversation(["exec_command"], 1, 80))
     assert isinstance(given_up, Text)
     assert "submit_reply" in given_up.text

@@ -93,13 +93,14 @@ def test_a_job_killed_by_a_signal_is_retried_with_resume_up_to_the_attempts(
     assert calls[1].endswith("--resume")
 
 
-def test_a_retried_spec_job_starts_afresh(
+def test_a_retried_spec_job_resumes_on_what_was_rescued(
     temporal_server: TemporalDevServer, tmp_path: Path
 ) -> None:
-    """The spec stage has no resume (JOB-11): its retry runs without `--resume`."""
+    """Every stage resumes after a kill (issue 12), the spec too: its retry runs with `--resume`."""
     _, calls = _run(temporal_server, tmp_path, "kill -9 $$", stage="spec")
     assert len(calls) == 2
-    assert not any("--resume" in line for line in calls)
+    assert "--resume" not in calls[0]
+    assert calls[1].endswith("--resume")
 
 
 @pytest.mark.parametrize(("ending", "repo", "kind"), [

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import Issue
 from conveyor.git import GitError, Repo, read_blob
+from conveyor.job.jobfile import load_job_file
 
 SOURCE = Path(__file__).resolve().parents[3]
 
@@ -149,6 +151,31 @@ def test_the_split_parent_is_closed_after_its_two_ordered_parts(demo: Demo) -> N
     subs = demo.forge.list_sub_issues(parent.number)
     assert [tag_of(s.title) for s in subs] == ["split-prices", "split-value"]
     assert f"After #{subs[0].number} merges." in subs[1].body
+
+
+def _job_spans(demo: Demo, number: int, stage: str = "*") -> list[tuple[datetime, datetime]]:
+    spans = []
+    for path in demo.home.glob(f"*/jobs/issue-{number}-{stage}-*/job.json"):
+        record = load_job_file(path)
+        end = record.finished.at if record.finished is not None else record.heartbeat
+        spans.append((record.started_at, end))
+    return sorted(spans)
+
+
+@pytest.mark.timeout(1800)
+def test_the_splits_second_part_starts_on_the_first_parts_branch_before_it_merges(
+    demo: Demo,
+) -> None:
+    """STK-8: the second part is stacked: its first job began before the first part's merge
+    ended, and its merged PR is based on main once the stack ended."""
+    first, second = demo.forge.list_sub_issues(demo.issues["split"].number)
+    began = _job_spans(demo, second.number)[0][0]
+    merged = _job_spans(demo, first.number, "merge")[-1][1]
+    assert began < merged
+    pr = demo.forge.find_pr(f"agent/issue-{second.number}")
+    assert pr is not None
+    assert pr.merged
+    assert pr.base_ref == "main"
 
 
 @pytest.mark.timeout(1800)

@@ -45,7 +45,15 @@ class RecordingExecutor:
     starts: list[tuple[int, Stage]] = field(default_factory=list)
     terminated: list[int] = field(default_factory=list)
 
-    def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
+    def start(
+        self,
+        issue: int,
+        stage: Stage,
+        now: datetime,
+        *,
+        resume: bool = False,
+        stack_on: int | None = None,
+    ) -> JobHandle:
         """Record the start; the fake job counts as ended at once."""
         self.starts.append((issue, stage))
         return JobHandle(issue, stage, 0, None, now)

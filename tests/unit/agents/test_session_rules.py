@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conveyor.core.agent_failure import InfraKind
 from conveyor.core.session import (
     ContextLimits,
     ContextOutcome,
@@ -72,7 +73,7 @@ def test_a_stopped_writer_hands_off_and_a_reader_is_retried_once() -> None:
 
 
 def test_only_infrastructure_failures_are_retried_within_the_allowance() -> None:
-    """Behavioural failures and usage limits with a reset time are never retried."""
+    """Behavioural failures, usage limits and failed sign-ins are never retried at once."""
     infra = SessionResult(SessionStatus.FAILED, "m", failure=FailureKind.INFRASTRUCTURE)
     behavioural = SessionResult(SessionStatus.FAILED, "m", failure=FailureKind.BEHAVIOURAL)
     limited = SessionResult(
@@ -83,7 +84,15 @@ def test_only_infrastructure_failures_are_retried_within_the_allowance() -> None
     assert not retry_infra(infra, 1, 1)
     assert not retry_infra(behavioural, 0, 5)
     assert not retry_infra(limited, 0, 5)
-    assert retry_infra(throttled, 0, 1)
+    assert not retry_infra(throttled, 0, 1), "the agent pauses instead (BB-PAUSE-8)"
+    signed_out = SessionResult(
+        SessionStatus.FAILED, "m", failure=FailureKind.INFRASTRUCTURE, infra=InfraKind.AUTH
+    )
+    overloaded = SessionResult(
+        SessionStatus.FAILED, "m", failure=FailureKind.INFRASTRUCTURE, infra=InfraKind.OVERLOADED
+    )
+    assert not retry_infra(signed_out, 0, 5)
+    assert retry_infra(overloaded, 0, 1)
 
 
 def test_total_cost_is_unknown_when_any_launch_reported_none() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.orchestrator.memory import (
     Steered,
@@ -23,6 +24,7 @@ MEMORY = WatchMemory(
     stops=(WatchdogStop(17, NOW, StopCode.BUDGET, "context past budget", seen=True),),
     steered=(Steered(15, NOW, "fix-1", "Bash"),),
     escalated=((4, StopCode.CONFLICT),),
+    resume_stages=((3, Stage.SPEC), (12, Stage.MERGE)),
 )
 
 
@@ -58,6 +60,7 @@ def broken(**changes: Any) -> dict[str, Any]:
         ),
         (broken(escalated=[[4, "no-such-stop"]]), "unknown stop control"),
         (broken(steered={}), "watchdog.steered"),
+        (broken(resume_stages={"3": "nowhere"}), "resume_stages.3"),
     ],
 )
 def test_a_malformed_memory_is_an_error_naming_the_bad_field(data: object, names: str) -> None:
@@ -65,3 +68,11 @@ def test_a_malformed_memory_is_an_error_naming_the_bad_field(data: object, names
     with pytest.raises(ValueError, match=r"watchdog\.json") as raised:
         memory_from_json(data)
     assert names in str(raised.value)
+
+
+def test_a_memory_written_before_resume_stages_keeps_its_counts() -> None:
+    """A watchdog.json without `resume_stages` reads with its resume counts and no stages."""
+    data = memory_to_json(MEMORY)
+    del data["resume_stages"]
+    read = memory_from_json(data)
+    assert (read.resumes, read.resume_stages) == (MEMORY.resumes, ())

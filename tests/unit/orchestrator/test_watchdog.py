@@ -197,3 +197,42 @@ def test_a_budget_stop_released_by_a_person_is_never_made_again_for_that_job() -
     assert 17 not in second.gate.busy
     held = schedule(full, config(max_jobs=1), NOW, gate=second.gate)
     assert [(h.issue, h.reason) for h in held.holds] == [(17, "max-jobs 1/1")]
+
+
+def _dies_at(issue_number: int, stage: Stage, memory: WatchMemory) -> Watch:
+    """One pass in which the issue's newest job, at `stage`, is gone without finishing."""
+    dead = job(issue_number, stage, alive=False)
+    return tick(snapshot(issue(issue_number, stage), jobs=(dead,)), memory)
+
+
+def test_three_deaths_in_three_different_stages_never_stop_the_issue() -> None:
+    """Resumes are counted per stage: a kill in spec, in implement and in review are one each."""
+    memory = WatchMemory()
+    for stage in (Stage.SPEC, Stage.IMPLEMENT, Stage.REVIEW):
+        result = _dies_at(12, stage, memory)
+        assert result.decisions == (
+            StartJob(12, stage, "job gone without finishing; resume 1 of 2", resume=True),
+        )
+        memory = result.memory
+
+
+def test_the_resume_count_starts_again_once_the_issue_moved_on() -> None:
+    """Two resumes at review, then fix, then review again: the third review death is resume 1."""
+    memory = _dies_at(12, Stage.REVIEW, WatchMemory()).memory
+    memory = _dies_at(12, Stage.REVIEW, memory).memory
+    moved = tick(snapshot(issue(12, Stage.FIX), jobs=(job(12, Stage.FIX),)), memory).memory
+    again = _dies_at(12, Stage.REVIEW, moved)
+    assert [getattr(d, "reason", "") for d in again.decisions] == [
+        "job gone without finishing; resume 1 of 2"
+    ]
+
+
+def test_the_third_death_in_one_stage_still_stops_the_issue() -> None:
+    """Per-stage counting keeps WD-6: past max_resumes in the same stage the issue stops `job`."""
+    memory = WatchMemory()
+    for _ in range(2):
+        memory = _dies_at(12, Stage.IMPLEMENT, memory).memory
+    third = _dies_at(12, Stage.IMPLEMENT, memory)
+    assert [(type(d), getattr(d, "control", None)) for d in third.decisions] == [
+        (StopIssue, StopCode.JOB)
+    ]

@@ -169,3 +169,35 @@ def test_a_changed_branch_or_a_refused_merge_stops() -> None:
     assert isinstance(refused, Stopped)
     assert refused.code is StopCode.MERGE_REFUSED
     assert refused.details == "draft"
+
+
+def test_a_head_the_guard_adopted_is_recorded_then_rebased_tested_and_merged() -> None:
+    """A rebase pushed by a job that died is the pipeline's own: the guard moves the recorded
+    head to it; the verified head lacks the base, so the tests run again there before the merge."""
+    step = merge.start(inputs(head_sha=NEW), PASSED)
+    step, asked = run_through(
+        step,
+        merge.transition,
+        [
+            Checked(True, adopted=NEW),
+            QueueRead(()),
+            BEHIND,
+            Rebased("clean", NEW),
+            Verified(True, NEW, "tests only"),
+            MergeTried("merged", "m"),
+            Done(),
+        ],
+    )
+    assert asked[:3] == [GuardBranch(HEAD), ReadQueue(), CheckBehind(HEAD)]
+    assert asked[3:5] == [RebaseHere(), VerifyHead(tests_only=True)]
+    assert MergePr(NEW) in asked
+    assert isinstance(step.action, SavedAt)
+    assert (step.action.stage, step.action.state.head_sha) == (Stage.DONE, NEW)
+
+
+def test_a_head_the_guard_adopted_is_kept_while_the_issue_waits_in_the_merge_order() -> None:
+    """Released in the queue: the saved state records the adopted head, so no later guard trips."""
+    step = merge.start(inputs(head_sha=NEW), PASSED)
+    step, _ = run_through(step, merge.transition, [Checked(True, adopted=NEW), QueueRead((3,))])
+    assert isinstance(step.action, Released)
+    assert step.action.state.head_sha == NEW

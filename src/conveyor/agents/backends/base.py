@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from conveyor.agents.backends.reset_time import reset_after
 from conveyor.core.session import SessionRole, SessionSpec, Usage, turn_context
 
 USAGE_LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
@@ -51,6 +53,9 @@ class StreamState:
     tool_failures: int = 0
     last_tool_failure: str | None = None
     unparsed: int = 0
+    last_call: str | None = None
+    same_calls: int = 0
+    refusal: str | None = None
 
     @property
     def turns(self) -> int:
@@ -62,6 +67,13 @@ class StreamState:
         context = turn_context(usage)
         self.contexts.append(context)
         return context
+
+    def call(self, name: str, arguments: object) -> None:
+        """Record one tool call, counting how many identical calls came in a row."""
+        self.tool_calls += 1
+        key = f"{name} {json.dumps(arguments, sort_keys=True, default=str)}"
+        self.same_calls = self.same_calls + 1 if key == self.last_call else 1
+        self.last_call = key
 
     def fail_tool(self, name: str, error: object) -> None:
         """Record one failed tool call."""
@@ -75,6 +87,8 @@ class StreamState:
             self.rate_limited = True
             if match := RESET_EPOCH.search(text):
                 self.rate_limit_reset = float(match.group(1))
+            elif self.rate_limit_reset is None:
+                self.rate_limit_reset = reset_after(text, datetime.now().astimezone())
 
 
 class StreamParser(Protocol):
@@ -87,10 +101,12 @@ class StreamParser(Protocol):
 
 
 class Backend(Protocol):
-    """One agent CLI."""
+    """One agent CLI: `steerable` takes messages on stdin while it runs; `resumable` can be
+    started again on its session with a new message (how the others are steered)."""
 
     name: str
     steerable: bool
+    resumable: bool
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """The process to start."""
@@ -100,6 +116,18 @@ class Backend(Protocol):
 
     def steer_line(self, text: str) -> str:
         """What to write on stdin to steer a live session."""
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """The process that continues session `session_id` with the message `text`."""
 
 
 def decode(line: str, state: StreamState) -> dict[str, Any] | None:

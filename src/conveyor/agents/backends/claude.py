@@ -48,6 +48,7 @@ class ClaudeBackend:
 
     name = "claude"
     steerable = True
+    resumable = False
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """Argv with the MCP config file, permissions by role; the task goes on stdin."""
@@ -78,11 +79,13 @@ class ClaudeBackend:
         if spec.max_turns is not None:
             argv += ["--max-turns", str(spec.max_turns)]
         argv += list(spec.extra_args)
+        env = {"ANTHROPIC_BASE_URL": spec.base_url.rstrip("/")} if spec.base_url else {}
         return Launch(
             argv=argv,
             stdin_text=user_message(spec.task),
             keep_stdin_open=True,
             files={config_path: config},
+            env=env,
         )
 
     def parser(self) -> ClaudeParser:
@@ -92,6 +95,20 @@ class ClaudeBackend:
     def steer_line(self, text: str) -> str:
         """A user message sent while the session runs."""
         return user_message(text)
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """claude is steered live; it is never resumed."""
+        del spec, model, executable, mcp, session_id, text
+        return None
 
 
 def _usage(raw: dict[str, Any]) -> Usage:
@@ -139,7 +156,7 @@ class ClaudeParser:
                 ident = str(block.get("id"))
                 if ident not in self._tools:
                     self._tools[ident] = str(block.get("name"))
-                    self.state.tool_calls += 1
+                    self.state.call(str(block.get("name")), block.get("input"))
         ident = str(message.get("id"))
         if ident in self._messages:
             return None
@@ -164,6 +181,9 @@ class ClaudeParser:
             self.state.cost_usd = float(cost)
         text = event.get("result")
         self.state.final_text = text if isinstance(text, str) else None
+        if event.get("stop_reason") == "refusal":
+            self.state.refusal = text if isinstance(text, str) and text else "refused"
+            return  # the model's answer, not the API failing
         if event.get("is_error") is True or event.get("subtype") not in ("success", None):
             status = event.get("api_error_status")
             detail = text if isinstance(text, str) and text else str(event.get("subtype"))

@@ -12,6 +12,8 @@ from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decod
 from conveyor.core.session import SessionSpec, Usage
 
 SERVER = "conveyor"
+PROVIDER = "conveyor-provider"
+TRANSIENT = "Reconnecting..."
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -36,22 +38,38 @@ def toml_value(value: object) -> str:
     raise TypeError(msg)
 
 
+def provider_settings(base_url: str | None) -> dict[str, object]:
+    """A Responses provider at `base_url` (its key in `OPENAI_API_KEY`), or nothing."""
+    if not base_url:
+        return {}
+    provider = {
+        "name": PROVIDER,
+        "base_url": f"{base_url.rstrip('/')}/v1",
+        "wire_api": "responses",
+        "env_key": "OPENAI_API_KEY",
+    }
+    return {"model_provider": PROVIDER, f"model_providers.{PROVIDER}": provider}
+
+
+def git_root(spec: SessionSpec) -> dict[str, object]:
+    """A writer may use git in its checkout, as it may with the other CLIs: codex's sandbox
+    keeps `.git` read-only unless it is a writable root of its own (a resolver must
+    `git add` and `git rebase --continue`)."""
+    git_dir = spec.cwd / ".git"
+    if not is_writer(spec) or not git_dir.is_dir():
+        return {}
+    return {"sandbox_workspace_write.writable_roots": [str(git_dir)]}
+
+
 class CodexBackend:
     """`codex exec --json`, sandboxed read-only or workspace-write by role."""
 
     name = "codex"
     steerable = False
+    resumable = True
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """Argv with config overrides; the task goes on stdin (`-`), then stdin closes."""
-        overrides: dict[str, object] = {
-            "developer_instructions": spec.system_prompt,
-            f"mcp_servers.{SERVER}.command": mcp.command,
-            f"mcp_servers.{SERVER}.args": list(mcp.args),
-            f"mcp_servers.{SERVER}.env": mcp.env,
-            f"mcp_servers.{SERVER}.default_tools_approval_mode": "approve",
-            **spec.backend_settings,
-        }
         argv = [
             executable,
             "exec",
@@ -63,12 +81,61 @@ class CodexBackend:
             "workspace-write" if is_writer(spec) else "read-only",
             "--cd",
             str(spec.cwd),
+            *self._overrides(spec, mcp),
+            *spec.extra_args,
+            "-",
         ]
+        return Launch(argv=argv, stdin_text=spec.task, env=self._env(spec))
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """`codex exec resume ID -`: the same session, `text` as its next message on stdin."""
+        sandbox = "workspace-write" if is_writer(spec) else "read-only"
+        argv = [
+            executable,
+            "exec",
+            "resume",
+            "--json",
+            "--skip-git-repo-check",
+            "--model",
+            model,
+            "-c",
+            f"sandbox_mode={toml_value(sandbox)}",
+            *self._overrides(spec, mcp),
+            session_id,
+            "-",
+        ]
+        return Launch(argv=argv, stdin_text=text, env=self._env(spec))
+
+    def _env(self, spec: SessionSpec) -> dict[str, str]:
+        return {"CODEX_HOME": str(spec.session_dir / "codex-home")}
+
+    def _overrides(self, spec: SessionSpec, mcp: McpCommand) -> list[str]:
+        """The `-c key=value` overrides: instructions, the MCP server, the provider."""
+        overrides: dict[str, object] = {
+            "developer_instructions": spec.system_prompt,
+            f"mcp_servers.{SERVER}.command": mcp.command,
+            f"mcp_servers.{SERVER}.args": list(mcp.args),
+            f"mcp_servers.{SERVER}.env": mcp.env,
+            f"mcp_servers.{SERVER}.default_tools_approval_mode": "approve",
+            # A loaded machine can take longer than codex's default 10 s to start a server.
+            f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
+            **provider_settings(spec.base_url),
+            **git_root(spec),
+            **spec.backend_settings,
+        }
+        argv: list[str] = []
         for key, value in overrides.items():
             argv += ["-c", f"{key}={toml_value(value)}"]
-        argv += [*spec.extra_args, "-"]
-        codex_home = spec.session_dir / "codex-home"
-        return Launch(argv=argv, stdin_text=spec.task, env={"CODEX_HOME": str(codex_home)})
+        return argv
 
     def parser(self) -> CodexParser:
         """A fresh stream parser."""
@@ -110,6 +177,8 @@ class CodexParser:
         elif kind in ("turn.failed", "error"):
             error = event.get("error")
             message = error.get("message") if isinstance(error, dict) else event.get("message")
+            if kind == "error" and str(message).startswith(TRANSIENT):
+                return None  # codex retries by itself; only how the turn ends counts
             self.state.note_error(str(message or kind))
             self.state.ended = kind == "turn.failed" or self.state.ended
         return None
@@ -119,11 +188,11 @@ class CodexParser:
         if kind == "agent_message" and isinstance(item.get("text"), str):
             self.state.final_text = item["text"]
         elif kind == "command_execution":
-            self.state.tool_calls += 1
+            self.state.call("shell", item.get("command"))
             code = item.get("exit_code")
             if item.get("status") == "failed" or (isinstance(code, int) and code != 0):
                 self.state.fail_tool("shell", f"exit {code}: {item.get('command')}")
         elif kind == "mcp_tool_call":
-            self.state.tool_calls += 1
+            self.state.call(f"{item.get('server')}.{item.get('tool')}", item.get("arguments"))
             if item.get("error") or item.get("status") == "failed":
                 self.state.fail_tool(f"{item.get('server')}.{item.get('tool')}", item.get("error"))

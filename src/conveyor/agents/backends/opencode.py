@@ -25,6 +25,7 @@ OFFLINE_NPM = {"npm_config_offline": "true"}
 
 SERVER = "conveyor"
 MAX_ARG_TASK = 100_000
+REFUSED = "ContentFilterError"
 
 
 def merge(base: dict[str, Any], extra: Mapping[str, object]) -> dict[str, Any]:
@@ -39,25 +40,41 @@ def merge(base: dict[str, Any], extra: Mapping[str, object]) -> dict[str, Any]:
     return out
 
 
+def outside_folders(spec: SessionSpec) -> dict[str, str]:
+    """The folders outside the checkout a session reads: the issue's run folder (issue.md,
+    spec.md, handoff.md) and the job's (diffs, the session folder); opencode refuses any
+    other folder outside the project without asking, as `run` cannot ask."""
+    folders = [spec.session_dir.parent.parent]
+    if spec.issue_file is not None:
+        folders.append(spec.issue_file.parent)
+    return {"*": "deny", **{f"{folder}/*": "allow" for folder in folders}}
+
+
 class OpencodeBackend:
     """`opencode run --format json`; instructions and the MCP server in `opencode.json`."""
 
     name = "opencode"
     steerable = False
+    resumable = True
 
     def launch(self, spec: SessionSpec, model: str, executable: str, mcp: McpCommand) -> Launch:
         """The config file (`OPENCODE_CONFIG`), and the task as the message."""
         instructions = spec.session_dir / "instructions.md"
         config_path = spec.session_dir / "opencode.json"
-        permission = (
+        permission: dict[str, Any] = (
             {"edit": "allow", "bash": "allow", "webfetch": "deny"}
             if is_writer(spec)
             else {"edit": "deny", "bash": "deny", "webfetch": "deny"}
         )
+        permission["external_directory"] = outside_folders(spec)
         config: dict[str, Any] = {
             "$schema": "https://opencode.ai/config.json",
             "instructions": [str(instructions)],
             "permission": permission,
+            # Conveyor commits the work itself: no undo snapshots of every step, and no
+            # title for the session (a request to a small model each time, paid for).
+            "snapshot": False,
+            "agent": {"title": {"disable": True}},
             "mcp": {
                 SERVER: {
                     "type": "local",
@@ -67,6 +84,10 @@ class OpencodeBackend:
                 }
             },
         }
+        if spec.base_url:
+            provider = model.split("/", 1)[0] if "/" in model else "anthropic"
+            options = {"options": {"baseURL": f"{spec.base_url.rstrip('/')}/v1"}}
+            config = merge(config, {"provider": {provider: options}})
         config = merge(config, spec.backend_settings)
         files = {instructions: spec.system_prompt, config_path: json.dumps(config, indent=2)}
         task = spec.task
@@ -77,6 +98,23 @@ class OpencodeBackend:
         argv = [executable, "run", "--format", "json", "--model", model, *spec.extra_args, task]
         env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
         return Launch(argv=argv, stdin_text=None, files=files, env=env)
+
+    def resume(
+        self,
+        spec: SessionSpec,
+        model: str,
+        executable: str,
+        mcp: McpCommand,
+        *,
+        session_id: str,
+        text: str,
+    ) -> Launch | None:
+        """`opencode run --session ID`: the same session (its config file kept), `text` next."""
+        del mcp  # the config file written at launch still names the server
+        config_path = spec.session_dir / "opencode.json"
+        argv = [executable, "run", "--format", "json", "--model", model, "--session", session_id]
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        return Launch(argv=[*argv, *spec.extra_args, text], stdin_text=None, env=env)
 
     def parser(self) -> OpencodeParser:
         """A fresh stream parser."""
@@ -110,14 +148,18 @@ class OpencodeParser:
             return self._step(part)
         elif kind == "error":
             error = event.get("error")
-            data = error.get("data") if isinstance(error, dict) else None
-            message = data.get("message") if isinstance(data, dict) else None
-            self.state.note_error(str(message or error or "error"))
+            if obj(error).get("name") == REFUSED:
+                self.state.refusal = self.state.final_text or "blocked by the content filter"
+                return None
+            data = obj(obj(error).get("data"))
+            text = str(data.get("message") or obj(error).get("name") or error or "error")
+            status = data.get("statusCode")
+            self.state.note_error(f"{text} (API status {status})" if status else text)
         return None
 
     def _tool(self, part: dict[str, Any]) -> None:
-        self.state.tool_calls += 1
         status = obj(part.get("state"))
+        self.state.call(str(part.get("tool")), status.get("input"))
         if status.get("status") == "error":
             self.state.fail_tool(str(part.get("tool")), status.get("error"))
 
@@ -135,4 +177,6 @@ class OpencodeParser:
         if isinstance(cost, int | float):
             self.state.cost_usd = (self.state.cost_usd or 0.0) + float(cost)
         self.state.ended = part.get("reason") != "tool-calls"
+        if part.get("reason") == "content-filter":
+            self.state.refusal = self.state.final_text or "blocked by the content filter"
         return self.state.turn(usage)

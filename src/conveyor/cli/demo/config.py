@@ -17,17 +17,25 @@ REAL_AGENT_DAY_BUDGET = 5.0
 
 
 def demo_config(
-    *, api_url: str, home: Path, scenario: Path, agent: str = "scripted"
+    *,
+    api_url: str,
+    home: Path,
+    scenario: Path,
+    agent: str = "scripted",
+    model: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """The config's values: claim wait 0, 1 s polls, three jobs, token and money caps off.
 
-    A real `agent` replaces the scripted one and gets a daily money budget.
+    A real `agent` replaces the scripted one and gets a daily money budget; `model`
+    (a model name and a base URL) points it at another model server (the fake model).
     """
     choice: dict[str, Any] = {"agent": "scripted", "scenario": str(scenario)}
     money: dict[str, Any] = {}
     if agent != "scripted":
         choice = {"agent": agent}
         money = {"per_day": REAL_AGENT_DAY_BUDGET}
+    if agent != "scripted" and model is not None:
+        choice |= {"model": model[0], "base_url": model[1]}
     values: dict[str, Any] = {
         "repo": REPO,
         "base": "main",

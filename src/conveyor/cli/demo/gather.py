@@ -10,6 +10,7 @@ from conveyor.cli.demo.issues import tag_of
 from conveyor.cli.demo.table import IssueFacts, JobSpan
 from conveyor.core.state_codec import find_state
 from conveyor.forge.protocol import Forge
+from conveyor.job.events import EVENTS_FILE, read_events
 from conveyor.job.jobfile import load_job_file
 
 _AFTER = re.compile(r"After #(\d+) merges")
@@ -30,6 +31,15 @@ def job_spans(repo_home: Path, number: int) -> tuple[JobSpan, ...]:
         )
         spans.append(JobSpan(record.stage, record.started_at, end, len(record.sessions), tokens))
     return tuple(sorted(spans, key=lambda s: s.started))
+
+
+def stacked_on(repo_home: Path, number: int) -> int | None:
+    """The prerequisite the issue was first stacked on, from its `stacked` event (None: never)."""
+    for event in read_events(repo_home / "runs" / f"issue-{number}" / EVENTS_FILE):
+        on = event.get("on")
+        if event.get("kind") == "stacked" and isinstance(on, int):
+            return on
+    return None
 
 
 def issue_numbers(forge: Forge, opened: Iterable[int]) -> list[int]:
@@ -61,6 +71,8 @@ def gather(
                 fix_rounds=0 if state is None else state.rounds.fix,
                 jobs=job_spans(repo_home, number),
                 after=tuple(int(n) for n in _AFTER.findall(issue.body)),
+                stacked_on=stacked_on(repo_home, number),
+                stage=None if state is None else state.stage.value,
             )
         )
     return facts

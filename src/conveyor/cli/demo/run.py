@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conveyor.cli.demo import fake_agent
 from conveyor.cli.demo import issues as demo_issues
 from conveyor.cli.demo.actor import Actor
 from conveyor.cli.demo.config import demo_config, write_demo_config
@@ -21,7 +22,9 @@ from conveyor.job.drive import conveyor_argv
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from conveyor.core.config import Config
     from conveyor.testing.emulator import ForgeServer
+    from conveyor.testing.fake_model.playbook import Playbook
 
 # Enough loop passes for every answer the actor can give, with room to spare.
 MAX_PASSES = 5
@@ -58,31 +61,74 @@ class DemoRun:
     interrupted: bool
 
 
-def prepare(server: ForgeServer, files: DemoFiles, agent: str) -> tuple[dict[str, str], list[int]]:
-    """Set the stage and write the config; returns the orchestrator's env and the issue numbers."""
+def prepare(
+    server: ForgeServer, files: DemoFiles, agent: str, model_url: str | None = None
+) -> tuple[dict[str, str], list[int]]:
+    """Set the stage and write the config; returns the orchestrator's env and the issue numbers.
+
+    With `model_url` (the fake model's) the real CLI is pointed there, with fake keys.
+    """
     token, numbers = demo_issues.set_stage(server)
     files.root.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shipped_path(), files.scenario)
-    values = demo_config(api_url=server.url, home=files.home, scenario=files.scenario, agent=agent)
+    model = None if model_url is None else (fake_agent.MODELS[agent], model_url)
+    values = demo_config(
+        api_url=server.url, home=files.home, scenario=files.scenario, agent=agent, model=model
+    )
     write_demo_config(files.config, values, token)
-    return dict(os.environ), sorted(numbers.values())
+    extra = fake_agent.fake_environ() if model_url is not None else {}
+    return {**os.environ, **extra}, sorted(numbers.values())
 
 
-def run_pipeline(server: ForgeServer, files: DemoFiles, *, agent: str, console: Console) -> DemoRun:
+def run_pipeline(
+    server: ForgeServer,
+    files: DemoFiles,
+    *,
+    agent: str,
+    console: Console,
+    fake_model: bool = False,
+) -> DemoRun:
     """Run the orchestrator until nothing is left to do, the live view showing it.
 
     The orchestrator is `conveyor run --until-idle` in a child process: this one runs
     threads (the forge, the actor, the live view), and only a single-threaded
     orchestrator starts its jobs by fork. Its log goes to `orchestrator-run.log`.
     """
-    from conveyor.cli.config_load import load_config, repo_home
+    from conveyor.cli.config_load import load_config
+
+    began = time.monotonic()
+    playbook = fake_agent.demo_playbook(shipped_path()) if fake_model else None
+    model = None if playbook is None else fake_agent.start_fake_model(playbook)
+    try:
+        environ, opened = prepare(server, files, agent, None if model is None else model.url)
+        config = load_config(files.config)
+        return _run(
+            server, files, config=config, environ=environ, opened=opened, agent=agent,
+            console=console, began=began, playbook=playbook,
+        )  # fmt: skip
+    finally:
+        if model is not None:
+            model.__exit__(None, None, None)
+
+
+def _run(
+    server: ForgeServer,
+    files: DemoFiles,
+    *,
+    config: Config,
+    environ: dict[str, str],
+    opened: list[int],
+    agent: str,
+    console: Console,
+    began: float,
+    playbook: Playbook | None,
+) -> DemoRun:
+    """The orchestrator passes, the actor answering, then the facts."""
+    from conveyor.cli.config_load import repo_home
     from conveyor.cli.live.follow import start_live
     from conveyor.forge.connect import connect
     from conveyor.forge.github import token_forge
 
-    began = time.monotonic()
-    environ, opened = prepare(server, files, agent)
-    config = load_config(files.config)
     person = token_forge(
         demo_issues.REPO, server.add_user(demo_issues.TRUSTED), base_url=server.url
     )
@@ -90,6 +136,8 @@ def run_pipeline(server: ForgeServer, files: DemoFiles, *, agent: str, console: 
     def advance(tag: str, _number: int) -> None:
         if agent == "scripted":
             advance_past_question(files.scenario, tag)
+        elif playbook is not None:
+            playbook.drop(tag, "triage")
 
     actor = Actor(
         person, demo_issues.TRUSTED, demo_issues.ACCOUNT, demo_issues.ANSWERS, on_answer=advance
@@ -130,3 +178,20 @@ def run_orchestrator(argv: list[str], environ: dict[str, str], log: Path) -> int
                 return child.wait()
             except KeyboardInterrupt:
                 continue
+
+
+def stalled_reason(home: Path) -> str | None:
+    """Why nothing moved, as the orchestrator's last status said it: its pauses, one line."""
+    import json
+
+    from conveyor.orchestrator.shell.status_file import STATUS_FILE
+
+    for status in sorted(home.glob(f"*/{STATUS_FILE}")):
+        try:
+            pauses = json.loads(status.read_text(encoding="utf-8")).get("pauses", [])
+        except (OSError, ValueError):
+            continue
+        said = "; ".join(f"{p.get('kind')}: {p.get('reason')}" for p in pauses)
+        if said:
+            return said
+    return None

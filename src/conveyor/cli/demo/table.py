@@ -34,6 +34,14 @@ class IssueFacts:
     fix_rounds: int
     jobs: tuple[JobSpan, ...] = ()
     after: tuple[int, ...] = ()  # the issues it waited for (a split's `After #N merges.`)
+    stacked_on: int | None = None  # the prerequisite it began on the branch of (STK-1)
+    stage: str | None = None  # the stage its saved state is at, if it has one
+
+
+def moved(facts: Iterable[IssueFacts]) -> bool:
+    """Whether any issue got anywhere: past triage, asked its question, split or merged."""
+    done = {Status.MERGED.value, Status.SPLIT.value, Status.NEEDS_INFO.value}
+    return any(f.stage not in (None, "triage") or done & set(f.labels) for f in facts)
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,32 @@ def critical_path(facts: Iterable[IssueFacts]) -> str:
     waited = (jobs[0].started - start).total_seconds()
     tag = f" [{last.tag}]" if last.tag else ""
     why = f", after #{', #'.join(map(str, last.after))} merged" if last.after else ""
+    if last.stacked_on is not None:
+        why = f", stacked on #{last.stacked_on}'s branch"
     return (
         f"#{last.number}{tag} finished last, {(end - start).total_seconds():.0f}s after the first"
         f" job began: it started {waited:.0f}s in{why} and ran {len(jobs)} jobs ({steps})"
     )
+
+
+def stacking_lines(facts: Iterable[IssueFacts]) -> list[str]:
+    """For each stacked issue: when it began against when its prerequisite merged."""
+    known = list(facts)
+    by_number = {f.number: f for f in known}
+    out = []
+    for f in sorted(known, key=lambda f: f.number):
+        prereq = by_number.get(f.stacked_on) if f.stacked_on is not None else None
+        if prereq is None or not f.jobs:
+            continue
+        began = min(j.started for j in f.jobs)
+        merges = [j.finished for j in prereq.jobs if j.stage == "merge"]
+        tag = f" [{f.tag}]" if f.tag else ""
+        if not merges:
+            out.append(f"#{f.number}{tag} began on #{prereq.number}'s branch")
+            continue
+        ahead = (max(merges) - began).total_seconds()
+        out.append(
+            f"#{f.number}{tag} began on #{prereq.number}'s branch {ahead:.0f}s before"
+            f" #{prereq.number} merged (stacked, STK-8)"
+        )
+    return out

@@ -12,7 +12,7 @@ RECENT_KEEP = 50
 # Kinds shown as "recent events"; session starts, ends and pushes show in the jobs table.
 NOTABLE = frozenset({
     "claimed", "released", "finding", "pr-opened", "checks", "stopped", "asked", "split",
-    "merged", "unreadable",
+    "merged", "stacked", "restacked", "unreadable",
 })  # fmt: skip
 _HEAD = frozenset({"ts", "issue", "stage", "job", "kind"})
 

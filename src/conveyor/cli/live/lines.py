@@ -67,6 +67,13 @@ def summary(event: Event) -> str:
             text = "merged" + _pr(f.get("pr"))
             rest = _rest(f, ("pr",))
             text += f" {rest}" if rest else ""
+        case "stacked":
+            text = f"stacked on #{f.get('on', '?')} at {str(f.get('head', '?'))[:10]}"
+        case "restacked":
+            onto = str(f.get("onto", "?"))[:10]
+            text = f"restacked on #{f.get('on', '?')}: onto {onto} ({f.get('outcome', '?')})"
+        case "pr-retargeted":
+            text = f"PR #{f.get('pr', '?')} now based on {f.get('base', '?')}"
         case "unreadable":
             text = f"unreadable event line: {f.get('where', '?')}"
         case _:

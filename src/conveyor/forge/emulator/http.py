@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from conveyor.forge.emulator.state import EmulatorState
@@ -133,8 +133,15 @@ def bearer_token(request: Request) -> str | None:
 
 
 async def read_json(request: Request) -> Any:
-    """The parsed JSON body (None when empty); 400 `Problems parsing JSON` when malformed."""
-    raw = await request.body()
+    """The parsed JSON body (None when empty); 400 `Problems parsing JSON` when malformed.
+
+    A client gone before its body arrived (a job killed mid-request) gets a 400 nobody
+    reads, not an exception in the server's log.
+    """
+    try:
+        raw = await request.body()
+    except ClientDisconnect as exc:
+        raise ApiError(400, "The client went away before its request body arrived") from exc
     if not raw.strip():
         return None
     try:

@@ -2,9 +2,10 @@
 
 The hook (plain `sh`) appends one line per ref, `REPO_ID<TAB>OLD<TAB>NEW<TAB>REF`, to
 `DATA/pushes.log`; the server reads what is new since the offset it stored, moves the
-heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), and
-at start-up also compares every open PR's head with its branch. Each moved head is
-delivered to webhooks as `pull_request` `synchronize` (`hook_push`).
+heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), retargets
+or closes the open PRs based on a deleted branch, and at start-up also compares every open
+PR's head with its branch. Each moved head is delivered to webhooks as `pull_request`
+`synchronize` (`hook_push`).
 """
 
 from __future__ import annotations
@@ -128,7 +129,22 @@ def apply_push(
             conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
         elif new != pull.head_sha:
             moves.append(move_head(store, conn, pull, new))
+    if new == ZERO_SHA:
+        _base_deleted(store, conn, repo_id, branch)
     return moves
+
+
+def _base_deleted(store: Store, conn: sqlite3.Connection, repo_id: int, branch: str) -> None:
+    """Open PRs based on a deleted branch, as GitHub treats them: when the branch was the head
+    of a merged PR they are retargeted onto that PR's base, otherwise they are closed."""
+    merged = [p for p in list_pulls(store, repo_id, state="closed", head_ref=branch) if p.merged]
+    for pull in list_pulls(store, repo_id, base_ref=branch):
+        if merged:
+            update_pull(conn, pull.issue_id, base_ref=merged[0].base_ref, computed_for=None)
+            touch_issue(conn, pull.issue_id)
+        else:
+            set_issue_state(conn, pull.issue_id, "closed", None, None)
+            conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
 
 
 def move_head(store: Store, conn: sqlite3.Connection, pull: Pull, sha: str) -> Moved:

@@ -63,6 +63,28 @@ class IssueOps(ClientBase):
             )
         return IssuePage(issues=tuple(found), etag=first.headers.get("etag"), not_modified=False)
 
+    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
+        """Closed issues carrying `label` (no PRs), most recently updated first, one page of
+        100; conditional on `etag` like the open list (a 304 costs no rate limit)."""
+        response = self._run(
+            "list closed issues",
+            None,
+            lambda: self._kit.rest.issues.list_for_repo(
+                self._owner,
+                self._name,
+                state="closed",
+                labels=label,
+                sort="updated",
+                direction="desc",
+                per_page=100,
+                headers=if_none_match(etag),
+            ),
+        )
+        if response.status_code == 304:
+            return IssuePage(issues=(), etag=etag, not_modified=True)
+        found = tuple(to_issue(i) for i in items_of(response, KitIssue) if not is_pull_request(i))
+        return IssuePage(issues=found, etag=response.headers.get("etag"), not_modified=False)
+
     def get_issue(self, number: int) -> Issue:
         """One issue by number (GitHub answers for a PR's number too)."""
         response = self._run(

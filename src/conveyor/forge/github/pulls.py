@@ -45,6 +45,17 @@ class PullOps(ClientBase):
         best = max(candidates, key=lambda pr: (pr.state == "open", pr.number))
         return self.get_pr(best.number)
 
+    def list_prs_into(self, base: str) -> tuple[int, ...]:
+        """The open PRs based on the branch `base` (a stacked issue's is based on another's)."""
+        response = self._run(
+            f"list PRs into {base}",
+            None,
+            lambda: self._kit.rest.pulls.list(
+                self._owner, self._name, base=base, state="open", per_page=100
+            ),
+        )
+        return tuple(pr.number for pr in response.parsed_data if pr.base.ref == base)
+
     def create_draft_pr(self, head: str, base: str, title: str, body: str) -> PullRequest:
         """Open a draft PR from `head` into `base`; `DraftsRefused` where drafts do not exist."""
         try:
@@ -76,10 +87,15 @@ class PullOps(ClientBase):
         return to_pull(response.parsed_data, merge_commit_of(response.json()))
 
     def edit_pr(
-        self, number: int, title: str | None = None, body: str | None = None
+        self,
+        number: int,
+        title: str | None = None,
+        body: str | None = None,
+        *,
+        base: str | None = None,
     ) -> PullRequest:
-        """Change a PR's title and/or body (None leaves it as it is)."""
-        if title is None and body is None:
+        """Change a PR's title, body or base branch (None leaves it as it is)."""
+        if title is None and body is None and base is None:
             return self.get_pr(number)
         response = self._run(
             "edit PR",
@@ -90,6 +106,7 @@ class PullOps(ClientBase):
                 number,
                 title=UNSET if title is None else title,
                 body=UNSET if body is None else body,
+                base=UNSET if base is None else base,
             ),
         )
         return to_pull(response.parsed_data, merge_commit_of(response.json()))

@@ -7,6 +7,7 @@ exception that would skip the rest of the tick.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,12 +18,16 @@ from typing import assert_never
 from conveyor.agents.control import ControlError, request_control
 from conveyor.core.config import Config
 from conveyor.core.state import Stage
+from conveyor.core.verify import Outcome
+from conveyor.job.boundary import command_env
 from conveyor.job.layout import JobPaths
+from conveyor.ops.close_out import finish_close_out, run_teardown
 from conveyor.ops.context import OpContext
 from conveyor.ops.stop import stop
 from conveyor.orchestrator.decisions import (
     Decision,
     Escalate,
+    FinishCloseOut,
     Hold,
     StartJob,
     Steer,
@@ -68,7 +73,13 @@ def _socket_of(job: RecordedJob) -> Path:
 
 def _start(fx: Effects, decision: StartJob, now: datetime) -> None:
     try:
-        handle = fx.executor.start(decision.issue, decision.stage, now, resume=decision.resume)
+        handle = fx.executor.start(
+            decision.issue,
+            decision.stage,
+            now,
+            resume=decision.resume,
+            stack_on=decision.stack_on,
+        )
     except OSError as error:
         fx.say(f"failed to start #{decision.issue} {decision.stage.value}: {error}")
         fx.note("start-job", ok=False)
@@ -148,6 +159,26 @@ def _escalate(fx: Effects, decision: Escalate) -> None:
         fx.say(f"escalation command exited {done.returncode} for #{decision.issue}")
 
 
+def _close_out(fx: Effects, decision: FinishCloseOut, now: datetime) -> None:
+    """Finish a merged issue's close-out, then its teardown command (DONE-3, DONE-4)."""
+    try:
+        sha = finish_close_out(fx.ops, decision.issue, now=now)
+    except Exception as error:  # noqa: BLE001 - any forge failure is retried next tick
+        fx.say(f"close-out #{decision.issue} failed (retried next tick): {error}")
+        fx.note("close-out", ok=False)
+        return
+    fx.note("close-out", ok=True)
+    if sha is None:
+        return
+    fx.say(f"closed out #{decision.issue}: PR #{decision.pr} merged as {sha}")
+    commands = fx.config.commands
+    run_dir = fx.home / "runs" / f"issue-{decision.issue}"
+    env = command_env(fx.config, fx.environ, home=run_dir, git_config=Path(os.devnull))
+    ended = run_teardown(commands.teardown, run_dir, env, timeout_s=commands.timeout_seconds)
+    if ended.outcome not in (Outcome.PASSED, Outcome.SKIPPED):
+        fx.say(f"teardown of #{decision.issue} failed: see {run_dir / 'teardown.log'}")
+
+
 def carry_out(fx: Effects, decision: Decision, now: datetime) -> None:
     """Log the decision with its reason, then carry it out (a hold only logs)."""
     fx.say(describe(decision))
@@ -162,6 +193,8 @@ def carry_out(fx: Effects, decision: Decision, now: datetime) -> None:
             _stop(fx, decision, now)
         case Escalate():
             _escalate(fx, decision)
+        case FinishCloseOut():
+            _close_out(fx, decision, now)
         case Hold():
             pass
         case _:

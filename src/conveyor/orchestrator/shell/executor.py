@@ -67,8 +67,16 @@ class JobHandle:
 class Executor(Protocol):
     """Runs stage jobs; another engine can stand in for local processes."""
 
-    def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
-        """Start the job of one stage of one issue."""
+    def start(
+        self,
+        issue: int,
+        stage: Stage,
+        now: datetime,
+        *,
+        resume: bool = False,
+        stack_on: int | None = None,
+    ) -> JobHandle:
+        """Start the job of one stage of one issue (on issue `stack_on`'s branch, when given)."""
         ...
 
     def alive(self, handle: JobHandle) -> bool:
@@ -191,17 +199,31 @@ class LocalExecutor:
         self.fork = command is None and job_start(self.environ) == "fork"
         self._children: dict[int, _Child] = {}
 
-    def argv(self, issue: int, stage: Stage, *, resume: bool = False) -> list[str]:
+    def argv(
+        self, issue: int, stage: Stage, *, resume: bool = False, stack_on: int | None = None
+    ) -> list[str]:
         """The command line of one job."""
-        return [*self.command, *self._job_args(issue, stage, resume=resume)]
+        return [*self.command, *self._job_args(issue, stage, resume=resume, stack_on=stack_on)]
 
-    def _job_args(self, issue: int, stage: Stage, *, resume: bool) -> list[str]:
+    def _job_args(
+        self, issue: int, stage: Stage, *, resume: bool, stack_on: int | None = None
+    ) -> list[str]:
         """The job's arguments after `conveyor`."""
         args = ["job", "--config", str(self.config_path), "--issue", str(issue)]
         args += ["--stage", stage.value, "--lane", self.lane]
+        if stack_on is not None:
+            args += ["--stack-on", str(stack_on)]
         return [*args, "--resume"] if resume else args
 
-    def start(self, issue: int, stage: Stage, now: datetime, *, resume: bool = False) -> JobHandle:
+    def start(
+        self,
+        issue: int,
+        stage: Stage,
+        now: datetime,
+        *,
+        resume: bool = False,
+        stack_on: int | None = None,
+    ) -> JobHandle:
         """Start the job in its own session; its output goes to `logs/issue-N-<stage>-<t>.log`."""
         logs = self.repo_home / "logs"
         logs.mkdir(parents=True, exist_ok=True)
@@ -210,13 +232,13 @@ class LocalExecutor:
         with log.open("ab") as out:
             if self.fork and can_fork():  # a thread in this process makes forking unsafe
                 preload()
-                args = self._job_args(issue, stage, resume=resume)
+                args = self._job_args(issue, stage, resume=resume, stack_on=stack_on)
                 pid = fork_job(args, self.environ, new_session=True, stdout_fd=out.fileno())
                 child = ForkedChild(pid)
                 preload_sessions()  # after the fork: the next jobs start with the SDK loaded
             else:
                 child = subprocess.Popen(
-                    self.argv(issue, stage, resume=resume),
+                    self.argv(issue, stage, resume=resume, stack_on=stack_on),
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=subprocess.STDOUT,

@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from conveyor.core.claims import live_claims, parse_claims
+from conveyor.core.flows import has_code
 from conveyor.core.labels import stop_code_of
 from conveyor.core.pickup import IssueFacts, answered, pickup
 from conveyor.core.restart import restart_stage
@@ -94,6 +95,7 @@ def issue_view(
         waiting = "done"
     afters = after_numbers(entry, trust.account)
     pending = [n for n in afters if n in open_numbers]
+    stacked = state.stacked_on if state is not None else None
     return IssueView(
         number=issue.number,
         created_at=issue.created_at,
@@ -105,6 +107,12 @@ def issue_view(
         stopped=stopped,
         waiting=waiting,
         pr=state.pr if state is not None else None,
+        afters=afters,
+        stacked_on=stacked.issue if stacked is not None else None,
+        stacked_head=stacked.head_sha if stacked is not None else None,
+        head=state.head_sha if state is not None else None,
+        open_findings=len(state.open_blocking()) if state is not None else 0,
+        code_flow=has_code(state.flows) if state is not None else True,
     )
 
 

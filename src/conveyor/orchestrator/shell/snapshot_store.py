@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -212,6 +213,15 @@ class SnapshotStore:
         """Drop the list's ETag and every cached issue: the next read is a full one."""
         self.replace(None, [])
 
+    def kept(self, key: str) -> str | None:
+        """A value the tick keeps from one pass to the next (no expiry)."""
+        return self._meta(f"kept:{key}")
+
+    def keep(self, key: str, value: str) -> None:
+        """Remember `value` under `key` until it is replaced."""
+        with self._conn:
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"kept:{key}", value))
+
     def answer(self, key: str, now: datetime) -> str | None:
         """A forge answer stored less than ten minutes before `now`, else None."""
         row = self._conn.execute("SELECT value, at FROM answers WHERE key = ?", (key,)).fetchone()
@@ -225,6 +235,18 @@ class SnapshotStore:
             self._conn.execute(
                 "INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", (key, value, now.timestamp())
             )
+
+    def answer_keys(self, prefix: str) -> frozenset[str]:
+        """The keys of every stored answer starting with `prefix` (fresh or not)."""
+        rows = self._conn.execute(
+            "SELECT key FROM answers WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+        ).fetchall()
+        return frozenset(str(row[0]) for row in rows)
+
+    def drop_answers(self, keys: Iterable[str]) -> None:
+        """Forget these answers (an answer that no longer holds)."""
+        with self._conn:
+            self._conn.executemany("DELETE FROM answers WHERE key = ?", [(k,) for k in keys])
 
 
 def load_cached_issue(path: Path, number: int) -> CachedIssue | None:

@@ -7,28 +7,41 @@ from collections.abc import Iterator
 from typing import Any
 
 from conveyor.testing.fake_model.script import (
-    WAIT_MARK,
+    Answer,
     Conversation,
+    Item,
     Text,
     ToolCall,
-    Turn,
     Usage,
     arguments_json,
+    conversation_of,
 )
+from conveyor.testing.fake_model.steps import Reject
 
 
 def read_conversation(body: dict[str, Any], text: str) -> Conversation:
-    """Read the tools a Messages request lists and the tool results its conversation holds."""
+    """Read the tools a Messages request lists and the tool results and user texts it holds."""
     names = [str(tool.get("name", "")) for tool in body.get("tools") or []]
-    ids = [
-        str(block.get("tool_use_id", ""))
-        for message in body.get("messages") or []
-        if message.get("role") == "user" and isinstance(message.get("content"), list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    ]
-    waits = sum(1 for call_id in ids if WAIT_MARK in call_id)
-    return Conversation(names, len(ids) - waits, waits, text)
+    items: list[Item] = []
+    for message in body.get("messages") or []:
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            items.append(("user", content))
+            continue
+        blocks = content if isinstance(content, list) else []
+        items += [
+            ("result", str(block.get("tool_use_id", "")))
+            for block in blocks
+            if block.get("type") == "tool_result"
+        ]
+        # A message may carry tool results and new text together (a CLI resumed after
+        # an interrupted tool call sends both): the text comes after the results.
+        said = [str(b.get("text", "")) for b in blocks if b.get("type") == "text"]
+        if said:
+            items.append(("user", "\n".join(said)))
+    return conversation_of(names, items, text)
 
 
 def _sse(event: dict[str, Any]) -> bytes:
@@ -46,13 +59,13 @@ def _usage(usage: Usage, output_tokens: int) -> dict[str, int]:
     }
 
 
-def _block(turn: Turn, number: int) -> dict[str, Any]:
+def _block(turn: Answer, number: int) -> dict[str, Any]:
     """Return the finished content block for a turn."""
     match turn:
         case ToolCall(name=name, arguments=arguments):
             return {
                 "type": "tool_use",
-                "id": f"toolu_fake{number}",
+                "id": f"toolu_{turn.mark}{number}",
                 "name": name,
                 "input": arguments,
             }
@@ -60,12 +73,14 @@ def _block(turn: Turn, number: int) -> dict[str, Any]:
             return {"type": "text", "text": text}
 
 
-def _stop_reason(turn: Turn) -> str:
+def _stop_reason(turn: Answer) -> str:
     """Return the stop reason that matches the turn."""
-    return "tool_use" if isinstance(turn, ToolCall) else "end_turn"
+    if isinstance(turn, ToolCall):
+        return "tool_use"
+    return "refusal" if turn.refusal else "end_turn"
 
 
-def render_json(turn: Turn, model: str, usage: Usage, number: int) -> bytes:
+def render_json(turn: Answer, model: str, usage: Usage, number: int) -> bytes:
     """Render a turn as a non-streaming Messages response."""
     message = {
         "id": f"msg_fake{number}",
@@ -80,7 +95,7 @@ def render_json(turn: Turn, model: str, usage: Usage, number: int) -> bytes:
     return json.dumps(message).encode()
 
 
-def render_sse(turn: Turn, model: str, usage: Usage, number: int) -> Iterator[bytes]:
+def render_sse(turn: Answer, model: str, usage: Usage, number: int) -> Iterator[bytes]:
     """Render a turn as the Messages streaming events, ending with `message_stop`."""
     start: dict[str, Any] = {
         "id": f"msg_fake{number}",
@@ -115,3 +130,25 @@ def render_sse(turn: Turn, model: str, usage: Usage, number: int) -> Iterator[by
         }
     )
     yield _sse({"type": "message_stop"})
+
+
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    503: "api_error",
+    529: "overloaded_error",
+}
+
+
+def render_error(reject: Reject) -> bytes:
+    """The Messages API's error body for a rejected request (or the step's own body)."""
+    if reject.body:
+        return reject.body.encode()
+    kind = reject.kind or ERROR_TYPES.get(reject.status, "api_error")
+    error = {"type": kind, "message": reject.message}
+    return json.dumps({"type": "error", "error": error, "request_id": "req_fake"}).encode()

@@ -7,27 +7,38 @@ from collections.abc import Iterator
 from typing import Any
 
 from conveyor.testing.fake_model.script import (
-    WAIT_MARK,
+    Answer,
     Conversation,
+    Item,
     Text,
     ToolCall,
-    Turn,
     Usage,
     arguments_json,
+    conversation_of,
 )
+from conveyor.testing.fake_model.steps import Reject
 
 
 def read_conversation(body: dict[str, Any], text: str) -> Conversation:
-    """Read the tools a Responses request lists and the tool outputs its input holds."""
+    """Read the tools a Responses request lists and the tool outputs and user texts it holds."""
     names = list(_tools(body.get("tools") or []))
-    items = body.get("input")
-    ids = [
-        str(item.get("call_id", ""))
-        for item in (items if isinstance(items, list) else [])
-        if str(item.get("type", "")).endswith("_call_output")
-    ]
-    waits = sum(1 for call_id in ids if WAIT_MARK in call_id)
-    return Conversation(names, len(ids) - waits, waits, text)
+    raw = body.get("input")
+    items: list[Item] = []
+    for item in raw if isinstance(raw, list) else []:
+        kind = str(item.get("type", ""))
+        if kind.endswith("_call_output"):
+            items.append(("result", str(item.get("call_id", ""))))
+        elif item.get("role") == "user":
+            items.append(("user", "\n".join(_texts(item.get("content")))))
+    return conversation_of(names, items, text)
+
+
+def _texts(content: object) -> list[str]:
+    """The texts of a message's content (a string, or parts with `text`)."""
+    if isinstance(content, str):
+        return [content]
+    parts = content if isinstance(content, list) else []
+    return [str(part.get("text", "")) for part in parts if isinstance(part, dict)]
 
 
 def _tools(tools: list[dict[str, Any]], namespace: str = "") -> dict[str, tuple[str, str]]:
@@ -69,14 +80,14 @@ def _usage(usage: Usage) -> dict[str, Any]:
 
 
 def _item(
-    turn: Turn, number: int, status: str, tools: dict[str, tuple[str, str]]
+    turn: Answer, number: int, status: str, tools: dict[str, tuple[str, str]]
 ) -> dict[str, Any]:
     """Return the output item for a turn, finished or (with empty payload) just opened."""
     done = status == "completed"
     match turn:
-        case ToolCall(name=name, wait=wait):
+        case ToolCall(name=name):
             namespace, short = tools.get(name, ("", name))
-            mark = WAIT_MARK if wait else "fake"
+            mark = turn.mark
             item = {
                 "type": "function_call",
                 "id": f"fc_{mark}{number}",
@@ -86,8 +97,13 @@ def _item(
                 "status": status,
             }
             return {**item, "namespace": namespace} if namespace else item
-        case Text(text=text):
-            content = [{"type": "output_text", "text": text, "annotations": []}] if done else []
+        case Text(text=text, refusal=refusal):
+            part = (
+                {"type": "refusal", "refusal": text}
+                if refusal
+                else {"type": "output_text", "text": text, "annotations": []}
+            )
+            content = [part] if done else []
             return {
                 "type": "message",
                 "id": f"msg_fake{number}",
@@ -97,7 +113,7 @@ def _item(
             }
 
 
-def render_sse(turn: Turn, body: dict[str, Any], usage: Usage, number: int) -> Iterator[bytes]:
+def render_sse(turn: Answer, body: dict[str, Any], usage: Usage, number: int) -> Iterator[bytes]:
     """Render a turn as Responses streaming events, ending with `response.completed`."""
     model = str(body.get("model", "fake"))
     frames = _Frames()
@@ -122,6 +138,13 @@ def render_sse(turn: Turn, body: dict[str, Any], usage: Usage, number: int) -> I
             payload = done["arguments"]
             yield frames.frame("response.function_call_arguments.delta", delta=payload, **ids)
             yield frames.frame("response.function_call_arguments.done", arguments=payload, **ids)
+        case Text(refusal=True):
+            ids = {"item_id": done["id"], "output_index": 0, "content_index": 0}
+            part = done["content"][0]
+            yield frames.frame("response.content_part.added", part={**part, "refusal": ""}, **ids)
+            yield frames.frame("response.refusal.delta", delta=part["refusal"], **ids)
+            yield frames.frame("response.refusal.done", refusal=part["refusal"], **ids)
+            yield frames.frame("response.content_part.done", part=part, **ids)
         case Text(text=text):
             ids = {"item_id": done["id"], "output_index": 0, "content_index": 0}
             part = {"type": "output_text", "text": text, "annotations": []}
@@ -132,3 +155,23 @@ def render_sse(turn: Turn, body: dict[str, Any], usage: Usage, number: int) -> I
     yield frames.frame("response.output_item.done", output_index=0, item=done)
     finished = {**response, "status": "completed", "output": [done], "usage": _usage(usage)}
     yield frames.frame("response.completed", response=finished)
+
+
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "invalid_request_error",
+    403: "permission_denied",
+    429: "rate_limit_exceeded",
+    500: "server_error",
+    503: "server_error",
+    529: "server_error",
+}
+
+
+def render_error(reject: Reject) -> bytes:
+    """The OpenAI API's error body for a rejected request (or the step's own body)."""
+    if reject.body:
+        return reject.body.encode()
+    kind = reject.kind or ERROR_TYPES.get(reject.status, "server_error")
+    error = {"message": reject.message, "type": kind, "code": kind, "param": None}
+    return json.dumps({"error": error}).encode()

@@ -8,31 +8,17 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True)
-class WriteFile:
-    """Write `content` to the absolute `path` with the CLI's own write tool (or its shell)."""
-
-    path: str
-    content: str
-
-
-@dataclass(frozen=True)
-class CallTool:
-    """Call the listed tool whose name ends with `suffix` (an MCP tool such as `submit_reply`)."""
-
-    suffix: str
-    arguments: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class SayText:
-    """Answer with plain text, which ends the CLI's turn."""
-
-    text: str
-
-
-Step = WriteFile | CallTool | SayText
+from conveyor.testing.fake_model.steps import (
+    CallTool,
+    Hangup,
+    ReadFile,
+    Refuse,
+    Reject,
+    RunCommand,
+    SayText,
+    Step,
+    WriteFile,
+)
 
 
 @dataclass(frozen=True)
@@ -50,35 +36,85 @@ class ToolCall:
     """A decided tool call: the tool's name as the CLI listed it, and its arguments.
 
     A `wait` call (a short shell sleep) is played while an MCP tool the script
-    needs is not listed yet; its result does not advance the script.
+    needs is not listed yet; a `look` call reads the issue file before a playbook
+    knows the issue's tag. Neither advances the script.
     """
 
     name: str
     arguments: dict[str, Any]
     wait: bool = False
+    look: bool = False
+
+    @property
+    def mark(self) -> str:
+        """What the call's id carries, so its result is told apart when it comes back."""
+        return WAIT_MARK if self.wait else LOOK_MARK if self.look else "fake"
 
 
 @dataclass(frozen=True)
 class Text:
-    """A decided text answer."""
+    """A decided text answer; `refusal` sends it as the API's refusal."""
 
     text: str
+    refusal: bool = False
 
 
 @dataclass(frozen=True)
 class Conversation:
-    """What the fake model reads from a request: tools offered and tool results so far."""
+    """What the fake model reads from a request: tools offered and tool results so far.
+
+    `users` holds every user message after the first: the step results that came
+    before it, and its text (a steer, or a resumed session's new prompt).
+    """
 
     tool_names: list[str]
     step_results: int
     wait_results: int
     text: str = ""
+    users: tuple[tuple[int, str], ...] = ()
+    look_results: int = 0
+
+
+Item = tuple[str, str]
+"""One thing a request's conversation holds, in order: ("result", call id) or ("user", text)."""
+
+
+def conversation_of(names: list[str], items: list[Item], text: str) -> Conversation:
+    """Count the step, wait and look results, and note each user message after the first."""
+    steps = waits = looks = 0
+    users: list[tuple[int, str]] = []
+    seen_user = False
+    for kind, value in items:
+        if kind == "user":
+            if seen_user:
+                users.append((steps, value))
+            seen_user = True
+        elif WAIT_MARK in value:
+            waits += 1
+        elif LOOK_MARK in value:
+            looks += 1
+        else:
+            steps += 1
+    return Conversation(names, steps, waits, text, tuple(users), looks)
 
 
 WAIT_MARK = "wait"
+LOOK_MARK = "look"
 MAX_WAITS = 80
+TEST_SLOT = "{test}"
+TEST_COMMAND = re.compile(r"- test: `([^`]+)`")
 
-Turn = ToolCall | Text
+Answer = ToolCall | Text
+"""What a request is answered with when it succeeds."""
+Turn = Answer | Reject | Hangup
+
+
+@dataclass(frozen=True)
+class Branch:
+    """Once a later user message holds `marker` (a steer), play `script` from its start."""
+
+    marker: str
+    script: Script
 
 
 @dataclass(frozen=True)
@@ -86,17 +122,26 @@ class Script:
     """The steps played in order, one per request.
 
     A request that lists no tools (opencode's title request, claude's side queries)
-    gets a short text, and any request past the last step gets `final_text`.
+    gets a short text, and any request past the last step gets `final_text` (or,
+    with `repeat_last`, the last step again: an endless tool loop). A failing step
+    (`Reject`, `Hangup`) answers every request while it is the current step.
     """
 
     steps: tuple[Step, ...]
     final_text: str = "Done."
     untooled_text: str = "Fake session"
     usage: Usage = field(default_factory=Usage)
+    repeat_last: bool = False
+    branches: tuple[Branch, ...] = ()
+
+    def play(self, conversation: Conversation) -> tuple[Turn, Usage]:
+        """The turn to play for this conversation and the usage to report with it."""
+        return play(self, conversation)
 
 
 # Write tools in order of preference: name → how its arguments are spelled.
 _WRITE_TOOLS = {"Write": ("file_path", "content"), "write": ("filePath", "content")}
+_READ_TOOLS = {"Read": "file_path", "read": "filePath"}
 # Shell tools: name → the argument holding the command, and whether it is an argv list.
 _SHELL_TOOLS = {
     "Bash": ("command", False),
@@ -107,6 +152,37 @@ _SHELL_TOOLS = {
 }
 
 
+def active_script(script: Script, conversation: Conversation) -> tuple[Script, int]:
+    """The script in play and how many step results belong to it (a branch counts its own)."""
+    users = conversation.users
+    for index in range(len(users) - 1, -1, -1):
+        before, text = users[index]
+        for branch in script.branches:
+            if branch.marker in text:
+                later = tuple((n - before, t) for n, t in users[index + 1 :])
+                rest = Conversation(
+                    conversation.tool_names,
+                    conversation.step_results - before,
+                    conversation.wait_results,
+                    conversation.text,
+                    later,
+                )
+                return active_script(branch.script, rest)
+    return script, conversation.step_results
+
+
+def play(script: Script, conversation: Conversation) -> tuple[Turn, Usage]:
+    """The turn to play and the usage to report with it."""
+    chosen, done = active_script(script, conversation)
+    return decide_turn(chosen, _with_results(conversation, done)), chosen.usage
+
+
+def _with_results(conversation: Conversation, done: int) -> Conversation:
+    if done == conversation.step_results:
+        return conversation
+    return Conversation(conversation.tool_names, done, conversation.wait_results, conversation.text)
+
+
 def decide_turn(script: Script, conversation: Conversation) -> Turn:
     """Return the turn to play: step N answers a request carrying N step results.
 
@@ -115,36 +191,78 @@ def decide_turn(script: Script, conversation: Conversation) -> Turn:
     there yet (codex lists MCP tools once their server is up) is waited for.
     """
     names = conversation.tool_names
+    index = conversation.step_results
+    if script.repeat_last and script.steps:
+        index = min(index, len(script.steps) - 1)
+    step = script.steps[index] if index < len(script.steps) else None
+    if isinstance(step, Reject | Hangup):
+        return step
     if not names:
         return Text(script.untooled_text)
-    if conversation.step_results >= len(script.steps):
-        return Text(script.final_text)
-    match script.steps[conversation.step_results]:
+    match step:
+        case None:
+            return Text(script.final_text)
         case SayText(text=text):
             return Text(text)
+        case Refuse(text=text):
+            return Text(text, refusal=True)
         case CallTool(suffix=suffix, arguments=arguments):
-            for name in names:
-                if name.endswith(suffix):
-                    return ToolCall(name, arguments)
-            pattern = rf"\b[A-Za-z0-9_-]*{re.escape(suffix)}\b"
-            mentioned = re.search(pattern, conversation.text)
-            if mentioned:
-                return ToolCall(mentioned.group(0), arguments)
-            waiting = _shell_turn("sleep 0.5", names, wait=True)
-            if conversation.wait_results < MAX_WAITS and isinstance(waiting, ToolCall):
-                return waiting
-            return Text(f"fake model: no tool ending in {suffix!r} among {sorted(names)}")
+            return _mcp_turn(suffix, arguments, conversation)
         case WriteFile(path=path, content=content):
             return _write_turn(path, content, names)
+        case ReadFile(path=path):
+            return read_turn(path, names)
+        case RunCommand(command=command):
+            return _shell_turn(_with_test(command, conversation.text), names, wait=False)
+
+
+def _with_test(command: str, text: str) -> str:
+    """`{test}` in a command is the test command the session's prompt names."""
+    if TEST_SLOT not in command:
+        return command
+    named = TEST_COMMAND.search(text)
+    return command.replace(TEST_SLOT, named.group(1) if named else "true")
+
+
+def _mcp_turn(suffix: str, arguments: dict[str, Any], conversation: Conversation) -> Turn:
+    """Call the listed (or mentioned) tool ending in `suffix`, waiting for it to appear."""
+    names = conversation.tool_names
+    for name in names:
+        if name.endswith(suffix):
+            return ToolCall(name, arguments)
+    pattern = rf"\b[A-Za-z0-9_-]*{re.escape(suffix)}\b"
+    mentioned = re.search(pattern, conversation.text)
+    if mentioned:
+        return ToolCall(mentioned.group(0), arguments)
+    # Numbered, so that waiting never looks like an endless loop of one call.
+    waiting = _shell_turn(f"sleep 0.5 # {conversation.wait_results + 1}", names, wait=True)
+    if conversation.wait_results < MAX_WAITS and isinstance(waiting, ToolCall):
+        return waiting
+    return Text(f"fake model: no tool ending in {suffix!r} among {sorted(names)}")
 
 
 def _write_turn(path: str, content: str, tool_names: list[str]) -> Turn:
-    """Pick the CLI's write tool, or else its shell, to write `content` to `path`."""
-    for name, (path_key, content_key) in _WRITE_TOOLS.items():
-        if name in tool_names:
-            return ToolCall(name, {path_key: path, content_key: content})
+    """Pick the CLI's write tool for an absolute path, else its shell, to write `path`."""
+    if path.startswith("/"):
+        for name, (path_key, content_key) in _WRITE_TOOLS.items():
+            if name in tool_names:
+                return ToolCall(name, {path_key: path, content_key: content})
+    folder = path.rsplit("/", 1)[0] if "/" in path and not path.startswith("/") else ""
     command = f"printf %s {shlex.quote(content)} > {shlex.quote(path)}"
+    if folder:
+        command = f"mkdir -p {shlex.quote(folder)} && {command}"
     return _shell_turn(command, tool_names, wait=False)
+
+
+def read_turn(path: str, tool_names: list[str], *, look: bool = False) -> Turn:
+    """Read `path` with the CLI's read tool, else `cat` it with its shell."""
+    for name, key in _READ_TOOLS.items():
+        if name in tool_names:
+            return ToolCall(name, {key: path}, look=look)
+    turn = _shell_turn(f"cat {shlex.quote(path)}", tool_names, wait=False)
+    if isinstance(turn, ToolCall) and look:
+        return ToolCall(turn.name, turn.arguments, look=True)
+    return turn
 
 
 def _shell_turn(command: str, tool_names: list[str], *, wait: bool) -> Turn:

@@ -8,10 +8,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from conveyor.testing.fake_model import anthropic, responses
-from conveyor.testing.fake_model.script import Script, Turn, decide_turn
+from conveyor.testing.fake_model.script import Conversation, Turn, Usage
+from conveyor.testing.fake_model.steps import Hangup, Reject
+
+
+class Player(Protocol):
+    """What the server plays: a `Script`, or a `Playbook` of scripts chosen per session."""
+
+    @property
+    def usage(self) -> Usage:
+        """The usage a token count is answered with."""
+
+    def play(self, conversation: Conversation) -> tuple[Turn, Usage]:
+        """The turn for this conversation and the usage to report with it."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +50,7 @@ class FakeModel:
     """
 
     def __init__(
-        self, script: Script, on_request: Callable[[RecordedRequest], None] | None = None
+        self, script: Player, on_request: Callable[[RecordedRequest], None] | None = None
     ) -> None:
         self.script = script
         # Called before each answer, while the CLI waits for it (tests inspect the CLI then).
@@ -154,9 +166,15 @@ def _handler_for(model: FakeModel) -> type[BaseHTTPRequestHandler]:
 
         def _answer_messages(self, body: dict[str, Any]) -> None:
             text = "\n".join(_strings(body))
-            turn = decide_turn(model.script, anthropic.read_conversation(body, text))
+            turn, usage = model.script.play(anthropic.read_conversation(body, text))
             number = model._play(turn)
-            name, usage = str(body.get("model", "fake")), model.script.usage
+            name = str(body.get("model", "fake"))
+            if isinstance(turn, Reject):
+                self._send_error(turn, anthropic.render_error(turn))
+                return
+            if isinstance(turn, Hangup):
+                self.close_connection = True
+                return
             if not body.get("stream"):
                 self._send_bytes(
                     200, "application/json", anthropic.render_json(turn, name, usage, number)
@@ -166,9 +184,24 @@ def _handler_for(model: FakeModel) -> type[BaseHTTPRequestHandler]:
 
         def _answer_responses(self, body: dict[str, Any]) -> None:
             text = "\n".join(_strings(body))
-            turn = decide_turn(model.script, responses.read_conversation(body, text))
+            turn, usage = model.script.play(responses.read_conversation(body, text))
             number = model._play(turn)
-            self._send_stream(responses.render_sse(turn, body, model.script.usage, number))
+            if isinstance(turn, Reject):
+                self._send_error(turn, responses.render_error(turn))
+                return
+            if isinstance(turn, Hangup):
+                self.close_connection = True
+                return
+            self._send_stream(responses.render_sse(turn, body, usage, number))
+
+        def _send_error(self, reject: Reject, data: bytes) -> None:
+            self.send_response(reject.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in reject.headers:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
 
         def _record(self, raw: bytes) -> None:
             headers = tuple((name, str(value)) for name, value in self.headers.items())

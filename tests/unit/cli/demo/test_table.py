@@ -12,6 +12,7 @@ from conveyor.cli.demo.table import (
     misses,
     outcome,
     render,
+    stacking_lines,
 )
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -80,3 +81,15 @@ def test_the_critical_path_names_the_issue_that_finished_last_and_its_stages() -
     assert "started 5s in, after #1 merged" in line
     assert "triage 3s, merge x2 10s" in line
     assert critical_path([]) == "no job ran"
+
+
+def test_a_stacked_issue_is_reported_against_its_prerequisites_merge() -> None:
+    """The demo says how long before its prerequisite merged the stacked issue began."""
+    first = _facts(1, "a", jobs=(_job("triage", 0, 5), _job("merge", 25, 30)))
+    second = _facts(2, "b", jobs=(_job("triage", 12, 14), _job("merge", 31, 33)), after=(1,))
+    stacked = _facts(2, "b", jobs=second.jobs, after=(1,), stacked_on=1)
+    assert stacking_lines([first, second]) == []
+    assert stacking_lines([first, stacked]) == [
+        "#2 [b] began on #1's branch 18s before #1 merged (stacked, STK-8)"
+    ]
+    assert "stacked on #1's branch" in critical_path([first, stacked])

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from conveyor.core.state import IssueState, Lease, Stage, Stopped
+from conveyor.core.state import Finding, IssueState, Lease, StackedOn, Stage, Stopped
 from conveyor.core.stops import StopCode
 from conveyor.core.trust import build_trust
 from conveyor.forge.types import Issue
@@ -106,6 +106,29 @@ def test_after_lines_count_only_in_the_accounts_own_body() -> None:
     ours = issue_view(_entry(author="bot", body=body), TRUST, NOW, 3, open_numbers={4})
     theirs = issue_view(_entry(body=body), TRUST, NOW, 3, open_numbers={4})
     assert (ours.after, theirs.after) == (4, None)
+
+
+def test_the_view_carries_the_stacking_facts_the_rules_read() -> None:
+    """STK-7: the issue's stacking, its head, its open blocking findings and every `after`."""
+    finding = Finding(id="F1", lens="tests", severity="blocking", evidence="no test")
+    resolved = finding.model_copy(update={"id": "F2", "status": "resolved"})
+    state = IssueState(
+        stage=Stage.REVIEW,
+        head_sha="h" * 40,
+        after=(3, 4),
+        stacked_on=StackedOn(issue=3, head_sha="p" * 40),
+        findings=(finding, resolved),
+    )
+    view = issue_view(_entry(state=state), TRUST, NOW, 3, open_numbers={3})
+    assert (view.stacked_on, view.stacked_head, view.head) == (3, "p" * 40, "h" * 40)
+    assert (view.open_findings, view.after, view.afters) == (1, 3, (3, 4))
+
+
+def test_the_view_says_whether_the_change_has_a_code_flow() -> None:
+    """FLOW-5: a wiki-only change has no code of its own for the stacking rules to restack."""
+    for name, code in (("code", True), ("both", True), ("wiki", False)):
+        state = IssueState.model_validate({"stage": "checks", "flows": name})
+        assert issue_view(_entry(state=state), TRUST, NOW, 3).code_flow is code
 
 
 def test_writer_paths_come_from_the_interfaces_and_the_pushed_changes() -> None:

@@ -1,0 +1,29 @@
+"""The close-out rule: a closed issue whose PR merged but whose close-out did not finish.
+
+The merge closes the issue (`Closes #N`), so a merge job killed or failing before its
+close-out leaves a closed issue labelled `agent:working` that no open-issue sweep sees
+again (DONE-4). The tick lists those; this rule picks the ones no job may still finish:
+no live job of the issue here, and no other lane's live lease on it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from conveyor.orchestrator.decisions import FinishCloseOut
+from conveyor.orchestrator.snapshot import ClosedView, Snapshot
+
+
+def _held_elsewhere(view: ClosedView, lane: str, now: datetime) -> bool:
+    lease = view.lease
+    return lease is not None and lease.lane != lane and lease.until > now
+
+
+def close_outs(snapshot: Snapshot, now: datetime) -> tuple[FinishCloseOut, ...]:
+    """One finish per merged, closed issue that nothing else is finishing, in issue order."""
+    live = {job.issue for job in snapshot.jobs if job.alive}
+    return tuple(
+        FinishCloseOut(view.number, view.pr, f"PR #{view.pr} merged; its close-out did not finish")
+        for view in sorted(snapshot.closed_merged, key=lambda v: v.number)
+        if view.number not in live and not _held_elsewhere(view, snapshot.lane, now)
+    )

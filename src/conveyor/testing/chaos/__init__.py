@@ -1,0 +1,1 @@
+"""Chaos runs: issues through `conveyor run` while jobs and the orchestrator die by SIGKILL."""

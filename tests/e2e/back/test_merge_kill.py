@@ -1,0 +1,69 @@
+"""kill -9 of a merge job right after its own rebase push: the next job knows the push."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+from conveyor.core.state import Stage
+from conveyor.testing.world import World
+from tests.e2e.back.merge_helpers import FAST, clean_back_half, fast_world, push_to_base
+from tests.e2e.helpers import (
+    IMPL,
+    assert_invariants,
+    implement_done,
+    spec_ready,
+    triage,
+    wait_for_file,
+)
+
+__all__ = ["fast_world"]  # the fixture, imported for pytest
+
+
+def _pausing_tests(flag: Path, reached: Path, release: Path) -> str:
+    """The sample's test command, which waits for `release` while `flag` exists."""
+    wait = f"touch {reached}; while [ ! -f {release} ]; do sleep 0.05; done"
+    return f"if [ -f {flag} ]; then {wait}; fi; {sys.executable} -m pytest"
+
+
+def test_a_merge_job_killed_after_its_rebase_push_is_resumed_without_a_branch_changed_stop(
+    fast_world: World, tmp_path: Path
+) -> None:
+    """The base moved; the merge job rebases, pushes and dies by SIGKILL in the tests-only run.
+    The resumed merge job takes the pushed head as the pipeline's own: merged, no stop."""
+    world, tag = fast_world, "killmerge"
+    flag, reached, release = tmp_path / "flag", tmp_path / "reached", tmp_path / "release"
+    commands = {"test": _pausing_tests(flag, reached, release), "timeout_seconds": 120}
+    world.write_config({**FAST, "commands": commands})
+    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
+    issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
+    first = world.drive(issue.number, through="security")
+    assert first.returncode == 0, first.stdout + first.stderr
+    before = world.state(issue.number)
+    assert before is not None
+    assert before.stage is Stage.MERGE
+    push_to_base(world, tmp_path, "NOTES.md", "Someone else's change.\n")
+    flag.touch()
+    job = world.start("job", "--issue", str(issue.number), "--stage", "merge")
+    try:
+        wait_for_file(reached)
+        pr = world.pr(issue.number)
+        assert pr is not None
+        assert pr.head_sha != before.head_sha, "the rebased head was pushed before the tests"
+        os.killpg(job.pid, signal.SIGKILL)
+        job.communicate(timeout=60)
+    finally:
+        flag.unlink()
+        release.touch()
+    resumed = world.job(issue.number, "merge", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    state = world.state(issue.number)
+    assert state is not None
+    assert state.stopped is None, state.stopped
+    assert state.stage is Stage.DONE
+    assert not any(name.startswith("agent:stopped-") for name in world.labels(issue.number))
+    assert world.base_file("NOTES.md") == "Someone else's change.\n"
+    assert world.base_file("inventory/total.py") == IMPL
+    assert_invariants(world, issue.number)
