@@ -175,6 +175,7 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
                 log=orc.log,
                 clock=utc_now,
                 on_ci=orc.ci_reported.add,
+                on_feedback=orc.feedback_prs.add,
             )
         except OSError as exc:
             where = f"{webhook_host}:{webhook_port}"

@@ -3,9 +3,10 @@
 A delivery is a POST whose `X-GitHub-Event` names the event, `X-GitHub-Delivery`
 its id, and `X-Hub-Signature-256` is `sha256=` and the hex HMAC-SHA256 of the
 raw body under the hook's secret. Only a delivery whose signature checks is
-read, and then only its event, `action`, repository and issue or PR number: a
-webhook tells the orchestrator *when* to look at the forge, never *what* is
-there (the payload's text is untrusted and is neither logged nor used).
+read, and then only its event, `action`, repository, issue or PR number, sender
+and the commit a CI result is about: a webhook tells the orchestrator *when* to
+look at the forge, never *what* is there (the payload's text is untrusted and is
+neither logged nor used).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ WAKING_EVENTS = frozenset(
         "pull_request_review_comment", "check_run", "check_suite", "status", "sub_issues",
     }
 )  # fmt: skip
+# A review, a review comment or a PR conversation comment given or changed: feedback.
+_FEEDBACK_ACTIONS = frozenset({"submitted", "created", "edited"})
 _NAME = re.compile(r"[a-z_]{1,40}")
 _DELIVERY = re.compile(r"[0-9A-Za-z-]{1,64}")
 _SHA = re.compile(r"[0-9a-f]{40}")
@@ -58,7 +61,8 @@ def safe_delivery(value: str | None) -> str:
 @dataclass(frozen=True)
 class Delivery:
     """What a verified delivery is about: event, action, repository, issue or PR number,
-    whose change it was (`sender`), and the commit whose CI finished (`ci_sha`)."""
+    whose change it was (`sender`), the commit whose CI finished (`ci_sha`), and the PR
+    a review, review comment or conversation comment was given on (`feedback_pr`)."""
 
     event: str
     action: str
@@ -67,6 +71,7 @@ class Delivery:
     delivery: str
     sender: str = ""
     ci_sha: str | None = None
+    feedback_pr: int | None = None
 
     @property
     def wakes(self) -> bool:
@@ -100,6 +105,7 @@ def read_delivery(headers: Mapping[str, str], body: bytes) -> Delivery | str:
         delivery=safe_delivery(lowered.get(DELIVERY_HEADER)),
         sender=_text(payload, "sender", "login"),
         ci_sha=_ci_sha(event, payload),
+        feedback_pr=_feedback_pr(event, payload),
     )
 
 
@@ -112,6 +118,18 @@ def _ci_sha(event: str, payload: dict[str, object]) -> str | None:
     elif event == "status" and payload.get("state") in ("success", "failure", "error"):
         sha = payload.get("sha")
     return sha if isinstance(sha, str) and _SHA.fullmatch(sha) else None
+
+
+def _feedback_pr(event: str, payload: dict[str, object]) -> int | None:
+    """The PR a review, review comment or conversation comment was given on (or edited)."""
+    if payload.get("action") not in _FEEDBACK_ACTIONS:
+        return None
+    if event in ("pull_request_review", "pull_request_review_comment"):
+        return _number({"pull_request": payload.get("pull_request")})
+    issue = payload.get("issue")
+    if event == "issue_comment" and isinstance(issue, dict) and "pull_request" in issue:
+        return _number({"issue": issue})
+    return None
 
 
 def _text(payload: dict[str, object], key: str, field: str) -> str:

@@ -45,6 +45,7 @@ class _Facts:
     now: datetime
     stack: StackFacts
     ci_reported: frozenset[str] = frozenset()
+    feedback_prs: frozenset[int] = frozenset()
 
 
 def _facts(
@@ -60,6 +61,7 @@ def _facts(
             snapshot.issue_map(), snapshot.closed_unmerged, snapshot.stack_behind, busy
         ),
         ci_reported=snapshot.ci_reported,
+        feedback_prs=snapshot.feedback_prs,
     )
 
 
@@ -70,7 +72,8 @@ def _issue_rule(issue: IssueView, facts: _Facts) -> str | StackOn | Restack | No
     stacking (`conveyor.orchestrator.stacking`: `after:#a` while the issue it
     follows is open and not ready to be built on, …); a CI wait until
     `ci_poll_seconds` after its last read, unless the issue restacks first or a
-    webhook said its CI finished.
+    webhook said its CI finished or that a person gave feedback on its PR (the
+    job reads that first).
     """
     if issue.waiting is not None:
         return issue.waiting
@@ -79,7 +82,8 @@ def _issue_rule(issue: IssueView, facts: _Facts) -> str | StackOn | Restack | No
         if verdict is not None:
             return verdict
     wait = issue.ci_wait
-    if wait is not None and wait.sha not in facts.ci_reported:
+    told = wait is not None and (wait.sha in facts.ci_reported or issue.pr in facts.feedback_prs)
+    if wait is not None and not told:
         due = (wait.last_read or wait.since) + facts.ci_poll
         if facts.now < due:
             return f"ci-wait: next read due {due.isoformat()}"

@@ -150,7 +150,8 @@ class Snapshot:
     after the last pass (its hysteresis); `stack_behind` the issues whose
     prerequisite's branch lacks the merge of another issue they follow (STK-9);
     `ci_reported` the commits whose CI a webhook said finished since the last
-    pass (their CI waits are due now); `closed_merged` the merged issues whose
+    pass, and `feedback_prs` the PRs a webhook said people reviewed or commented
+    on (their CI waits are due now); `closed_merged` the merged issues whose
     close-out did not finish.
     """
 
@@ -165,6 +166,7 @@ class Snapshot:
     cooling_down: bool = False
     stack_behind: frozenset[int] = frozenset()
     ci_reported: frozenset[str] = frozenset()
+    feedback_prs: frozenset[int] = frozenset()
     closed_merged: tuple[ClosedView, ...] = ()
 
     def issue_map(self) -> dict[int, IssueView]:

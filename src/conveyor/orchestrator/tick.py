@@ -75,6 +75,7 @@ class Orchestrator:
     said_holds: dict[int, str] = field(default_factory=dict)
     said_pauses: frozenset[str] = frozenset()
     ci_reported: set[str] = field(default_factory=set)
+    feedback_prs: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,9 +209,11 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         cache=orc.home / "cache.git",
     )  # fmt: skip
     snapshot = replace(snapshot, closed_merged=closed)
-    if orc.ci_reported:
-        snapshot = replace(snapshot, ci_reported=frozenset(orc.ci_reported))
+    if orc.ci_reported or orc.feedback_prs:
+        reported, feedback = frozenset(orc.ci_reported), frozenset(orc.feedback_prs)
+        snapshot = replace(snapshot, ci_reported=reported, feedback_prs=feedback)
         orc.ci_reported.clear()
+        orc.feedback_prs.clear()
     memory, problem = load_memory(orc.home / WATCHDOG_FILE)
     if problem is not None:
         orc.log.write(now, problem)

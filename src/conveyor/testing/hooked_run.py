@@ -2,7 +2,7 @@
 
 `HookedRun.start` starts the loop with `--webhook-port 0` (or without webhooks),
 reads the port it listens on from its log, and, as the repository's owner, creates
-the hook that delivers issue, comment, PR and check events there. Scenario
+the hook that delivers issue, comment, PR, review, check and status events there. Scenario
 entries are triage sessions only: the config caps spec jobs at 0, so an issue
 goes no further than triage. `answer_starts_triage` measures the time from a
 trusted answer on a needs-info issue to its triage job's directory appearing.
@@ -24,7 +24,10 @@ from conveyor.testing.world import TRUSTED, World
 SECRET_ENV = "CONVEYOR_WEBHOOK_SECRET"  # noqa: S105 - the variable's name
 SECRET = "webhook-secret-of-the-test-world"  # noqa: S105 - a test world's own secret
 _LISTENING = re.compile(r"webhooks: listening on 127\.0\.0\.1:(\d+)")
-EVENTS = ["issues", "issue_comment", "pull_request", "check_run"]
+EVENTS = [
+    "issues", "issue_comment", "pull_request", "pull_request_review",
+    "pull_request_review_comment", "check_run", "status",
+]  # fmt: skip
 
 
 def run_config(poll_seconds: float, max_jobs: int = 2) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from tests.contract.forge.webhook_receiver import Received, Receiver, payload_er
 pytestmark = pytest.mark.contract
 SECRET = "s3cret-for-hooks"
 EVENTS = ["issues", "issue_comment", "pull_request", "check_run"]
+REVIEW_EVENTS = ["pull_request", "pull_request_review", "pull_request_review_comment", "status"]
+SIX_LINES = "def one():\n    return 1\n\n\ndef two():\n    return 2\n"
 
 
 @pytest.fixture
@@ -27,10 +29,10 @@ def receiver() -> Iterator[Receiver]:
     made.close()
 
 
-def _hook(world: World, url: str, **more: Any) -> int:
+def _hook(world: World, url: str, events: list[str] = EVENTS) -> int:
     config: Any = {"url": url, "content_type": "json", "secret": SECRET}
     answer = world.admin.kit.rest.repos.create_webhook(
-        OWNER, world.repo.split("/")[1], config=config, events=EVENTS, active=True, **more
+        OWNER, world.repo.split("/")[1], config=config, events=events, active=True
     )
     return int(answer.parsed_data.id)
 
@@ -146,3 +148,52 @@ def test_the_forges_own_ci_reports_its_check_run_by_webhook(
     assert (done["check_run"]["name"], done["check_run"]["head_sha"]) == ("ci", sha)
     assert done["check_run"]["conclusion"] == "success"
     admin.close()
+
+
+def _all(receiver: Receiver, event: str, count: int) -> list[dict[str, Any]]:
+    """The first `count` deliveries of `event`, each checked, waiting for them."""
+    receiver.wait(f"{count} {event}", lambda: len(_of(receiver, event)) >= count)
+    return [_checked(got, got.payload.get("action")) for got in _of(receiver, event)[:count]]
+
+
+def _of(receiver: Receiver, event: str) -> list[Received]:
+    return [got for got in list(receiver.got) if got.event == event]
+
+
+def test_reviews_review_comments_pushes_and_statuses_arrive_in_githubs_shapes(
+    world: World, receiver: Receiver
+) -> None:
+    """A review, a lone review comment, a push to the PR's head and a commit status each
+    send GitHub's event; a pending review sends none (deliveries leave in order)."""
+    hook_id = _hook(world, receiver.url, REVIEW_EVENTS)
+    first = push_change(world, "hooked/review", "src/six.py", SIX_LINES)
+    pr = world.pipeline.create_draft_pr("hooked/review", "main", "Six lines", "Body.")
+    inline = ("src/six.py", 5, "Call it `second`.")
+    review = world.trusted.create_review(pr.number, "Rename it.", "REQUEST_CHANGES", [inline])
+    (said,) = _all(receiver, "pull_request_review_comment", 1)
+    assert (said["comment"]["body"], said["comment"]["line"]) == ("Call it `second`.", 5)
+    assert said["comment"]["position"] == 5  # the fifth line below the file's `@@` header
+    assert (said["pull_request"]["number"], said["sender"]["login"]) == (pr.number, "alice")
+    (submitted,) = _all(receiver, "pull_request_review", 1)
+    assert submitted["review"]["id"] == review.id
+    assert (submitted["review"]["state"], submitted["action"]) == ("changes_requested", "submitted")
+    world.visitor.create_review_comment(
+        pr.number, "Why two?", commit_id=first, path="src/six.py", line=2
+    )
+    lone = _all(receiver, "pull_request_review", 2)[1]
+    assert (lone["review"]["state"], lone["review"]["body"]) == ("commented", None)
+    assert lone["sender"]["login"] == "mallory"
+    world.trusted.create_review(pr.number, "Still thinking.", None)
+    second = push_change(world, "hooked/review", "src/six.py", "ONE = 1\n", base="hooked/review")
+    (moved,) = _all(receiver, "pull_request", 2)[1:]
+    assert (moved["action"], moved["before"], moved["after"]) == ("synchronize", first, second)
+    assert moved["pull_request"]["head"]["sha"] == second
+    assert moved["sender"]["login"] == "conveyor-bot"  # git pushes: the PR's author
+    assert len(_of(receiver, "pull_request_review")) == 2  # the pending review sent nothing
+    world.admin.kit.rest.repos.create_commit_status(
+        OWNER, world.repo.split("/")[1], second, data={"state": "success", "context": "lint"}
+    )
+    (status,) = _all(receiver, "status", 1)
+    assert (status["sha"], status["state"], status["context"]) == (second, "success", "lint")
+    assert [b["name"] for b in status["branches"]] == ["hooked/review"]
+    world.admin.kit.rest.repos.delete_webhook(OWNER, world.repo.split("/")[1], hook_id)

@@ -2,8 +2,8 @@
 
 The receiver is a standard-library server on loopback in a thread: it answers
 every POST with a fixed status and keeps each delivery's headers and body.
-Payloads are checked against `tests/data/github-webhooks-subset.json` (cut from
-`@octokit/openapi-webhooks`), which is OpenAPI 3.1.
+Payloads are checked against every `tests/data/github-webhooks-*.json` piece, merged
+(cut from `@octokit/openapi-webhooks`, which is OpenAPI 3.1).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from openapi_schema_validator import OAS31Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SPEC = Path(__file__).parents[2] / "data" / "github-webhooks-subset.json"
+DATA = Path(__file__).parents[2] / "data"
+SPEC_GLOB = "github-webhooks-*.json"
 URI = "urn:conveyor:github-webhooks-subset"
 
 
@@ -101,9 +102,23 @@ class Receiver:
         self._server.server_close()
 
 
+def _merged() -> dict[str, Any]:
+    """The pieces' webhooks and components, together."""
+    merged: dict[str, Any] = {}
+    for path in sorted(DATA.glob(SPEC_GLOB)):
+        piece = json.loads(path.read_text(encoding="utf-8"))
+        if not merged:
+            merged = piece
+            continue
+        merged["webhooks"] = {**merged["webhooks"], **piece["webhooks"]}
+        for kind, found in piece["components"].items():
+            merged["components"][kind] = {**merged["components"].get(kind, {}), **found}
+    return merged
+
+
 @cache
 def _description() -> tuple[dict[str, Any], Registry[Any]]:
-    document = json.loads(SPEC.read_text(encoding="utf-8"))
+    document = _merged()
     resource = Resource.from_contents(document, default_specification=DRAFT202012)
     return document, Registry().with_resource(URI, resource)
 

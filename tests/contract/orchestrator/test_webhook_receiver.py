@@ -32,13 +32,16 @@ class Lines:
 
 
 REPORTED: list[str] = []
+FEEDBACK: list[int] = []
 
 
 @pytest.fixture
 def served() -> Iterator[tuple[WebhookServer, Lines]]:
-    """A receiver for REPO on a free loopback port; CI reports go to REPORTED."""
+    """A receiver for REPO on a free loopback port; CI reports go to REPORTED, PRs with
+    people's feedback to FEEDBACK."""
     log = Lines()
     REPORTED.clear()
+    FEEDBACK.clear()
     server = WebhookServer(
         "127.0.0.1",
         0,
@@ -48,6 +51,7 @@ def served() -> Iterator[tuple[WebhookServer, Lines]]:
         log=log,
         clock=lambda: datetime.now(UTC),
         on_ci=REPORTED.append,
+        on_feedback=FEEDBACK.append,
     )
     yield server, log
     server.close()
@@ -158,7 +162,70 @@ def test_finished_ci_is_reported_with_its_commit_and_pending_ci_is_not(
     assert _deliver(server, "check_run", own)[1] is False
     pending = {"state": "pending", "sha": "c" * 40, "repository": {"full_name": REPO}}
     assert _deliver(server, "status", pending)[0] == 202
-    assert [sha, other] == REPORTED
+    final = {"state": "failure", "sha": "e" * 40, "repository": {"full_name": REPO}}
+    assert _deliver(server, "status", final | {"sender": {"login": "ci-bot"}}) == (202, True)
+    assert [sha, other, "e" * 40] == REPORTED
+
+
+def _review(event: str, action: str, sender: str = "alice") -> dict[str, object]:
+    item = "review" if event == "pull_request_review" else "comment"
+    return {
+        "action": action,
+        item: {"body": UNTRUSTED},
+        "pull_request": {"number": 7, "head": {"sha": "d" * 40}},
+        "repository": {"full_name": REPO},
+        "sender": {"login": sender},
+    }
+
+
+def test_a_persons_review_or_review_comment_wakes_the_loop_and_names_its_pr(
+    served: tuple[WebhookServer, Lines],
+) -> None:
+    """A review submitted and a review comment created: each wakes and reports PR 7."""
+    server, log = served
+    review = _review("pull_request_review", "submitted")
+    assert _deliver(server, "pull_request_review", review) == (202, True)
+    comment = _review("pull_request_review_comment", "created")
+    assert _deliver(server, "pull_request_review_comment", comment) == (202, True)
+    assert log.lines == [
+        "webhook pull_request_review submitted #7: ticking now",
+        "webhook pull_request_review_comment created #7: ticking now",
+    ]
+    assert FEEDBACK == [7, 7]
+    assert REPORTED == []
+
+
+def test_the_pipelines_own_review_wakes_nothing_and_reports_no_feedback(
+    served: tuple[WebhookServer, Lines],
+) -> None:
+    """A review by the pipeline's account: accepted, no wake, no PR reported."""
+    server, _ = served
+    own = _review("pull_request_review", "submitted", sender=ACCOUNT)
+    assert _deliver(server, "pull_request_review", own) == (202, False)
+    assert FEEDBACK == []
+
+
+def test_a_comment_on_a_pr_is_feedback_and_one_on_an_issue_is_not(
+    served: tuple[WebhookServer, Lines],
+) -> None:
+    """A conversation comment on a PR reports the PR; a comment on a plain issue does not."""
+    server, _ = served
+    on_pr = _comment() | {"issue": {"number": 9, "pull_request": {"url": "u"}}}
+    assert _deliver(server, "issue_comment", on_pr) == (202, True)
+    assert _deliver(server, "issue_comment", _comment()) == (202, True)
+    assert FEEDBACK == [9]
+
+
+def test_a_push_to_a_prs_head_wakes_the_loop(served: tuple[WebhookServer, Lines]) -> None:
+    """`pull_request` `synchronize` by a person wakes; it is no feedback."""
+    server, _ = served
+    pushed = {
+        "action": "synchronize", "number": 7, "pull_request": {"number": 7},
+        "before": "a" * 40, "after": "b" * 40,
+        "repository": {"full_name": REPO}, "sender": {"login": "alice"},
+    }  # fmt: skip
+    assert _deliver(server, "pull_request", pushed) == (202, True)
+    assert FEEDBACK == []
 
 
 def test_a_wait_without_deliveries_ends_unwoken(served: tuple[WebhookServer, Lines]) -> None:

@@ -6,14 +6,18 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import httpx
 
+from conveyor.core.state import Stage
 from conveyor.forge.webhook import sign
 from conveyor.job.drive import conveyor_argv
 from conveyor.testing.emulator import ForgeServer
-from conveyor.testing.hooked_run import SECRET_ENV, HookedRun, run_config
-from conveyor.testing.world import World
+from conveyor.testing.hooked_run import SECRET_ENV, HookedRun, run_config, wait_for
+from conveyor.testing.world import TRUSTED, World
+from tests.e2e.back.merge_helpers import clean_back_half
+from tests.e2e.helpers import IMPL, implement_done, reply, spec_ready, triage
 
 EXIT_USAGE = 2
 
@@ -44,6 +48,52 @@ def test_a_trusted_answer_by_webhook_starts_triage_long_before_the_poll(
         out, err = run.stop()
     assert run.process is not None
     assert run.process.returncode in (0, 130), out + err
+
+
+def _fixer(tag: str) -> dict[str, Any]:
+    """A fixer that resolves the person's one finding with one commit."""
+    fixed = IMPL.replace("summed.", "summed; an empty stock totals 0.")
+    files = [
+        {"write": {"path": "inventory/total.py", "content": fixed}},
+        {"commit": "Say what an empty stock totals"},
+    ]
+    answer = {
+        "status": "done", "summary": "Documented the empty stock.",
+        "addressed": [{"finding": 1, "how": "docstring"}], "disputes": [],
+    }  # fmt: skip
+    return {"tag": tag, "kind": "fix", "turns": [{"actions": files}, reply(answer)]}
+
+
+def test_a_trusted_review_by_webhook_starts_the_fix_job_during_a_long_ci_wait(
+    world: World,
+) -> None:
+    """10-minute polls: at checks, waiting for CI, a trusted review's delivery makes the
+    checks job due; it takes the review as a finding and the fix job starts."""
+    tag = "hookfb"
+    world.write_scenario(
+        [triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)[:3], _fixer(tag)]
+    )
+    issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
+    driven = world.drive(issue.number, through="review")
+    assert driven.returncode == 0, driven.stdout + driven.stderr
+    pr = world.pr(issue.number)
+    assert pr is not None
+    slow = {"poll_seconds": 600, "ci_poll_seconds": 600, "stage_caps": {"review": 0}}
+    world.write_config({"limits": {"claim_wait_seconds": [0, 0], **slow}})
+    run = HookedRun(world).start()
+    try:
+        ended = f"job ended #{issue.number} checks "
+        wait_for("the checks job's CI wait", lambda: any(ended in x for x in run.log_lines()))
+        state = world.state(issue.number)
+        assert state is not None
+        assert (state.stage, state.ci_wait is not None) == (Stage.CHECKS, True)
+        world.forge_as(TRUSTED).create_review(pr.number, "Say what 0 items total.", "COMMENT")
+        fix_jobs = world.repo_home / "jobs"
+        wait_for("the fix job", lambda: any(fix_jobs.glob(f"issue-{issue.number}-fix-*")))
+        lines = "\n".join(run.log_lines())
+        assert f"webhook pull_request_review submitted #{pr.number}: ticking now" in lines
+    finally:
+        run.stop()
 
 
 def test_without_deliveries_the_poll_still_starts_the_job(

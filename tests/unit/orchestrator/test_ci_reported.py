@@ -1,4 +1,5 @@
-"""A CI wait is due at once when a webhook reported that its commit's CI finished."""
+"""A CI wait is due at once when a webhook reported that its commit's CI finished, or
+that a person gave feedback on its issue's PR."""
 
 from __future__ import annotations
 
@@ -29,3 +30,18 @@ def test_another_commits_report_leaves_the_wait_to_its_poll() -> None:
     """A report about some other commit changes nothing: still held until due."""
     assert _started(frozenset({"f" * 40})) == []
     assert _started(frozenset()) == []
+
+
+def _started_on_feedback(feedback: frozenset[int]) -> list[int]:
+    snap = snapshot(issue(1, Stage.CHECKS, ci_wait=WAIT, pr=7), feedback_prs=feedback)
+    return [start.issue for start in schedule(snap, config(ci_poll_seconds=30), NOW).starts]
+
+
+def test_a_ci_wait_whose_pr_got_feedback_is_started_now() -> None:
+    """A review on the issue's own PR makes its waiting checks job due before the poll."""
+    assert _started_on_feedback(frozenset({7})) == [1]
+
+
+def test_feedback_on_another_pr_leaves_the_wait_to_its_poll() -> None:
+    """Feedback on some other PR changes nothing: still held until due."""
+    assert _started_on_feedback(frozenset({8})) == []

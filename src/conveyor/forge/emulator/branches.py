@@ -27,7 +27,7 @@ from conveyor.forge.emulator.http import (
 from conveyor.forge.emulator.protection import protection_json, protection_of
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context
-from conveyor.forge.emulator.pushes import apply_push
+from conveyor.forge.emulator.pushes import apply_push, deliver_moves
 from conveyor.forge.emulator.records import require_push
 from conveyor.forge.emulator.state import EmulatorState
 from conveyor.git import (
@@ -116,10 +116,11 @@ def ref_json(view: RepoView, repo_id: int, ref: str, sha: str) -> dict[str, Any]
     }
 
 
-def _pushed(state: EmulatorState, repo: sqlite3.Row, new: str, ref: str) -> None:
-    """Treat an API ref change like a push."""
+def _pushed(state: EmulatorState, repo: sqlite3.Row, new: str, ref: str, user: sqlite3.Row) -> None:
+    """Treat an API ref change by `user` like a push."""
     with state.store.tx() as conn:
-        apply_push(state.store, conn, int(repo["id"]), new, ref)
+        moves = apply_push(state.store, conn, int(repo["id"]), new, ref)
+    deliver_moves(state, moves, int(user["id"]))
     wake(state)
 
 
@@ -172,7 +173,7 @@ async def create_ref(request: Request) -> Response:
         update_ref(view.bare, ref, full, ZERO_SHA)
     except GitError as exc:
         raise ApiError(422, "Reference already exists") from exc
-    _pushed(state, repo, full, ref)
+    _pushed(state, repo, full, ref, user)
     return json_response(ref_json(view, int(repo["id"]), ref, full), status=201)
 
 
@@ -199,7 +200,7 @@ async def update_ref_route(request: Request) -> Response:
         update_ref(view.bare, ref, new, old)
     except GitError as exc:
         raise ApiError(409, "Reference was modified concurrently") from exc
-    _pushed(state, repo, new, ref)
+    _pushed(state, repo, new, ref, user)
     return json_response(ref_json(view, int(repo["id"]), ref, new))
 
 
@@ -216,7 +217,7 @@ async def delete_ref_route(request: Request) -> Response:
         delete_ref(view.bare, ref, old)
     except GitError as exc:
         raise ApiError(409, "Reference was modified concurrently") from exc
-    _pushed(state, repo, ZERO_SHA, ref)
+    _pushed(state, repo, ZERO_SHA, ref, user)
     return no_content()
 
 

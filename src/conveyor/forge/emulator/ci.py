@@ -13,6 +13,9 @@ from starlette.routing import BaseRoute
 
 from conveyor.forge.emulator.check_rows import check_run, update_check_run
 from conveyor.forge.emulator.ci_run import run_ci
+from conveyor.forge.emulator.hook_events import Objects
+from conveyor.forge.emulator.hook_push import deliver
+from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pushes import install_hooks, reconcile_heads, repo_git, sync_pushes
 from conveyor.forge.emulator.state import EmulatorState
 
@@ -77,28 +80,20 @@ class CiWorker:
 def deliver_completed(state: EmulatorState, repo_id: int, run_id: int) -> None:
     """Send `check_run` `completed` for a CI run to the hooks that want it.
 
-    The sender is the repository's owner (the emulator's CI has no account of its
-    own); the links use the base URL each hook was created through.
+    The sender is the repository's owner (the emulator's CI has no account of its own).
     """
     from conveyor.forge.emulator.checks import check_run_json  # lazy: checks imports us
-    from conveyor.forge.emulator.hook_events import Origin, emit_to, wanting
-    from conveyor.forge.emulator.pull_shape import repo_view
 
-    hooks = wanting(state, repo_id, "check_run")
-    repo = state.store.one(
-        "SELECT repos.*, users.login AS owner_login FROM repos "
-        "JOIN users ON users.id = repos.owner_id WHERE repos.id = ?",
-        (repo_id,),
-    )
+    repo = state.store.one("SELECT owner_id FROM repos WHERE id = ?", (repo_id,))
     run = check_run(state.store, repo_id, run_id)
-    if not hooks or repo is None or run is None:
+    if repo is None or run is None:
         return
-    owner = state.store.one("SELECT * FROM users WHERE id = ?", (repo["owner_id"],))
-    for hook in hooks:
-        base = str(hook["base"])
-        data = check_run_json(repo_view(state, base, repo), run)
-        origin = Origin(state, base, owner)
-        emit_to(origin, repo, hook, "check_run", "completed", objects={"check_run": data})
+
+    def build(view: RepoView) -> Objects:
+        return {"check_run": check_run_json(view, run)}
+
+    owner = int(repo["owner_id"])
+    deliver(state, repo_id, "check_run", "completed", sender_id=owner, build=build)
 
 
 def wake(state: EmulatorState) -> None:

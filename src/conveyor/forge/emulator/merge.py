@@ -27,7 +27,7 @@ from conveyor.forge.emulator.mergeability import check_merge
 from conveyor.forge.emulator.pull_rows import Pull, get_pull, update_pull
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context, require_pull
-from conveyor.forge.emulator.pushes import apply_push
+from conveyor.forge.emulator.pushes import apply_push, deliver_moves
 from conveyor.forge.emulator.records import permission_of, set_issue_state
 from conveyor.forge.emulator.required import required_for
 from conveyor.forge.emulator.shapes import now_iso
@@ -123,11 +123,14 @@ async def merge_route(request: Request) -> Response:
     with state.store.tx() as conn:
         _record_merge(conn, pull, int(user["id"]), base_sha, commit)
         # The base moved without a push: treat it as one (PRs headed there follow, CI runs).
-        apply_push(state.store, conn, int(repo["id"]), commit, f"refs/heads/{pull.base_ref}")
+        moves = apply_push(
+            state.store, conn, int(repo["id"]), commit, f"refs/heads/{pull.base_ref}"
+        )
         closed: list[int] = []
         if pull.base_ref == repo["default_branch"]:
             numbers = closing_numbers(pull.body)
             closed = _close_issues(conn, int(repo["id"]), numbers, int(user["id"]))
+    deliver_moves(state, moves, int(user["id"]))
     merged = get_pull(state.store, int(repo["id"]), pull.number)
     if merged is not None:
         emit_pull(request, repo, merged, "closed")

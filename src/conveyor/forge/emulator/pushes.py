@@ -4,7 +4,8 @@ The hook (plain `sh`) appends one line per ref, `REPO_ID<TAB>OLD<TAB>NEW<TAB>REF
 `DATA/pushes.log`; the server reads what is new since the offset it stored, moves the
 heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), retargets
 or closes the open PRs based on a deleted branch, and at start-up also compares every open
-PR's head with its branch.
+PR's head with its branch. Each moved head is delivered to webhooks as `pull_request`
+`synchronize` (`hook_push`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 import shlex
 import sqlite3
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.forge.emulator.check_rows import queue_ci_run
-from conveyor.forge.emulator.pull_rows import list_pulls, update_pull
+from conveyor.forge.emulator.pull_rows import Pull, list_pulls, update_pull
 from conveyor.forge.emulator.records import bare_repo_path, set_issue_state, touch_issue
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
@@ -29,6 +32,16 @@ register_schema(
 )
 FORGE_GIT_ENV = GitEnv(identity=Identity("GitHub", "noreply@github.com"))
 _SYNC_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Moved:
+    """An open PR's head moved from `before` to `after`."""
+
+    repo_id: int
+    number: int
+    before: str
+    after: str
 
 
 def hook_script(data_dir: Path, repo_id: int) -> str:
@@ -63,6 +76,7 @@ def sync_pushes(state: EmulatorState) -> None:
     except FileNotFoundError:
         return
     store = state.store
+    moves: list[Moved] = []
     with _SYNC_LOCK:
         row = store.one("SELECT offset_bytes FROM push_log_offset WHERE id = 1")
         offset = int(row["offset_bytes"]) if row else 0
@@ -80,17 +94,33 @@ def sync_pushes(state: EmulatorState) -> None:
             for line in data[:end].decode(errors="replace").splitlines():
                 fields = line.split("\t")
                 if len(fields) == 4 and fields[0].isdigit():
-                    apply_push(store, conn, int(fields[0]), fields[2], fields[3])
+                    moves += apply_push(store, conn, int(fields[0]), fields[2], fields[3])
             conn.execute(
                 "INSERT OR REPLACE INTO push_log_offset (id, offset_bytes) VALUES (1, ?)",
                 (offset + end,),
             )
+    deliver_moves(state, moves, None)
 
 
-def apply_push(store: Store, conn: sqlite3.Connection, repo_id: int, new: str, ref: str) -> None:
-    """A ref of `repo_id` now points to `new` (zeros: deleted). Inside `tx`."""
+def deliver_moves(state: EmulatorState, moves: Sequence[Moved], sender_id: int | None) -> None:
+    """Send `synchronize` for each moved head; `sender_id` None: the PR's author.
+
+    The embedded forge's git transport is local paths, so it cannot know who pushed.
+    """
+    if moves:
+        from conveyor.forge.emulator.hook_push import deliver_synchronize  # lazy: it imports us
+
+        for moved in moves:
+            deliver_synchronize(state, moved, sender_id)
+
+
+def apply_push(
+    store: Store, conn: sqlite3.Connection, repo_id: int, new: str, ref: str
+) -> list[Moved]:
+    """A ref of `repo_id` now points to `new` (zeros: deleted): the PR heads it moved. In `tx`."""
     if not ref.startswith("refs/heads/"):
-        return
+        return []
+    moves = []
     branch = ref.removeprefix("refs/heads/")
     conn.execute("UPDATE repos SET pushed_at = ? WHERE id = ?", (now_iso(), repo_id))
     for pull in list_pulls(store, repo_id, head_ref=branch):
@@ -98,9 +128,10 @@ def apply_push(store: Store, conn: sqlite3.Connection, repo_id: int, new: str, r
             set_issue_state(conn, pull.issue_id, "closed", None, None)
             conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
         elif new != pull.head_sha:
-            move_head(store, conn, repo_id, pull.issue_id, new)
+            moves.append(move_head(store, conn, pull, new))
     if new == ZERO_SHA:
         _base_deleted(store, conn, repo_id, branch)
+    return moves
 
 
 def _base_deleted(store: Store, conn: sqlite3.Connection, repo_id: int, branch: str) -> None:
@@ -116,13 +147,12 @@ def _base_deleted(store: Store, conn: sqlite3.Connection, repo_id: int, branch: 
             conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
 
 
-def move_head(
-    store: Store, conn: sqlite3.Connection, repo_id: int, issue_id: int, sha: str
-) -> None:
+def move_head(store: Store, conn: sqlite3.Connection, pull: Pull, sha: str) -> Moved:
     """An open PR's head moved to `sha`: record it and queue CI. Inside `tx`."""
-    update_pull(conn, issue_id, head_sha=sha)
-    touch_issue(conn, issue_id)
-    queue_ci_run(store, conn, repo_id, sha)
+    update_pull(conn, pull.issue_id, head_sha=sha)
+    touch_issue(conn, pull.issue_id)
+    queue_ci_run(store, conn, pull.repo_id, sha)
+    return Moved(pull.repo_id, pull.number, pull.head_sha, sha)
 
 
 def install_hooks(state: EmulatorState) -> None:
@@ -144,4 +174,5 @@ def reconcile_heads(state: EmulatorState) -> None:
             sha = read_ref(bare, f"refs/heads/{pull.head_ref}")
             if sha is not None and sha != pull.head_sha:
                 with store.tx() as conn:
-                    move_head(store, conn, repo_id, pull.issue_id, sha)
+                    moved = move_head(store, conn, pull, sha)
+                deliver_moves(state, [moved], None)

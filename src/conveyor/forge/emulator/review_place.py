@@ -1,7 +1,8 @@
 """Where a review comment may go: a file the PR changes, a line inside one of its diff hunks.
 
 GitHub refuses a comment on a file the PR does not change, and a line comment on a
-line outside the diff; a comment's `diff_hunk` is its hunk up to the commented line.
+line outside the diff; a comment's `diff_hunk` is its hunk up to the commented line
+and its `position` the line's index in the file's diff (webhooks carry it).
 """
 
 from __future__ import annotations
@@ -92,3 +93,23 @@ def place(bare: Repo, base_sha: str, commit: str, path: str, line: int | None) -
         return "\n".join(found[0].lines)
     hunk = next((h for h in found if h.covers(line)), None)
     return None if hunk is None else hunk.up_to(line)
+
+
+def position(bare: Repo, base_sha: str, commit: str, path: str, line: int | None) -> int | None:
+    """The index of new-side `line` in the PR's diff of `path` at `commit`, as GitHub counts:
+    the line below the first `@@` header is 1, and later headers count too (None: not shown).
+    """
+    diff = file_diff(bare, base_sha, commit, path) if line is not None else None
+    found = hunks(diff) if diff is not None else ()
+    index = 0
+    for number, hunk in enumerate(found):
+        index += number > 0  # a later hunk's header is a line of the diff
+        at = hunk.first
+        for text in hunk.lines[1:]:
+            index += 1
+            if text.startswith("-") or text.startswith("\\"):
+                continue
+            if at == line:
+                return index
+            at += 1
+    return None

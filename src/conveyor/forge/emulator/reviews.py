@@ -3,7 +3,8 @@
 `POST .../pulls/{n}/reviews` submits a review (APPROVE, REQUEST_CHANGES, COMMENT) or
 leaves it PENDING without an event, with inline comments; `POST .../pulls/{n}/comments`
 adds one comment (in a COMMENTED review of its own) or a reply. Both bump the PR's
-`updated_at`, as a conversation comment does.
+`updated_at`, as a conversation comment does, and are delivered to webhooks
+(`review_events`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from conveyor.forge.emulator.pull_rows import Pull
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context, require_pull
 from conveyor.forge.emulator.records import require_repo, touch_issue
+from conveyor.forge.emulator.review_events import emit_review
 from conveyor.forge.emulator.review_place import known_commit, place
 from conveyor.forge.emulator.review_rows import (
     EVENTS,
@@ -114,7 +116,7 @@ async def create_review(request: Request) -> Response:
     """`POST .../pulls/{n}/reviews`."""
     user = require_user(request)
     body = await read_object(request)
-    state, _, view, pull, shaper = _setting(request)
+    state, repo, view, pull, shaper = _setting(request)
     text = field_str(body, "body", "PullRequestReview") or ""
     event = field_str(body, "event", "PullRequestReview")
     if event is not None and event not in EVENTS:
@@ -152,7 +154,7 @@ async def create_review(request: Request) -> Response:
             state=status,
             commit_id=commit,
         )
-        for note, where in places:
+        inline = [
             insert_comment(
                 conn,
                 state.store,
@@ -162,7 +164,10 @@ async def create_review(request: Request) -> Response:
                 body=note,
                 where=where,
             )
+            for note, where in places
+        ]
         touch_issue(conn, pull.issue_id)
+    emit_review(request, repo, view, pull, review_id=review_id, comment_ids=inline)
     row = state.store.one("SELECT * FROM reviews WHERE id = ?", (review_id,))
     assert row is not None
     return json_response(shaper.review(row))
@@ -189,7 +194,7 @@ async def create_comment(request: Request) -> Response:
     """`POST .../pulls/{n}/comments`: a new thread's first comment, or a reply."""
     user = require_user(request)
     body = await read_object(request)
-    state, _, view, pull, shaper = _setting(request)
+    state, repo, view, pull, shaper = _setting(request)
     text = field_str(body, "body", COMMENT, required=True)
     assert text is not None
     if not text.strip():
@@ -227,6 +232,7 @@ async def create_comment(request: Request) -> Response:
             where=where,
         )
         touch_issue(conn, pull.issue_id)
+    emit_review(request, repo, view, pull, review_id=review_id, comment_ids=[ident])
     row = state.store.one("SELECT * FROM review_comments WHERE id = ?", (ident,))
     assert row is not None
     data = shaper.comment(row)

@@ -1,4 +1,8 @@
-"""Commit statuses: create, list a commit's, and the combined status of its contexts."""
+"""Commit statuses: create, list a commit's, and the combined status of its contexts.
+
+A new status is delivered to webhooks as a `status` event: the commit, and up to
+ten branches that contain it (their heads, whether protected), as GitHub sends.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.forge.emulator.branches import commit_json
 from conveyor.forge.emulator.check_rows import STATUS_STATES, latest_by_name, statuses_for
 from conveyor.forge.emulator.git_cache import resolve_commit_ref
+from conveyor.forge.emulator.hook_events import Objects, emit
 from conveyor.forge.emulator.http import (
     ApiError,
     emulator,
@@ -21,12 +27,18 @@ from conveyor.forge.emulator.http import (
     require_user,
     validation_failed,
 )
+from conveyor.forge.emulator.protection import protection_of
 from conveyor.forge.emulator.pull_shape import RepoView
 from conveyor.forge.emulator.pulls import repo_context
 from conveyor.forge.emulator.records import require_push
 from conveyor.forge.emulator.shapes import now_iso, user_json
-from conveyor.forge.emulator.store import make_node_id
-from conveyor.git import try_rev_parse
+from conveyor.forge.emulator.store import Store, make_node_id
+from conveyor.git import run_git, try_rev_parse
+
+UNSIGNED = {
+    "verified": False, "reason": "unsigned", "signature": None, "payload": None,
+    "verified_at": None,
+}  # fmt: skip
 
 
 def status_json(view: RepoView, row: sqlite3.Row, creator: dict[str, Any] | None) -> dict[str, Any]:
@@ -88,7 +100,40 @@ async def create_status(request: Request) -> Response:
         )
     row = state.store.one("SELECT * FROM statuses WHERE id = ?", (ident,))
     assert row is not None
+    emit(request, repo, "status", None, lambda: _delivered(state.store, view, row))
     return json_response(status_json(view, row, user_json(view.base, user)), status=201)
+
+
+def _delivered(store: Store, view: RepoView, row: sqlite3.Row) -> Objects:
+    """A `status` delivery's own objects."""
+    sha = str(row["sha"])
+    commit = commit_json(view, sha)
+    commit["commit"] = {**commit["commit"], "verification": UNSIGNED}
+    return {
+        "id": row["id"], "sha": sha, "name": f"{view.owner}/{view.name}",
+        "target_url": row["target_url"], "avatar_url": None, "context": row["context"],
+        "description": row["description"], "state": row["state"], "commit": commit,
+        "branches": _branches(store, view, sha), "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+    }  # fmt: skip
+
+
+def _branches(store: Store, view: RepoView, sha: str) -> list[dict[str, Any]]:
+    """Up to ten branches whose history holds `sha`."""
+    listed = run_git(
+        ["for-each-ref", "--count=10", f"--contains={sha}", "--format=%(objectname) %(refname)",
+         "refs/heads/"],
+        cwd=view.bare.path,
+        env=view.bare.env,
+    ).stdout.decode()  # fmt: skip
+    found = []
+    for line in listed.splitlines():
+        head, _, ref = line.partition(" ")
+        name = ref.removeprefix("refs/heads/")
+        protected = protection_of(store, int(view.row["id"]), name) is not None
+        commit = {"sha": head, "url": f"{view.api}/commits/{head}"}
+        found.append({"name": name, "commit": commit, "protected": protected})
+    return found
 
 
 async def list_statuses(request: Request) -> Response:

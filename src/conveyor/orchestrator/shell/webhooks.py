@@ -14,8 +14,10 @@ pipeline's own changes (sent by its account) wake nothing: the end of the job
 that made them does. Deliveries already waiting when one wakes the loop are
 answered before the tick, so a burst of changes costs one tick. A finished
 check run or suite, or a final commit status, also tells `on_ci` its commit:
-the orchestrator's CI wait on it is then due at once. Polling goes on as the
-fallback for deliveries that never come.
+the orchestrator's CI wait on it is then due at once. A person's review, review
+comment or PR comment tells `on_feedback` the PR's number: a CI wait of the
+issue with that PR is due at once too (its job reads the feedback first).
+Polling goes on as the fallback for deliveries that never come.
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ class WebhookServer:
         log: Log,
         clock: Callable[[], datetime],
         on_ci: Callable[[str], None] | None = None,
+        on_feedback: Callable[[int], None] | None = None,
     ) -> None:
         if not secret:
             msg = "the webhook secret is empty"
@@ -135,6 +138,7 @@ class WebhookServer:
         self._log = log
         self._clock = clock
         self._on_ci = on_ci
+        self._on_feedback = on_feedback
         self._http = (_Http6 if ":" in host else _Http)((host, port), _Handler)
         self._http.receiver = self
         self._woken = False
@@ -190,6 +194,8 @@ class WebhookServer:
             self._on_ci(found.ci_sha)  # even the pipeline's own: a CI wait may be on it
         if found.sender.casefold() == self._account:
             return 202, "ignored: the pipeline's own change"
+        if found.feedback_pr is not None and self._on_feedback is not None:
+            self._on_feedback(found.feedback_pr)
         self._woken = True
         self.wakes += 1
         self._log.write(self._clock(), f"webhook {found.line()}: ticking now")
