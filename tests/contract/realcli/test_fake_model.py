@@ -73,6 +73,13 @@ def test_a_deferred_tool_is_found_by_its_name_in_the_request_text() -> None:
     assert turn == ToolCall("mcp__conveyor__submit_reply", {"status": "done"})
 
 
+def test_the_prompts_bare_mention_of_a_tool_not_yet_listed_is_waited_on_not_called() -> None:
+    """A past flake: codex under load sent its first request before its MCP tools were up."""
+    text = "Answer by calling the `submit_reply` tool of the `conveyor` server."
+    turn = decide_turn(SCRIPT, Conversation(["exec_command"], 1, 0, text))
+    assert turn == ToolCall("exec_command", {"cmd": "sleep 0.5 # 1"}, wait=True)
+
+
 def test_a_missing_mcp_tool_is_waited_for_then_given_up_on() -> None:
     """Until codex lists the MCP tool the model sleeps in the shell, 80 times at most."""
     waiting = decide_turn(SCRIPT, Conversation(["exec_command"], 1, 3))

@@ -46,7 +46,8 @@ def test_a_clean_issue_merges_through_the_real_cli(
     assert done.returncode == 0, done.stdout + done.stderr
     state = world.state(issue.number)
     assert state is not None
-    assert state.stage is Stage.DONE, done.stdout
+    said = "\n".join(c.body for c in world.comments(issue.number))
+    assert state.stage is Stage.DONE, done.stdout + said
     assert "agent:merged" in world.labels(issue.number)
     assert world.base_file("inventory/total.py") == IMPL
     assert world.base_file("tests/test_total.py") == TEST

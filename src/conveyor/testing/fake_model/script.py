@@ -230,7 +230,10 @@ def _mcp_turn(suffix: str, arguments: dict[str, Any], conversation: Conversation
     for name in names:
         if name.endswith(suffix):
             return ToolCall(name, arguments)
-    pattern = rf"\b[A-Za-z0-9_-]*{re.escape(suffix)}\b"
+    # Only a server-qualified name (`mcp__conveyor__submit_reply`): the prompt's own bare
+    # mention of the tool is no sign that the CLI offers it (codex lists its MCP tools only
+    # once their server has started, which under load is after the first request).
+    pattern = rf"\b[A-Za-z0-9-]+_[A-Za-z0-9_-]*{re.escape(suffix)}\b"
     mentioned = re.search(pattern, conversation.text)
     if mentioned:
         return ToolCall(mentioned.group(0), arguments)
