@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TypeVar
 
-from conveyor.stages import implement_table, spec_table, triage
+from conveyor.stages import implement, spec, triage
 
 P = TypeVar("P", bound=StrEnum)
 E = TypeVar("E", bound=StrEnum)
@@ -82,8 +82,8 @@ def stages_markdown() -> str:
     """The whole page."""
     drawn = (
         ("Triage", mermaid(triage.EXITS, triage.Phase.START)),
-        ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
-        ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
+        ("Spec", mermaid(spec.table.EXITS, spec.table.Phase.START)),
+        ("Implement and open-pr", mermaid(implement.table.EXITS, implement.table.Phase.START)),
     )
     return page(INTRO + FLOWS, drawn) + "\n" + STACKED
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conveyor.stages import checks_table, merge_table, sync_table
+from conveyor.stages import checks, merge, sync
 from conveyor.stages.diagram import mermaid, page
 
 INTRO = """\
@@ -29,8 +29,8 @@ towards `max_syncs`.
 def back_markdown() -> str:
     """The whole page."""
     drawn = (
-        ("Checks", mermaid(checks_table.EXITS, checks_table.Phase.START)),
-        ("Sync", mermaid(sync_table.EXITS, sync_table.Phase.START)),
-        ("Merge", mermaid(merge_table.EXITS, merge_table.Phase.START)),
+        ("Checks", mermaid(checks.table.EXITS, checks.table.Phase.START)),
+        ("Sync", mermaid(sync.table.EXITS, sync.table.Phase.START)),
+        ("Merge", mermaid(merge.table.EXITS, merge.table.Phase.START)),
     )
     return page(INTRO, drawn)

@@ -14,7 +14,7 @@ from conveyor.core.ci_gate import Verdict
 from conveyor.core.merge_rules import Behind
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import Flows, IssueState
-from conveyor.stages import checks, checks_acts, merge, sync
+from conveyor.stages import checks, merge, sync
 from conveyor.stages.diagram_back import back_markdown
 from conveyor.stages.effects import (
     ChargeBudget,
@@ -61,7 +61,7 @@ from tests.unit.stages.factory import inputs
 from tests.unit.stages.factory_back import HEAD, check_fix_reply, gate, resolver_reply
 
 TABLES: dict[str, Table[Any, Any, Any]] = {
-    "checks": checks_acts.TABLE,
+    "checks": checks.TABLE,
     "sync": sync.TABLE,
     "merge": merge.TABLE,
 }

@@ -27,7 +27,7 @@ from conveyor.stages.effects_merge import (
     SyncFinished,
 )
 from conveyor.stages.step import Released, SavedAt, Step, Stopped
-from conveyor.stages.sync_table import Sync
+from conveyor.stages.sync.table import Sync
 from tests.unit.stages.factory import failed, inputs, replied
 from tests.unit.stages.factory_back import HEAD, NEW, resolver_reply, run_through
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.ci_gate import Verdict
+from conveyor.core.config import Role
 from conveyor.core.flows import flows_of, has_code, has_wiki, pr_flow_action, pr_open
 from conveyor.core.replies import CheckFixReply
 from conveyor.core.state import Stage
-from conveyor.stages.checks_acts import TABLE
-from conveyor.stages.checks_table import Checks, Event, Phase
+from conveyor.stages.checks.acts import TABLE
+from conveyor.stages.checks.table import EXITS, Checks, Event, Phase
 from conveyor.stages.effects import (
     Began,
     Charged,
@@ -23,6 +24,7 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_merge import CiRead, Verified
 from conveyor.stages.machine import Machine, cannot_take, charge
+from conveyor.stages.stage_def import JobRole, StageDef
 from conveyor.stages.step import adopt_head, with_usage
 from conveyor.stages.writer import Writer
 
@@ -138,3 +140,17 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
 MACHINE = Machine(TABLE, classify, Checks)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(Stage.CHECKS, MACHINE, JobRole.WRITER, Role.CHECK_FIX)
+
+__all__ = [
+    "EXITS",
+    "MACHINE",
+    "STAGE",
+    "TABLE",
+    "Checks",
+    "Event",
+    "Phase",
+    "classify",
+    "start",
+    "transition",
+]

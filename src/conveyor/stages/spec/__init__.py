@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from conveyor.core.config import Role
 from conveyor.core.flows import flows_of, pr_flow_action, pr_open
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import Stage
@@ -21,9 +22,10 @@ from conveyor.stages.effects import (
     SuiteRan,
 )
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.spec_acts import TABLE, spec_text
-from conveyor.stages.spec_table import Event, Phase, Spec
+from conveyor.stages.spec.acts import TABLE, spec_text
+from conveyor.stages.spec.table import EXITS, Event, Phase, Spec
 from conveyor.stages.spec_text import spec_findings
+from conveyor.stages.stage_def import JobRole, QuickCheck, StageDef
 from conveyor.stages.step import with_usage
 from conveyor.stages.writer import Writer
 
@@ -113,3 +115,24 @@ def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
 MACHINE = Machine(TABLE, classify, Spec)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(
+    Stage.SPEC,
+    MACHINE,
+    JobRole.WRITER,
+    Role.SPEC,
+    measures_start=True,
+    quick_check=QuickCheck("spec", SpecReply, spec_findings),
+)
+
+__all__ = [
+    "EXITS",
+    "MACHINE",
+    "STAGE",
+    "TABLE",
+    "Event",
+    "Phase",
+    "Spec",
+    "classify",
+    "start",
+    "transition",
+]
