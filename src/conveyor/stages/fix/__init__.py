@@ -24,7 +24,7 @@ from conveyor.stages.fix.acts import TABLE
 from conveyor.stages.fix.table import EXITS, Event, Fix, Phase
 from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.stage_def import JobRole, StageDef
-from conveyor.stages.step import with_usage
+from conveyor.stages.step import with_pr, with_usage
 from conveyor.stages.writer import WRITER_ATTEMPTS, Writer
 
 
@@ -71,9 +71,8 @@ def classify(run: Fix, result: Result) -> tuple[Event, Fix]:
             action = pr_flow_action(flows, pr_open=pr_open(run.state))
             events = {"stop": Event.NOTHING_LEFT, "go": Event.PUSHED}
             return events.get(action, Event.PR_CHANGES), replace(run, action=action)
-        case PrSettled(number=number, open=is_open):
-            update = {"pr": number, "pr_closed": number is not None and not is_open}
-            return Event.SETTLED, replace(run, state=run.state.model_copy(update=update))
+        case PrSettled():
+            return Event.SETTLED, replace(run, state=with_pr(run.state, result))
         case Done():
             return (Event.RESET if run.phase is Phase.RESET else Event.POSTED), run
     raise cannot_take("the fix stage", result, run.phase)

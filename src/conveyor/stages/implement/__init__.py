@@ -23,7 +23,7 @@ from conveyor.stages.implement.acts import TABLE
 from conveyor.stages.implement.table import EXITS, Event, Implement, Phase
 from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.stage_def import JobRole, QuickCheck, StageDef
-from conveyor.stages.step import with_usage
+from conveyor.stages.step import with_pr, with_usage
 from conveyor.stages.writer import WRITER_ATTEMPTS, Writer
 
 
@@ -64,9 +64,8 @@ def classify(run: Implement, result: Result) -> tuple[Event, Implement]:
             return (Event.TESTS_CHANGED if event is Event.FAILED else still), run
         case Pushed():
             return _pushed(run, result)
-        case PrSettled(number=number, open=is_open):
-            update = {"pr": number, "pr_closed": number is not None and not is_open}
-            return Event.DONE, replace(run, state=run.state.model_copy(update=update))
+        case PrSettled():
+            return Event.DONE, replace(run, state=with_pr(run.state, result))
         case Done():
             return Event.DONE, run
     raise cannot_take("the implement stage", result, run.phase)

@@ -132,6 +132,12 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
             return Event.CURRENT, run
         case BehindRead(behind=why) if why is not None:
             return _behind(run, why)
+    return _landing(run, result)
+
+
+def _landing(run: Merge, result: Result) -> tuple[Event, Merge]:
+    """The results after the reads: the rebase, the re-test, the squash and the publish."""
+    match result:
         case Rebased():
             return _rebased(run, result)
         case Verified():

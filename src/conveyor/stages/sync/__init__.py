@@ -25,10 +25,7 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.stage_def import JobRole, StageDef
-from conveyor.stages.step import (
-    adopt_head,
-    with_usage,
-)
+from conveyor.stages.step import adopt_head, with_pr, with_usage
 from conveyor.stages.sync.acts import TABLE
 from conveyor.stages.sync.table import EXITS, Event, Phase, Sync
 from conveyor.stages.writer import Writer
@@ -62,6 +59,21 @@ WRITER = Writer(
 )
 
 
+def _guarded(run: Sync, checked: Checked) -> tuple[Event, Sync]:
+    """The branch guard: the head is the one saved, or it changed under the job."""
+    if checked.ok:
+        return Event.PASSED, replace(run, state=adopt_head(run.state, checked))
+    return Event.CHANGED, replace(run, note="\n".join(checked.findings))
+
+
+def _rebased(run: Sync, rebased: Rebased) -> tuple[Event, Sync]:
+    """The rebase: clean, or conflicted (and a resolver left to try, or none)."""
+    if rebased.outcome != "conflict":
+        return Event.CLEAN, replace(run, stack=rebased.stack)
+    run = replace(run, conflicts=rebased.conflicts, stack=rebased.stack)
+    return (Event.EXHAUSTED if _used_up(run) else Event.CONFLICT), run
+
+
 def _finished(run: Sync, done: SyncFinished) -> tuple[Event, Sync]:
     if done.ok:
         flows = flows_of(code_changed=done.code_changed, wiki_ahead=done.wiki_ahead)
@@ -87,15 +99,10 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
     match result:
         case Began():
             return Event.BEGIN, run
-        case Checked(ok=True):
-            return Event.PASSED, replace(run, state=adopt_head(run.state, result))
-        case Checked(findings=findings):
-            return Event.CHANGED, replace(run, note="\n".join(findings))
-        case Rebased(outcome="conflict", conflicts=conflicts, stack=stack):
-            run = replace(run, conflicts=conflicts, stack=stack)
-            return (Event.EXHAUSTED if _used_up(run) else Event.CONFLICT), run
-        case Rebased(stack=stack):
-            return Event.CLEAN, replace(run, stack=stack)
+        case Checked():
+            return _guarded(run, result)
+        case Rebased():
+            return _rebased(run, result)
         case Charged(state=state):
             return _charged(run, state)
         case Refused(reason=reason):
@@ -104,9 +111,8 @@ def classify(run: Sync, result: Result) -> tuple[Event, Sync]:
             return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case SyncFinished():
             return _finished(run, result)
-        case PrSettled(number=number, open=is_open):
-            update = {"pr": number, "pr_closed": number is not None and not is_open}
-            return Event.SETTLED, replace(run, state=run.state.model_copy(update=update))
+        case PrSettled():
+            return Event.SETTLED, replace(run, state=with_pr(run.state, result))
         case Done():
             return Event.RESTORED, run
     raise cannot_take("the sync stage", result, run.phase)
