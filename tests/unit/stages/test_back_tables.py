@@ -113,9 +113,6 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
             return Checked(data.draw(st.booleans()), ("moved",))
         case SettlePr(action=action):
             return PrSettled(3, action != "close")
-        case FinishWiki():
-            outcomes = [WikiPublished("published"), WikiPublished("nothing")]
-            return data.draw(st.sampled_from([*outcomes, WikiPublished("conflict", "a.md")]))
         case VerifyHead():
             return Verified(data.draw(st.booleans()), HEAD, "s", ("test: failed",))
         case ReadCi():
@@ -125,6 +122,15 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
             wiki_new = data.draw(st.sampled_from([(), ("Page.md",)]))
             new = data.draw(st.sampled_from([(), ("a.py",)]))
             return Pushed(HEAD, changed, new, data.draw(st.booleans()), wiki_new)
+    return _moving_result(data, effect)
+
+
+def _moving_result(data: st.DataObject, effect: Effect) -> Result:
+    """Results of the effects that move the branch or the PR: sync, rebase, merge, publish."""
+    match effect:
+        case FinishWiki():
+            outcomes = [WikiPublished("published"), WikiPublished("nothing")]
+            return data.draw(st.sampled_from([*outcomes, WikiPublished("conflict", "a.md")]))
         case SyncBase() | RebaseHere():
             made: list[Rebased] = [
                 Rebased("clean", HEAD),
