@@ -211,7 +211,7 @@ def run_close_out(ctx: JobContext, state: IssueState, effect: CloseOut) -> Done:
 
 
 def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Result:
-    """Carry out one of the back half's effects and return its result."""
+    """Carry out one of the checks, sync and merge effects and return its result."""
     match effect:
         case GuardBranch(recorded=recorded):
             own = OwnPushes(ctx.git, base_ref(ctx.base), ctx.git.env.identity.email)

@@ -1,4 +1,4 @@
-"""Effects and results of the back half's last stages: checks, sync and merge (no model ops)."""
+"""Effects and results of the last stages before a merge: checks, sync and merge (no model)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`docs/stages-back.md`: the checks, sync and merge tables drawn as mermaid state diagrams."""
+"""`docs/stages-merge.md`: the checks, sync and merge tables drawn as mermaid state diagrams."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ towards `max_syncs`.
 """
 
 
-def back_markdown() -> str:
+def merge_markdown() -> str:
     """The whole page."""
     drawn = (
         ("Checks", mermaid(checks.table.EXITS, checks.table.Phase.START)),

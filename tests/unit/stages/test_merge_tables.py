@@ -15,7 +15,7 @@ from conveyor.core.merge_rules import Behind
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import Flows, IssueState
 from conveyor.stages import checks, merge, sync
-from conveyor.stages.diagram_back import back_markdown
+from conveyor.stages.diagram_merge import merge_markdown
 from conveyor.stages.effects import (
     ChargeBudget,
     Charged,
@@ -58,7 +58,7 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.step import End, Table
 from tests.unit.stages.factory import inputs
-from tests.unit.stages.factory_back import HEAD, check_fix_reply, gate, resolver_reply
+from tests.unit.stages.factory_merge import HEAD, check_fix_reply, gate, resolver_reply
 
 TABLES: dict[str, Table[Any, Any, Any]] = {
     "checks": checks.TABLE,
@@ -168,7 +168,7 @@ def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
     pytest.fail(f"{name} did not end within 60 steps")
 
 
-def test_the_back_stages_page_is_generated_from_the_tables() -> None:
-    """docs/stages-back.md is what `diagram_back.back_markdown()` draws from the tables."""
-    page = Path(__file__).parents[3] / "docs" / "stages-back.md"
-    assert page.read_text(encoding="utf-8") == back_markdown()
+def test_the_checks_sync_and_merge_page_is_generated_from_the_tables() -> None:
+    """docs/stages-merge.md is what `diagram_merge.merge_markdown()` draws from the tables."""
+    page = Path(__file__).parents[3] / "docs" / "stages-merge.md"
+    assert page.read_text(encoding="utf-8") == merge_markdown()
