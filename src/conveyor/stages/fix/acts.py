@@ -1,4 +1,4 @@
-"""The fix stage's acts: what each phase asks of the job, and how each end is carried."""
+"""The fix stage's acts: the effect each phase asks for, each end, and the table."""
 
 from __future__ import annotations
 
