@@ -7,13 +7,7 @@ from conveyor.core.findings import stop_code
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
-from conveyor.stages.effects import (
-    ChargeBudget,
-    Effect,
-    PushBranch,
-    ResetBranch,
-    SettlePr,
-)
+from conveyor.stages.effects import ChargeBudget, Effect, PushBranch, ResetBranch, SettlePr
 from conveyor.stages.effects_review import PostPrComment
 from conveyor.stages.fix.table import EXITS, Event, Fix, Phase
 from conveyor.stages.prompts import fix as prompt

@@ -22,9 +22,7 @@ from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.merge.acts import TABLE
 from conveyor.stages.merge.table import EXITS, Event, Merge, Phase
 from conveyor.stages.stage_def import JobRole, StageDef
-from conveyor.stages.step import (
-    adopt_head,
-)
+from conveyor.stages.step import adopt_head
 
 _NEXT = {
     Next.TESTS_ONLY: Event.TESTS_ONLY,

@@ -19,14 +19,7 @@ from conveyor.stages.effects_merge import (
     VerifyHead,
 )
 from conveyor.stages.merge.table import EXITS, Event, Merge, Phase
-from conveyor.stages.step import (
-    End,
-    Released,
-    SavedAt,
-    Stopped,
-    Table,
-    branch_changed,
-)
+from conveyor.stages.step import End, Released, SavedAt, Stopped, Table, branch_changed
 
 
 def _read_stack(run: Merge) -> ReadStack:

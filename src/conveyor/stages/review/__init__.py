@@ -18,23 +18,13 @@ from conveyor.core.findings import (
 from conveyor.core.replies import AggregateReply, RereviewReply, ReviewReply
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState, Stage
-from conveyor.stages.effects import (
-    Began,
-    Charged,
-    Done,
-    Refused,
-    Result,
-    SessionEnded,
-)
+from conveyor.stages.effects import Began, Charged, Done, Refused, Result, SessionEnded
 from conveyor.stages.effects_review import ReviewPrepared
 from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.review.acts import TABLE
 from conveyor.stages.review.table import EXITS, Event, Phase, Review
 from conveyor.stages.stage_def import JobRole, StageDef
-from conveyor.stages.step import (
-    Inputs,
-    with_usage,
-)
+from conveyor.stages.step import Inputs, with_usage
 
 LENS_ATTEMPTS = 2
 AGGREGATE_FROM = 2  # blocking findings it takes to call the aggregator

@@ -6,22 +6,12 @@ from conveyor.core.config import Role
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
-from conveyor.stages.effects import (
-    ChargeBudget,
-    Effect,
-)
+from conveyor.stages.effects import ChargeBudget, Effect
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
 from conveyor.stages.prompts import aggregate, review
 from conveyor.stages.review.table import EXITS, Event, Phase, Review
 from conveyor.stages.review_text import findings_comment, lens_comment, nits_comment
-from conveyor.stages.step import (
-    End,
-    SavedAt,
-    Stopped,
-    Table,
-    deferred,
-    over_budget,
-)
+from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_budget
 
 
 def _launch(run: Review) -> Effect:

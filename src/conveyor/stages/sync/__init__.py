@@ -19,10 +19,7 @@ from conveyor.stages.effects import (
     Result,
     SessionEnded,
 )
-from conveyor.stages.effects_merge import (
-    Rebased,
-    SyncFinished,
-)
+from conveyor.stages.effects_merge import Rebased, SyncFinished
 from conveyor.stages.machine import Machine, cannot_take
 from conveyor.stages.stage_def import JobRole, StageDef
 from conveyor.stages.step import adopt_head, with_pr, with_usage

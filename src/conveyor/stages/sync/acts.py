@@ -7,27 +7,10 @@ from conveyor.core.flows import guarded_head
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
-from conveyor.stages.effects import (
-    ChargeBudget,
-    Effect,
-    SettlePr,
-)
-from conveyor.stages.effects_merge import (
-    FinishSync,
-    GuardBranch,
-    RestoreBranch,
-    SyncBase,
-)
+from conveyor.stages.effects import ChargeBudget, Effect, SettlePr
+from conveyor.stages.effects_merge import FinishSync, GuardBranch, RestoreBranch, SyncBase
 from conveyor.stages.prompts import resolver as prompt
-from conveyor.stages.step import (
-    End,
-    SavedAt,
-    Stopped,
-    Table,
-    branch_changed,
-    deferred,
-    over_budget,
-)
+from conveyor.stages.step import End, SavedAt, Stopped, Table, branch_changed, deferred, over_budget
 from conveyor.stages.sync.table import EXITS, UNDO, Event, Phase, Sync
 
 
