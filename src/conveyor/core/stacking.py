@@ -15,7 +15,7 @@ from conveyor.core.state import IssueState, StackedOn, Stage
 
 BRANCH_PREFIX = "agent/issue-"
 # A stacked issue saved at one of these stages is moved back to sync when P moves or
-# merges (STK-11); from merge the merge stage's own rebase does it (see docs/stages-back.md).
+# merges (STK-11); from merge the merge stage's own rebase does it (see docs/stages-merge.md).
 RESTACK_FROM = frozenset({Stage.CHECKS, Stage.ACCEPT, Stage.SECURITY})
 
 

@@ -19,7 +19,7 @@ from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.layout import JobPaths, leftover_checkouts
 from conveyor.job.push_op import commit_split
-from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole
+from conveyor.job.roles import JobRole, agent_role_of
 from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import prepare_workspace
@@ -63,7 +63,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     """Prepare the checkout (rescuing leftovers into the state); the context and the state."""
     config, paths = started.config, started.paths
     token = _token(started)
-    trailer_role = STAGE_AGENT_ROLES[started.stage].value
+    trailer_role = agent_role_of(started.stage).value
     state = started.claimed.state
     stack_on = started.stack_on if state.stacked_on is None else None
     settings = config.wiki_settings

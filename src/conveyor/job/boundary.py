@@ -11,7 +11,7 @@ from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.state import Stage
-from conveyor.job.roles import STAGE_AGENT_ROLES, JobRole, network_list, role_of
+from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
 
 
 def token_env_names(config: Config) -> tuple[str, ...]:
@@ -77,7 +77,7 @@ def session_env_names(
 ) -> list[str]:
     """The sorted names a session of this stage's job would get (values never leave here)."""
     role = role_of(stage)
-    choice = config.agents.for_role(STAGE_AGENT_ROLES[stage])
+    choice = config.agents.for_role(agent_role_of(stage))
     backend, _, scenario = resolve_choice(choice)
     sessions = job_dir / "sessions"
     spec = SessionSpec(
@@ -86,7 +86,7 @@ def session_env_names(
         model=choice.model,
         system_prompt="",
         task="",
-        reply_model=STAGE_AGENT_ROLES[stage].value,
+        reply_model=agent_role_of(stage).value,
         cwd=job_dir / "repo",
         session_dir=sessions / stage.value,
         session_key=stage.value,
@@ -113,7 +113,7 @@ def boundary_line(
 ) -> str:
     """One JSON line: role, checkout path (not created), session env names, network list."""
     role = role_of(stage)
-    choice = config.agents.for_role(STAGE_AGENT_ROLES[stage])
+    choice = config.agents.for_role(agent_role_of(stage))
     names = session_env_names(config, environ, stage, job_dir=job_dir, issue=issue)
     data = {
         "role": role.value,

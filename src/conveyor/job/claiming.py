@@ -17,6 +17,7 @@ from conveyor.forge.types import Comment, Issue
 from conveyor.ops.claim import Lost, Skipped, Won, claim, decide
 from conveyor.ops.context import OpContext, fetch_comments
 from conveyor.ops.issue_md import write_issue_md
+from conveyor.stages.registry import FIRST
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class NotClaimable:
 def expected_stage(state: IssueState | None, *, restarting: bool) -> Stage:
     """The stage the issue's next job runs: its saved stage, or where a restart begins."""
     if state is None:
-        return Stage.TRIAGE
+        return FIRST
     if restarting and state.stopped is not None:
         return restart(state).stage
     return state.stage

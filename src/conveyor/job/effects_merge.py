@@ -34,6 +34,7 @@ from conveyor.stages.effects_merge import (
     FinishSync,
     FinishWiki,
     GuardBranch,
+    LandingEffect,
     MergeEffect,
     MergePr,
     MergeTried,
@@ -210,7 +211,7 @@ def run_close_out(ctx: JobContext, state: IssueState, effect: CloseOut) -> Done:
 
 
 def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Result:
-    """Carry out one of the back half's effects and return its result."""
+    """Carry out one of the checks, sync and merge effects and return its result."""
     match effect:
         case GuardBranch(recorded=recorded):
             own = OwnPushes(ctx.git, base_ref(ctx.base), ctx.git.env.identity.email)
@@ -227,6 +228,13 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
         case RestoreBranch():
             restore_branch(ctx.git, ctx.branch)
             return Done()
+        case _:
+            return _perform_landing(ctx, state, effect)
+
+
+def _perform_landing(ctx: JobContext, state: IssueState, effect: LandingEffect) -> Result:
+    """Carry out one of the merge stage's own effects and return its result."""
+    match effect:
         case ReadQueue():
             return QueueRead(read_queue(ctx.ops, ctx.issue, _pr(ctx, state), now=ctx.now()))
         case CheckBehind(verified_sha=verified):

@@ -9,7 +9,7 @@ from typing import Any
 
 from conveyor.agents.launch import launch, resolve_choice
 from conveyor.agents.process import SessionHandle
-from conveyor.core.replies import SpecReply, TriageReply, validate_reply
+from conveyor.core.replies import SpecReply, validate_reply
 from conveyor.core.session import (
     ContextLimits,
     SessionIdentity,
@@ -23,8 +23,7 @@ from conveyor.job.hub import CheckReply
 from conveyor.job.jobfile import SessionRecord, UsageRecord
 from conveyor.job.live_session import LiveSession
 from conveyor.stages.effects import LaunchSession, SessionEnded
-from conveyor.stages.spec_text import spec_findings
-from conveyor.stages.triage import reply_findings
+from conveyor.stages.registry import definition
 
 HANDOFF_MD = "handoff.md"
 
@@ -164,22 +163,18 @@ def quick_checks(
 
     `scope` is the git-only part of the spec's commit check, run in the session too.
     """
-    names = {Stage.TRIAGE: "triage", Stage.SPEC: "spec", Stage.IMPLEMENT: "implement"}
-    name = names.get(stage)
+    quick = definition(stage).quick_check
 
     def check(_key: str, reply: Mapping[str, Any]) -> list[str]:
-        if name is None:
+        if quick is None:
             return []
-        checked = validate_reply(name, dict(reply))
+        checked = validate_reply(quick.schema, dict(reply))
         if checked.reply is None:
             return list(checked.findings)
-        if isinstance(checked.reply, TriageReply):
-            return list(reply_findings(checked.reply, state.depth))
-        if isinstance(checked.reply, SpecReply):
-            found = list(spec_findings(checked.reply, state.depth))
-            if not found and scope is not None and checked.reply.decision == "ready":
-                found = scope(checked.reply)
-            return found
-        return []
+        found = list(quick.rules(checked.reply, state.depth))
+        spec = checked.reply
+        if not found and scope is not None and isinstance(spec, SpecReply):
+            found = scope(spec) if spec.decision == "ready" else []
+        return found
 
     return check

@@ -1,33 +1,13 @@
-"""The stage-to-role table (JB-2) and each role's network list (JB-7)."""
+"""A stage job's role (JB-2), read from the stage registry, and each role's network list (JB-7)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from conveyor.core.config import Role
 from conveyor.core.state import Stage
+from conveyor.stages.registry import definition
+from conveyor.stages.stage_def import JobRole
 
-
-class JobRole(StrEnum):
-    """What a stage job may do: readers only read, writers push, the merger merges."""
-
-    READER = "reader"
-    WRITER = "writer"
-    MERGER = "merger"
-
-
-STAGE_ROLES: dict[Stage, JobRole] = {
-    Stage.TRIAGE: JobRole.READER,
-    Stage.SPEC: JobRole.WRITER,
-    Stage.IMPLEMENT: JobRole.WRITER,
-    Stage.REVIEW: JobRole.READER,
-    Stage.FIX: JobRole.WRITER,
-    Stage.SYNC: JobRole.WRITER,
-    Stage.CHECKS: JobRole.WRITER,
-    Stage.ACCEPT: JobRole.READER,
-    Stage.SECURITY: JobRole.READER,
-    Stage.MERGE: JobRole.MERGER,
-}
+__all__ = ["JobRole", "agent_role_of", "network_list", "role_of"]
 
 MODEL_HOSTS: dict[str, str] = {
     "claude": "api.anthropic.com",
@@ -40,11 +20,13 @@ PACKAGE_REGISTRY = "pypi.org"
 
 def role_of(stage: Stage) -> JobRole:
     """The role of a stage's job; `done` has no job."""
-    try:
-        return STAGE_ROLES[stage]
-    except KeyError:
-        msg = f"stage {stage.value!r} has no job"
-        raise ValueError(msg) from None
+    return definition(stage).job_role
+
+
+def agent_role_of(stage: Stage) -> Role:
+    """The config role whose agent and budget a stage's main session uses; it also names
+    the `Pipeline-Agent:` trailer of the stage's commits."""
+    return definition(stage).agent_role
 
 
 def network_list(role: JobRole, agent: str, api_url: str) -> tuple[str, ...]:
@@ -63,19 +45,3 @@ def network_list(role: JobRole, agent: str, api_url: str) -> tuple[str, ...]:
 def _host(url: str) -> str:
     rest = url.split("://", 1)[-1]
     return rest.split("/", 1)[0]
-
-
-# The config role whose agent and budget a stage's main session uses; also names the
-# `Pipeline-Agent:` trailer of the stage's commits.
-STAGE_AGENT_ROLES: dict[Stage, Role] = {
-    Stage.TRIAGE: Role.TRIAGE,
-    Stage.SPEC: Role.SPEC,
-    Stage.IMPLEMENT: Role.IMPLEMENT,
-    Stage.REVIEW: Role.REVIEW,
-    Stage.FIX: Role.FIX,
-    Stage.SYNC: Role.RESOLVER,
-    Stage.CHECKS: Role.CHECK_FIX,
-    Stage.ACCEPT: Role.ACCEPT,
-    Stage.SECURITY: Role.SECURITY,
-    Stage.MERGE: Role.RESOLVER,
-}

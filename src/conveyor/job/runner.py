@@ -1,19 +1,19 @@
 """The stage runner: drive a stage machine, carrying out each effect it asks for, to its end.
 
 `run_stage(ctx, state)` is what `conveyor job` calls once the issue is claimed and the
-checkout is ready. Effects are interpreted by one exhaustive `match`; each result is fed
-back to the machine's pure `transition`, and the end it reaches is carried out with the
-intake ops (save-state, release, stop, ask, split).
+checkout is ready. The stage's machine and what it needs first (spec.md restored, its
+start measured) come from its definition in `stages.registry`. Effects are interpreted
+by one exhaustive `match`; each result is fed back to the machine's pure `transition`, and
+the end it reaches is carried out with the intake ops (save-state, release, stop, ask,
+split).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, TypeVar, assert_never
+from typing import Any, assert_never
 
 from conveyor.core.replies import SpecReply
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import IssueState
 from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job import effects_forge, effects_git, effects_wiki
@@ -26,18 +26,6 @@ from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.job.stacking import measure_from
 from conveyor.ops.issue_md import read_taken
-from conveyor.stages import (
-    accept,
-    checks,
-    fix,
-    implement,
-    merge,
-    review,
-    security,
-    spec,
-    sync,
-    triage,
-)
 from conveyor.stages.effects import (
     ChargeBudget,
     CheckSpecCommits,
@@ -56,30 +44,9 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_merge import MergeEffect
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
-from conveyor.stages.step import Inputs, Step, Stopped
-
-M = TypeVar("M")
-
-
-@dataclass(frozen=True)
-class Machine(Generic[M]):
-    """A stage machine as the runner drives it."""
-
-    start: Callable[[Inputs, IssueState], Step[M]]
-    transition: Callable[[M, Result], Step[M]]
-    state: Callable[[M], IssueState]
-
-
-TRIAGE = Machine(triage.start, triage.transition, lambda m: m.state)
-SPEC = Machine(spec.start, spec.transition, lambda m: m.state)
-IMPLEMENT = Machine(implement.start, implement.transition, lambda m: m.state)
-REVIEW = Machine(review.start, review.transition, lambda m: m.state)
-FIX = Machine(fix.start, fix.transition, lambda m: m.state)
-ACCEPT = Machine(accept.start, accept.transition, lambda m: m.state)
-SECURITY = Machine(security.start, security.transition, lambda m: m.state)
-CHECKS = Machine(checks.start, checks.transition, lambda m: m.state)
-SYNC = Machine(sync.start, sync.transition, lambda m: m.state)
-MERGE = Machine(merge.start, merge.transition, lambda m: m.state)
+from conveyor.stages.machine import Machine
+from conveyor.stages.registry import definition
+from conveyor.stages.step import Inputs, Stopped
 
 
 def build_inputs(ctx: JobContext) -> Inputs:
@@ -142,12 +109,12 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
             assert_never(effect)
 
 
-def drive(ctx: JobContext, machine: Machine[M], state: IssueState) -> StageEnd:
+def drive(ctx: JobContext, machine: Machine[Any, Any, Any], state: IssueState) -> StageEnd:
     """Run `machine` from its start to its end."""
     step = machine.start(build_inputs(ctx), state)
     while True:
         action = step.action
-        current = machine.state(step.memory)
+        current: IssueState = step.memory.state
         if not isinstance(action, Effect):
             return carry_out(ctx, action)
         try:
@@ -180,47 +147,21 @@ def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
 
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
+    stage = definition(ctx.stage)
     begun = take_feedback_first(ctx, state)
     if isinstance(begun, StageEnd):
         return begun
-    state = begun
-    if ctx.stage is Stage.SPEC:
-        state = spec_start(ctx, state)
+    state = spec_start(ctx, begun) if stage.measures_start else begun
     start = state.start_sha or rev_parse(ctx.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:
         return effects_git.scope_check(ctx, start, reply)
 
-    in_session = scope if ctx.stage is Stage.SPEC else None
+    in_session = scope if stage.measures_start else None
     ctx.hub.set_check_reply(quick_checks(ctx.stage, state, in_session))
     try:
-        match ctx.stage:
-            case Stage.TRIAGE:
-                return drive(ctx, TRIAGE, state)
-            case Stage.SPEC:
-                return drive(ctx, SPEC, state)
-            case Stage.IMPLEMENT:
-                restore_spec_md(ctx, state)
-                return drive(ctx, IMPLEMENT, state)
-            case Stage.REVIEW:
-                restore_spec_md(ctx, state)
-                return drive(ctx, REVIEW, state)
-            case Stage.FIX:
-                restore_spec_md(ctx, state)
-                return drive(ctx, FIX, state)
-            case Stage.ACCEPT:
-                restore_spec_md(ctx, state)
-                return drive(ctx, ACCEPT, state)
-            case Stage.SECURITY:
-                return drive(ctx, SECURITY, state)
-            case Stage.CHECKS:
-                return drive(ctx, CHECKS, state)
-            case Stage.SYNC:
-                return drive(ctx, SYNC, state)
-            case Stage.MERGE:
-                return drive(ctx, MERGE, state)
-            case _:
-                msg = f"stage {ctx.stage.value!r} has no machine in this version"
-                raise ValueError(msg)
+        if stage.restores_spec:
+            restore_spec_md(ctx, state)
+        return drive(ctx, stage.machine, state)
     finally:
         ctx.hub.set_check_reply(None)

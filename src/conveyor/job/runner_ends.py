@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from conveyor.core.redact import redact
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import IssueState
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.effects_forge import SPEC_MD, signature
@@ -18,7 +18,8 @@ from conveyor.ops.release import release
 from conveyor.ops.split import Part, split
 from conveyor.ops.state_store import save_state
 from conveyor.ops.stop import stop
-from conveyor.stages.spec_acts import SPEC_HEADING
+from conveyor.stages.registry import has_job
+from conveyor.stages.spec.acts import SPEC_HEADING
 from conveyor.stages.step import Asked, End, Released, SavedAt, Split, Stopped
 
 SPEC_MARK = "<!-- conveyor:comment role=spec kind=spec run="
@@ -34,7 +35,7 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
         case SavedAt(stage=stage, state=state):
             at_stage = state.model_copy(update={"stage": stage})
             saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=at_stage)
-            if stage is Stage.DONE:
+            if not has_job(stage):
                 mark_merged(ctx.ops, ctx.issue)
                 return StageEnd("merged", saved, "merged")
             return StageEnd("saved", saved, f"saved at {stage.value}")

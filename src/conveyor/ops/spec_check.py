@@ -192,8 +192,20 @@ def _fail_findings(
     (setup, a usage error, a timeout, an unrelated collection error) is returned as
     such, never as the spec writer's failure.
     """
+    at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests])
+    if isinstance(at_head, SpecCheck):
+        return at_head
+    reverted = _passing_reverted(ctx, start, head, tests)
+    if isinstance(reverted, SpecCheck):
+        return reverted
+    return SpecCheck((*at_head, *reverted))
+
+
+def _failing_at_head(
+    ctx: Context, start: str, changes: Sequence[Change], files: list[str]
+) -> SpecCheck | list[str]:
+    """SPEC-83's findings: the suite at the head must fail, and only in the new tests."""
     suite = run_suite(ctx, "spec")
-    files = [c.path for c in tests]
     found: list[str] = []
     if (broken := suite.environment) is not None:
         mine = blame_change(ctx, suite, start)
@@ -211,6 +223,14 @@ def _fail_findings(
                 "the test command fails at the spec's head, but none of the spec writer's "
                 f"tests do: {listing(suite.verdict.failures)}"
             )
+    return found
+
+
+def _passing_reverted(
+    ctx: Context, start: str, head: str, tests: Sequence[Change]
+) -> SpecCheck | list[str]:
+    """SPEC-84's findings: with the spec writer's tests put back, the suite must pass."""
+    found: list[str] = []
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
         mine = blame_change(ctx, reverted, start)
@@ -233,7 +253,7 @@ def _fail_findings(
                 f"the test command fails with the spec writer's tests put back as they were{what}, "
                 f"so the stubs broke something:\n{reverted.test.tail[-1500:]}"
             )
-    return SpecCheck(tuple(found))
+    return found
 
 
 def spec_test_findings(checkout: Path, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:

@@ -10,9 +10,9 @@ from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
 from conveyor.stages.effects import Effect
-from conveyor.stages.judge_table import Judging
-from conveyor.stages.judging import Rule, frame, machine
+from conveyor.stages.judging import Judging, Rule, frame, machine
 from conveyor.stages.prompts import accept as prompt
+from conveyor.stages.stage_def import JobRole, StageDef
 from conveyor.stages.step import End, SavedAt, Stopped
 
 RULE = Rule("accept", Role.ACCEPT, "acceptance verifier", AcceptReply, add_acceptance)
@@ -46,3 +46,4 @@ MACHINE = machine(
 TABLE = MACHINE.table
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(Stage.ACCEPT, MACHINE, JobRole.READER, Role.ACCEPT, restores_spec=True)

@@ -1,4 +1,4 @@
-"""`docs/stages.md`: each stage machine's table drawn as a mermaid state diagram."""
+"""`docs/stages.md`: the shape of a stage, the registry, and the first stages' tables drawn."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TypeVar
 
-from conveyor.stages import implement_table, spec_table, triage
+from conveyor.stages import implement, spec, triage
+from conveyor.stages.registry import DEFINITIONS
 
 P = TypeVar("P", bound=StrEnum)
 E = TypeVar("E", bound=StrEnum)
@@ -14,13 +15,51 @@ E = TypeVar("E", bound=StrEnum)
 INTRO = """\
 # Stage machines
 
-Each front-half stage is a pure state machine: a table of phases and the events that
-move between them, and one `transition(memory, result) -> Step` that looks the event
-up (there is no default branch; an event a phase has no exit for is a bug and raises).
-A phase either asks the job for one effect (a session, an op, a comment) or is an end:
-saved at the next stage, stopped with a control code, released, asked or split.
+Each stage is a pure state machine: a table of phases and the events that move between
+them, and one `transition(memory, result) -> Step` that looks the event up (there is no
+default branch; an event a phase has no exit for is a bug and raises). A phase either
+asks the job for one effect (a session, an op, a comment) or is an end: saved at the
+next stage, stopped with a control code, released, asked or split.
 
-This page is generated from the tables in `conveyor.stages`; a test keeps it current.
+This page is generated from the tables and the stage registry in `conveyor.stages`; a
+test keeps it current. The checks, sync and merge diagrams are in `docs/stages-merge.md`.
+
+## The shape of a stage
+
+Every stage has the same three parts: its **table** (the `Phase` and `Event` enums, the
+exits between phases, and the memory dataclass), its **classify** (which event a result
+is in the current phase, and the memory it leaves) and its **acts** (the effect each
+phase asks for, each end's value, and the `Table` that joins them). A stage that fits
+300 lines is one module, `stages/<stage>.py`, in that order; a larger one is a package
+with the same fixed modules:
+
+| module | holds |
+| --- | --- |
+| `stages/<stage>/table.py` | `Phase`, `Event`, `EXITS`, `ENDS`, the memory dataclass |
+| `stages/<stage>/acts.py` | the act functions and `TABLE` |
+| `stages/<stage>/__init__.py` | `classify`, `MACHINE`, `start`, `transition`, `STAGE` |
+
+A package's `__init__` re-exports the table's and acts' names, so `stages.<stage>.X`
+reads the same either way. Packages: spec, implement, review, fix, checks, sync and
+merge. Modules: triage, accept and security (acceptance and security share one table
+and classify, `stages/judging.py`, and add their own acts). Long prose stays beside
+them: the prompts (`stages/prompts/`), `spec_text.py` and `review_text.py`. The shared
+plumbing is `machine.py` (the machine), `step.py` (ends and inputs), `writer.py` (a
+writer session's reply) and `effects*.py`.
+
+## The stage registry
+
+Each stage exposes one `STAGE: StageDef` (`stages/stage_def.py`, a frozen dataclass):
+its `Stage`, its `MACHINE`, the job's role (`READER` only reads, `WRITER` pushes,
+`MERGER` merges: JB-2), the config role whose agent and budget its main session uses
+(and its commits' `Pipeline-Agent:` trailer), whether the job first rebuilds `spec.md`
+from the signed spec comment, whether its start is measured from the fork point (the
+spec's own commits; its commit scope check also runs in the session) and the reply check
+a session runs before it ends (`QuickCheck`: the reply's schema, then the stage's rules).
+`stages/registry.py` maps every stage with a job to its definition; `done` has none. The
+job reads it instead of switching on `Stage`: the runner drives `definition(stage).machine`,
+`job/roles.py` reads the roles, the check-reply handler reads `quick_check`.
+
 """
 FLOWS = """
 ## Code and wiki flows
@@ -78,14 +117,28 @@ def page(intro: str, drawn: tuple[tuple[str, str], ...]) -> str:
     return "\n".join(parts)
 
 
+def registry_table() -> str:
+    """The registry as a table: each stage's job role, agent role and what the job does first."""
+    lines = [
+        "| stage | job role | agent role | restores spec.md | measures its start | reply check |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for d in DEFINITIONS:
+        check = d.quick_check.schema if d.quick_check else "-"
+        first = ("yes" if d.restores_spec else "-", "yes" if d.measures_start else "-")
+        row = (d.stage.value, d.job_role.value, d.agent_role.value, *first, check)
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def stages_markdown() -> str:
     """The whole page."""
     drawn = (
         ("Triage", mermaid(triage.EXITS, triage.Phase.START)),
-        ("Spec", mermaid(spec_table.EXITS, spec_table.Phase.START)),
-        ("Implement and open-pr", mermaid(implement_table.EXITS, implement_table.Phase.START)),
+        ("Spec", mermaid(spec.EXITS, spec.Phase.START)),
+        ("Implement and open-pr", mermaid(implement.EXITS, implement.Phase.START)),
     )
-    return page(INTRO + FLOWS, drawn) + "\n" + STACKED
+    return page(INTRO + registry_table() + FLOWS, drawn) + "\n" + STACKED
 
 
 STACKED = """## Stacked branches
@@ -118,7 +171,7 @@ security-reviewed again; from merge the passed head is kept and a clean rebase r
 only the tests (MRG-7). A restack takes nothing from `max_syncs`, and waits while P has a
 job running (its saved head lags that job's pushes). Holds are ordinary
 hold lines in `orchestrator.log`; stacking never stops an issue. See
-`docs/stages-back.md` for sync and merge.
+`docs/stages-merge.md` for sync and merge.
 
 A wiki-only change has no commits of its own on its code branch, so it never stacks:
 it is not restacked when P moves or merges, its merge goes straight to finish-wiki

@@ -1,4 +1,4 @@
-"""Effects and results of the back half's last stages: checks, sync and merge (no model ops)."""
+"""Effects and results of the last stages before a merge: checks, sync and merge (no model)."""
 
 from __future__ import annotations
 
@@ -120,14 +120,9 @@ class FinishWiki:
     """A wiki-only change: publish it, close the issue listing the commits, agent:merged."""
 
 
-MergeEffect = (
-    GuardBranch
-    | VerifyHead
-    | ReadCi
-    | SyncBase
-    | FinishSync
-    | RestoreBranch
-    | ReadQueue
+# The merge order, behind, the rebase, the squash, the close-out and the wiki's publish.
+LandingEffect = (
+    ReadQueue
     | CheckBehind
     | RebaseHere
     | ReadStack
@@ -136,6 +131,9 @@ MergeEffect = (
     | CheckWiki
     | PublishWiki
     | FinishWiki
+)
+MergeEffect = (
+    GuardBranch | VerifyHead | ReadCi | SyncBase | FinishSync | RestoreBranch | LandingEffect
 )
 
 # -- results -------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
 from conveyor.stages.effects import Effect
-from conveyor.stages.judge_table import Judging
-from conveyor.stages.judging import Rule, frame, machine
+from conveyor.stages.judging import Judging, Rule, frame, machine
 from conveyor.stages.prompts import security as prompt
+from conveyor.stages.stage_def import JobRole, StageDef
 from conveyor.stages.step import End, SavedAt, Stopped
 
 RULE = Rule("security", Role.SECURITY, "security reviewer", SecurityReply, add_security)
@@ -53,3 +53,4 @@ MACHINE = machine(RULE, _launch, verdict_text, _passed, _stop)
 TABLE = MACHINE.table
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(Stage.SECURITY, MACHINE, JobRole.READER, Role.SECURITY)

@@ -11,7 +11,7 @@ from conveyor.core.budget import record_usage, refund_last
 from conveyor.core.config import Commands, Limits, Paths
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.stages.effects import Checked, Effect, SessionEnded
+from conveyor.stages.effects import Checked, Effect, PrSettled, SessionEnded
 
 # -- ends ------------------------------------------------------------------------------
 
@@ -160,6 +160,12 @@ def with_usage(state: IssueState, ended: SessionEnded) -> IssueState:
     if ended.infra is not None:
         return refund_last(state)
     return record_usage(state, len(state.charges) - 1, ended.used, ended.cost_usd)
+
+
+def with_pr(state: IssueState, settled: PrSettled) -> IssueState:
+    """The state after settle-pr: the PR's number, and whether it is closed now."""
+    closed = settled.number is not None and not settled.open
+    return state.model_copy(update={"pr": settled.number, "pr_closed": closed})
 
 
 class IllegalMove(RuntimeError):

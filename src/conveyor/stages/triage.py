@@ -24,6 +24,7 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.machine import Machine, cannot_take, charge
 from conveyor.stages.prompts import triage as prompt
+from conveyor.stages.stage_def import JobRole, QuickCheck, StageDef
 from conveyor.stages.step import (
     Asked,
     End,
@@ -245,3 +246,10 @@ TABLE: Table[Phase, Event, Triage] = Table(
 MACHINE = Machine(TABLE, classify, Triage)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(
+    Stage.TRIAGE,
+    MACHINE,
+    JobRole.READER,
+    Role.TRIAGE,
+    quick_check=QuickCheck("triage", TriageReply, reply_findings),
+)

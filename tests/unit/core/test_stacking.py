@@ -13,7 +13,7 @@ from conveyor.core.stacking import (
     stack_base,
 )
 from conveyor.core.state import CiWait, IssueState, StackedOn, Stage
-from tests.unit.stages.factory_back import NOW
+from tests.unit.stages.factory_merge import NOW
 
 OLD, NEW, BASE = "1" * 40, "2" * 40, "3" * 40
 STACKED = StackedOn(issue=4, head_sha=OLD)

@@ -11,8 +11,8 @@ from conveyor.stages import accept, security
 from conveyor.stages.effects import LaunchSession, SessionEnded
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
 from conveyor.stages.step import Released, SavedAt, Stopped
-from tests.unit.stages.back import HEAD, by_kind, run_to_end
 from tests.unit.stages.factory import failed, inputs
+from tests.unit.stages.factory_review import HEAD, by_kind, run_to_end
 
 STATE = IssueState(stage=Stage.ACCEPT, pr=12, head_sha=HEAD, spec="## Behaviour\n- totals add up")
 

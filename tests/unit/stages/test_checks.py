@@ -23,7 +23,7 @@ from conveyor.stages.effects import (
 from conveyor.stages.effects_merge import CiRead, GuardBranch, ReadCi, Verified, VerifyHead
 from conveyor.stages.step import Released, SavedAt, Stopped
 from tests.unit.stages.factory import failed, inputs, replied
-from tests.unit.stages.factory_back import (
+from tests.unit.stages.factory_merge import (
     HEAD,
     NEW,
     NOW,

@@ -11,8 +11,8 @@ from conveyor.stages import fix
 from conveyor.stages.effects import LaunchSession, PushBranch, ResetBranch, SessionEnded
 from conveyor.stages.effects_review import PostPrComment
 from conveyor.stages.step import Released, SavedAt, Stopped
-from tests.unit.stages.back import FIXED, HEAD, by_kind, run_to_end, stored
 from tests.unit.stages.factory import failed, inputs
+from tests.unit.stages.factory_review import FIXED, HEAD, by_kind, run_to_end, stored
 
 SPEC = "## Behaviour\n- `total()` of an empty stock is 0.\n"
 STATE = IssueState(

@@ -20,7 +20,7 @@ from conveyor.stages.effects import (
     SessionEnded,
     SettlePr,
 )
-from conveyor.stages.implement_table import Implement
+from conveyor.stages.implement.table import Implement
 from conveyor.stages.step import SavedAt, Step, Stopped
 from tests.unit.stages.factory import SPEC_HEAD, START, failed, implement_reply, inputs, replied
 

@@ -20,8 +20,8 @@ from conveyor.stages import accept, implement, review, triage
 from conveyor.stages.effects import ChargeBudget, Charged, LaunchSession, SessionEnded
 from conveyor.stages.effects_review import ReviewPrepared
 from conveyor.stages.step import Released, Step
-from tests.unit.stages.back import HEAD
 from tests.unit.stages.factory import SPEC_HEAD, START, inputs, triage_reply
+from tests.unit.stages.factory_review import HEAD
 
 SIGNED_OUT = SessionEnded(SessionStatus.FAILED, None, "Not logged in", 0, infra=InfraKind.AUTH)
 STATES = {

@@ -24,7 +24,7 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.step import Released, SavedAt, Stopped
 from tests.unit.stages.factory import inputs
-from tests.unit.stages.factory_back import HEAD, NEW, run_through
+from tests.unit.stages.factory_merge import HEAD, NEW, run_through
 
 PASSED = IssueState(
     stage=Stage.MERGE, head_sha=HEAD, verified_sha=HEAD, passed_sha=HEAD, pr=12, rebase_from=0

@@ -18,7 +18,8 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
 from conveyor.stages.step import Released, SavedAt, Stopped
-from tests.unit.stages.back import (
+from tests.unit.stages.factory import failed, inputs
+from tests.unit.stages.factory_review import (
     FIXED,
     HEAD,
     answer,
@@ -29,7 +30,6 @@ from tests.unit.stages.back import (
     run_to_end,
     stored,
 )
-from tests.unit.stages.factory import failed, inputs
 
 STATE = IssueState(stage=Stage.REVIEW, pr=12, head_sha=HEAD, spec="## Behaviour\n- totals")
 CLEAN = {

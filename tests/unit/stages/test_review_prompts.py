@@ -1,4 +1,4 @@
-"""The back-half prompts carry the rules of the work and point at what the session reads."""
+"""The review, fix, acceptance and security prompts: the work's rules, and what to read."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from conveyor.core.findings import Raw
 from conveyor.core.replies import Finding as ReplyFinding
 from conveyor.stages.prompts import accept, aggregate, fix, review, security
 from conveyor.stages.prompts.common import Prompt
-from tests.unit.stages.back import stored
+from tests.unit.stages.factory_review import stored
 
 DISPUTED = stored(4, status="disputed", dispute='too strict\nThe spec says: "totals are ints"')
 RAW = Raw(
@@ -57,7 +57,7 @@ PROMPTS: dict[str, Prompt] = {
 
 
 @pytest.mark.parametrize("kind", sorted(PROMPTS))
-def test_every_back_half_prompt_says_what_is_data_where_the_pr_lands_and_its_budget(
+def test_every_review_loop_prompt_says_what_is_data_where_the_pr_lands_and_its_budget(
     kind: str,
 ) -> None:
     """GOAL-19, GOAL-20: data never instructions; the base branch, not production; the budget."""

@@ -1,4 +1,4 @@
-"""Properties of the back-half tables: total, terminal phases without exits, runs always end."""
+"""Properties of the review, fix, accept and security tables: total, ends exact, runs end."""
 
 from __future__ import annotations
 
@@ -27,8 +27,14 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
 from conveyor.stages.step import End, Table
-from tests.unit.stages.back import HEAD, issue_finding, rereview_reply, review_reply, stored
 from tests.unit.stages.factory import inputs
+from tests.unit.stages.factory_review import (
+    HEAD,
+    issue_finding,
+    rereview_reply,
+    review_reply,
+    stored,
+)
 from tests.unit.stages.test_accept_security import harm, verdict
 from tests.unit.stages.test_fix import fix_reply
 

@@ -23,7 +23,7 @@ from conveyor.stages.effects import (
     SessionEnded,
     SuiteRan,
 )
-from conveyor.stages.spec_table import Spec
+from conveyor.stages.spec.table import Spec
 from conveyor.stages.step import Asked, Inputs, SavedAt, Split, Step, Stopped
 from tests.unit.stages.factory import (
     SPEC_BODY,

@@ -24,7 +24,7 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.step import SavedAt
 from tests.unit.stages.factory import inputs
-from tests.unit.stages.factory_back import HEAD, NEW, run_through
+from tests.unit.stages.factory_merge import HEAD, NEW, run_through
 
 P_OLD, P_NEW, BASE = "1" * 40, "2" * 40, "3" * 40
 STACKED = StackedOn(issue=7, head_sha=P_OLD)

@@ -27,9 +27,9 @@ from conveyor.stages.effects_merge import (
     SyncFinished,
 )
 from conveyor.stages.step import Released, SavedAt, Step, Stopped
-from conveyor.stages.sync_table import Sync
+from conveyor.stages.sync.table import Sync
 from tests.unit.stages.factory import failed, inputs, replied
-from tests.unit.stages.factory_back import HEAD, NEW, resolver_reply, run_through
+from tests.unit.stages.factory_merge import HEAD, NEW, resolver_reply, run_through
 
 STATE = IssueState(stage=Stage.SYNC, head_sha=HEAD, verified_sha=HEAD, pr=12)
 CONFLICT = Rebased("conflict", HEAD, ("a.py",))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState
-from conveyor.stages import implement, spec, spec_acts, triage
+from conveyor.stages import implement, spec, triage
 from conveyor.stages.diagram import stages_markdown
 from conveyor.stages.effects import (
     ChargeBudget,
@@ -50,7 +50,7 @@ from tests.unit.stages.factory import (
 DOCS = Path(__file__).parents[3] / "docs" / "stages.md"
 TABLES: dict[str, Table[Any, Any, Any]] = {
     "triage": triage.TABLE,
-    "spec": spec_acts.TABLE,
+    "spec": spec.TABLE,
     "implement": implement.TABLE,
 }
 MACHINES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {

@@ -36,9 +36,9 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.effects_review import PostPrComment
 from conveyor.stages.step import SavedAt, Stopped
-from tests.unit.stages.back import FIXED, stored
 from tests.unit.stages.factory import START, implement_reply, inputs, replied, spec_reply
-from tests.unit.stages.factory_back import HEAD, run_through
+from tests.unit.stages.factory_merge import HEAD, run_through
+from tests.unit.stages.factory_review import FIXED, stored
 from tests.unit.stages.test_fix import fix_reply
 from tests.unit.stages.test_implement import launched
 from tests.unit.stages.test_spec import launched as spec_launched

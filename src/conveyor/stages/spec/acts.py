@@ -22,7 +22,7 @@ from conveyor.stages.effects import (
     SettlePr,
 )
 from conveyor.stages.prompts import spec as prompt
-from conveyor.stages.spec_table import EXITS, Event, Phase, Spec
+from conveyor.stages.spec.table import EXITS, Event, Phase, Spec
 from conveyor.stages.spec_text import lists_wiki_updates, strip_end_marker
 from conveyor.stages.step import (
     Asked,

@@ -1,8 +1,8 @@
-"""`docs/stages-back.md`: the checks, sync and merge tables drawn as mermaid state diagrams."""
+"""`docs/stages-merge.md`: the checks, sync and merge tables drawn as mermaid state diagrams."""
 
 from __future__ import annotations
 
-from conveyor.stages import checks_table, merge_table, sync_table
+from conveyor.stages import checks, merge, sync
 from conveyor.stages.diagram import mermaid, page
 
 INTRO = """\
@@ -26,11 +26,11 @@ towards `max_syncs`.
 """
 
 
-def back_markdown() -> str:
+def merge_markdown() -> str:
     """The whole page."""
     drawn = (
-        ("Checks", mermaid(checks_table.EXITS, checks_table.Phase.START)),
-        ("Sync", mermaid(sync_table.EXITS, sync_table.Phase.START)),
-        ("Merge", mermaid(merge_table.EXITS, merge_table.Phase.START)),
+        ("Checks", mermaid(checks.table.EXITS, checks.table.Phase.START)),
+        ("Sync", mermaid(sync.table.EXITS, sync.table.Phase.START)),
+        ("Merge", mermaid(merge.table.EXITS, merge.table.Phase.START)),
     )
     return page(INTRO, drawn)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.ci_gate import Verdict
+from conveyor.core.config import Role
 from conveyor.core.flows import flows_of, has_code, has_wiki, pr_flow_action, pr_open
 from conveyor.core.replies import CheckFixReply
 from conveyor.core.state import Stage
-from conveyor.stages.checks_acts import TABLE
-from conveyor.stages.checks_table import Checks, Event, Phase
+from conveyor.stages.checks.acts import TABLE
+from conveyor.stages.checks.table import EXITS, Checks, Event, Phase
 from conveyor.stages.effects import (
     Began,
     Charged,
@@ -23,7 +24,8 @@ from conveyor.stages.effects import (
 )
 from conveyor.stages.effects_merge import CiRead, Verified
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.step import adopt_head, with_usage
+from conveyor.stages.stage_def import JobRole, StageDef
+from conveyor.stages.step import adopt_head, with_pr, with_usage
 from conveyor.stages.writer import Writer
 
 
@@ -103,22 +105,33 @@ WRITER = Writer(
 )
 
 
+def _checked(run: Checks, checked: Checked) -> tuple[Event, Checks]:
+    """A check's verdict: wiki-check's in its phase, else the branch guard's."""
+    if run.phase is Phase.WIKI_CHECK:
+        return _wiki_checked(run, checked.ok, checked.findings)
+    return _guarded(run, checked)
+
+
+def _verified(run: Checks, verified: Verified) -> tuple[Event, Checks]:
+    """verify's verdict: an environment problem, a pass recorded on the state, or red."""
+    run = replace(run, verified=verified)
+    if verified.environment:
+        return Event.ENVIRONMENT, replace(run, note=verified.environment)
+    if verified.passed:
+        state = run.state.model_copy(update={"verified_sha": verified.head_sha})
+        return Event.PASSED, replace(run, state=state)
+    return _red(run, verified.failures)
+
+
 def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
     """The event a result is in the current phase, and the memory it leaves."""
     match result:
         case Began():
             return Event.BEGIN, run
-        case Checked(ok=ok, findings=findings) if run.phase is Phase.WIKI_CHECK:
-            return _wiki_checked(run, ok, findings)
         case Checked():
-            return _guarded(run, result)
-        case Verified(environment=note) as verified if note:
-            return Event.ENVIRONMENT, replace(run, verified=verified, note=note)
-        case Verified(passed=True) as verified:
-            state = run.state.model_copy(update={"verified_sha": verified.head_sha})
-            return Event.PASSED, replace(run, verified=verified, state=state)
-        case Verified() as verified:
-            return _red(replace(run, verified=verified), verified.failures)
+            return _checked(run, result)
+        case Verified():
+            return _verified(run, result)
         case CiRead():
             return _ci(run, result)
         case Done():
@@ -129,12 +142,25 @@ def classify(run: Checks, result: Result) -> tuple[Event, Checks]:
             return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
         case Pushed():
             return _pushed(run, result)
-        case PrSettled(number=number, open=is_open):
-            update = {"pr": number, "pr_closed": number is not None and not is_open}
-            return Event.DONE, replace(run, state=run.state.model_copy(update=update))
+        case PrSettled():
+            return Event.DONE, replace(run, state=with_pr(run.state, result))
     raise cannot_take("the checks stage", result, run.phase)
 
 
 MACHINE = Machine(TABLE, classify, Checks)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(Stage.CHECKS, MACHINE, JobRole.WRITER, Role.CHECK_FIX)
+
+__all__ = [
+    "EXITS",
+    "MACHINE",
+    "STAGE",
+    "TABLE",
+    "Checks",
+    "Event",
+    "Phase",
+    "classify",
+    "start",
+    "transition",
+]

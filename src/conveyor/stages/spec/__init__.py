@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from conveyor.core.config import Role
 from conveyor.core.flows import flows_of, pr_flow_action, pr_open
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import Stage
@@ -21,9 +22,10 @@ from conveyor.stages.effects import (
     SuiteRan,
 )
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.spec_acts import TABLE, spec_text
-from conveyor.stages.spec_table import Event, Phase, Spec
+from conveyor.stages.spec.acts import TABLE, spec_text
+from conveyor.stages.spec.table import EXITS, Event, Phase, Spec
 from conveyor.stages.spec_text import spec_findings
+from conveyor.stages.stage_def import JobRole, QuickCheck, StageDef
 from conveyor.stages.step import with_usage
 from conveyor.stages.writer import Writer
 
@@ -71,45 +73,85 @@ WRITER = Writer(
 )
 
 
+def _began(run: Spec) -> Spec:
+    """The spec's start: where its own commits (and wiki pages) begin, unless saved already."""
+    state = run.state
+    if state.start_sha is None:
+        state = state.model_copy(update={"start_sha": run.inputs.head_sha})
+    if state.start_wiki_sha is None and run.inputs.wiki_head is not None:
+        state = state.model_copy(update={"start_wiki_sha": run.inputs.wiki_head})
+    return replace(run, state=state)
+
+
+def _checked(run: Spec, checked: Checked) -> tuple[Event, Spec]:
+    """The commit check: an environment problem, a pass (long or not), or failed."""
+    if run.phase is Phase.CHECK_COMMITS and checked.environment:
+        return Event.ENVIRONMENT, replace(run, note=checked.environment)
+    if run.phase is Phase.CHECK_COMMITS and checked.ok:
+        long = len(spec_text(run)) > run.inputs.limits.spec_limit_chars
+        return (Event.PASSED_LONG if long else Event.PASSED), run
+    return _failed(run, "the spec writer's commits failed the commit check", checked.findings)
+
+
+def _suite(run: Spec, ran: SuiteRan) -> tuple[Event, Spec]:
+    """A no-work spec's tests on the base: they must pass there."""
+    if ran.passed:
+        return Event.PASSED, run
+    why = "no-work, but the spec writer's tests fail on the base"
+    return _failed(run, why, (ran.detail,) if ran.detail else ())
+
+
+def _done(run: Spec) -> Event:
+    """A done op; the posted spec of a wiki-only change goes the wiki's way (FLOW-10)."""
+    wiki_only = run.reply is not None and run.reply.wiki_only
+    return Event.WIKI_ONLY if run.phase is Phase.POST_SPEC and wiki_only else Event.DONE
+
+
 def classify(run: Spec, result: Result) -> tuple[Event, Spec]:
     """The event a result is in the current phase, and the memory it leaves."""
     match result:
         case Began():
-            state = run.state
-            if state.start_sha is None:
-                state = state.model_copy(update={"start_sha": run.inputs.head_sha})
-            if state.start_wiki_sha is None and run.inputs.wiki_head is not None:
-                state = state.model_copy(update={"start_wiki_sha": run.inputs.wiki_head})
-            return Event.BEGIN, replace(run, state=state)
+            return Event.BEGIN, _began(run)
         case Charged() | Refused():
             return charge(run, result, Event)
         case SessionEnded():
             return WRITER.ended(replace(run, state=with_usage(run.state, result)), result)
-        case Checked(environment=note) if note and run.phase is Phase.CHECK_COMMITS:
-            return Event.ENVIRONMENT, replace(run, note=note)
-        case Checked(ok=True) if run.phase is Phase.CHECK_COMMITS:
-            long = len(spec_text(run)) > run.inputs.limits.spec_limit_chars
-            return (Event.PASSED_LONG if long else Event.PASSED), run
-        case Checked(findings=findings):
-            return _failed(run, "the spec writer's commits failed the commit check", findings)
-        case SuiteRan(passed=True):
-            return Event.PASSED, run
-        case SuiteRan(detail=detail):
-            why = "no-work, but the spec writer's tests fail on the base"
-            return _failed(run, why, (detail,) if detail else ())
+        case Checked():
+            return _checked(run, result)
+        case SuiteRan():
+            return _suite(run, result)
         case PrOpened(number=number, head_sha=sha):
             return Event.DONE, replace(run, pr=number, spec_sha=sha)
         case Pushed():
             return _wiki_pushed(run, result)
         case PrSettled(number=number):
             return Event.DONE, replace(run, pr=number)
-        case Done() if run.phase is Phase.POST_SPEC and run.reply and run.reply.wiki_only:
-            return Event.WIKI_ONLY, run
         case Done():
-            return Event.DONE, run
+            return _done(run), run
     raise cannot_take("the spec stage", result, run.phase)
 
 
 MACHINE = Machine(TABLE, classify, Spec)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(
+    Stage.SPEC,
+    MACHINE,
+    JobRole.WRITER,
+    Role.SPEC,
+    measures_start=True,
+    quick_check=QuickCheck("spec", SpecReply, spec_findings),
+)
+
+__all__ = [
+    "EXITS",
+    "MACHINE",
+    "STAGE",
+    "TABLE",
+    "Event",
+    "Phase",
+    "Spec",
+    "classify",
+    "start",
+    "transition",
+]

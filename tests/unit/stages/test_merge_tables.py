@@ -14,8 +14,8 @@ from conveyor.core.ci_gate import Verdict
 from conveyor.core.merge_rules import Behind
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import Flows, IssueState
-from conveyor.stages import checks, checks_acts, merge, sync
-from conveyor.stages.diagram_back import back_markdown
+from conveyor.stages import checks, merge, sync
+from conveyor.stages.diagram_merge import merge_markdown
 from conveyor.stages.effects import (
     ChargeBudget,
     Charged,
@@ -58,10 +58,10 @@ from conveyor.stages.effects_merge import (
 )
 from conveyor.stages.step import End, Table
 from tests.unit.stages.factory import inputs
-from tests.unit.stages.factory_back import HEAD, check_fix_reply, gate, resolver_reply
+from tests.unit.stages.factory_merge import HEAD, check_fix_reply, gate, resolver_reply
 
 TABLES: dict[str, Table[Any, Any, Any]] = {
-    "checks": checks_acts.TABLE,
+    "checks": checks.TABLE,
     "sync": sync.TABLE,
     "merge": merge.TABLE,
 }
@@ -113,9 +113,6 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
             return Checked(data.draw(st.booleans()), ("moved",))
         case SettlePr(action=action):
             return PrSettled(3, action != "close")
-        case FinishWiki():
-            outcomes = [WikiPublished("published"), WikiPublished("nothing")]
-            return data.draw(st.sampled_from([*outcomes, WikiPublished("conflict", "a.md")]))
         case VerifyHead():
             return Verified(data.draw(st.booleans()), HEAD, "s", ("test: failed",))
         case ReadCi():
@@ -125,6 +122,15 @@ def _result(data: st.DataObject, effect: Effect, state: IssueState) -> Result:
             wiki_new = data.draw(st.sampled_from([(), ("Page.md",)]))
             new = data.draw(st.sampled_from([(), ("a.py",)]))
             return Pushed(HEAD, changed, new, data.draw(st.booleans()), wiki_new)
+    return _moving_result(data, effect)
+
+
+def _moving_result(data: st.DataObject, effect: Effect) -> Result:
+    """Results of the effects that move the branch or the PR: sync, rebase, merge, publish."""
+    match effect:
+        case FinishWiki():
+            outcomes = [WikiPublished("published"), WikiPublished("nothing")]
+            return data.draw(st.sampled_from([*outcomes, WikiPublished("conflict", "a.md")]))
         case SyncBase() | RebaseHere():
             made: list[Rebased] = [
                 Rebased("clean", HEAD),
@@ -162,7 +168,7 @@ def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
     pytest.fail(f"{name} did not end within 60 steps")
 
 
-def test_the_back_stages_page_is_generated_from_the_tables() -> None:
-    """docs/stages-back.md is what `diagram_back.back_markdown()` draws from the tables."""
-    page = Path(__file__).parents[3] / "docs" / "stages-back.md"
-    assert page.read_text(encoding="utf-8") == back_markdown()
+def test_the_checks_sync_and_merge_page_is_generated_from_the_tables() -> None:
+    """docs/stages-merge.md is what `diagram_merge.merge_markdown()` draws from the tables."""
+    page = Path(__file__).parents[3] / "docs" / "stages-merge.md"
+    assert page.read_text(encoding="utf-8") == merge_markdown()

@@ -4,42 +4,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conveyor.core.budget import reset_rebase_pool
-from conveyor.core.flows import guarded_head, has_code, has_wiki
+from conveyor.core.config import Role
+from conveyor.core.flows import has_code, has_wiki
 from conveyor.core.merge_rules import Behind, Next, after_behind, count_sync, passed_everything
 from conveyor.core.state import Stage
-from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Began, Checked, Done, Result
 from conveyor.stages.effects_merge import (
     BehindRead,
-    CheckBehind,
-    CloseOut,
-    FinishWiki,
-    GuardBranch,
-    MergePr,
     MergeTried,
-    PublishWiki,
     QueueRead,
-    ReadQueue,
-    ReadStack,
     Rebased,
-    RebaseHere,
     StackRead,
     Verified,
-    VerifyHead,
     WikiPublished,
 )
 from conveyor.stages.machine import Machine, cannot_take
-from conveyor.stages.merge_table import EXITS, Event, Merge, Phase
-from conveyor.stages.step import (
-    End,
-    Released,
-    SavedAt,
-    Stopped,
-    Table,
-    adopt_head,
-    branch_changed,
-)
+from conveyor.stages.merge.acts import TABLE
+from conveyor.stages.merge.table import EXITS, Event, Merge, Phase
+from conveyor.stages.stage_def import JobRole, StageDef
+from conveyor.stages.step import adopt_head
 
 _NEXT = {
     Next.TESTS_ONLY: Event.TESTS_ONLY,
@@ -147,6 +130,12 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
             return Event.CURRENT, run
         case BehindRead(behind=why) if why is not None:
             return _behind(run, why)
+    return _landing(run, result)
+
+
+def _landing(run: Merge, result: Result) -> tuple[Event, Merge]:
+    """The results after the reads: the rebase, the re-test, the squash and the publish."""
+    match result:
         case Rebased():
             return _rebased(run, result)
         case Verified():
@@ -162,61 +151,20 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
     raise cannot_take("the merge stage", result, run.phase)
 
 
-def _read_stack(run: Merge) -> ReadStack:
-    stacked = run.state.stacked_on
-    assert stacked is not None, "only a stacked issue reads its prerequisite"
-    return ReadStack(stacked)
-
-
-def _merged(run: Merge) -> End:
-    # The rebase pool resets when the issue merges (MRG-15).
-    return SavedAt(Stage.DONE, reset_rebase_pool(run.state))
-
-
-def _to_sync(run: Merge) -> End:
-    return SavedAt(Stage.SYNC, run.state.model_copy(update={"ci_wait": None}))
-
-
-TABLE: Table[Phase, Event, Merge] = Table(
-    name="merge",
-    start=Phase.START,
-    exits=EXITS,
-    effects={
-        Phase.GUARD: lambda run: GuardBranch(guarded_head(run.state)),
-        Phase.STACK: _read_stack,
-        Phase.QUEUE: lambda run: ReadQueue(),
-        Phase.BEHIND: lambda run: CheckBehind(run.sha),
-        Phase.REBASE: lambda run: RebaseHere(run.state.stacked_on),
-        Phase.RETEST: lambda run: VerifyHead(tests_only=True),
-        Phase.MERGE: lambda run: MergePr(run.sha),
-        Phase.PUBLISH: lambda run: PublishWiki(),
-        Phase.CLOSE_OUT: lambda run: CloseOut(run.merge_sha, tests_only=run.rebased_here),
-        Phase.FINISH_WIKI: lambda run: FinishWiki(),
-    },
-    ends={
-        Phase.MERGED: _merged,
-        Phase.WAITING: lambda run: Released(run.state, run.note),
-        Phase.TO_SYNC: _to_sync,
-        Phase.BRANCH_CHANGED: branch_changed,
-        Phase.SYNC_LIMIT: lambda run: Stopped(
-            StopCode.SYNC_LIMIT,
-            "the branch is behind the base again after max_syncs rebases",
-            run.state,
-            run.note,
-        ),
-        Phase.REFUSED: lambda run: Stopped(
-            StopCode.MERGE_REFUSED, "the forge refused the merge", run.state, run.note
-        ),
-        Phase.WIKI_CONFLICT: lambda run: Stopped(
-            StopCode.CONFLICT,
-            "the issue's wiki pages no longer apply to the wiki's latest version",
-            run.state,
-            run.note,
-        ),
-    },
-)
-
-
 MACHINE = Machine(TABLE, classify, Merge)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(Stage.MERGE, MACHINE, JobRole.MERGER, Role.RESOLVER)
+
+__all__ = [
+    "EXITS",
+    "MACHINE",
+    "STAGE",
+    "TABLE",
+    "Event",
+    "Merge",
+    "Phase",
+    "classify",
+    "start",
+    "transition",
+]

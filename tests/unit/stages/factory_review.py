@@ -1,4 +1,4 @@
-"""Data for the back-half stage tests: review, fix, acceptance and security replies."""
+"""Data for the review, fix, acceptance and security stage tests: replies and a driver."""
 
 from __future__ import annotations
 

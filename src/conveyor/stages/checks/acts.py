@@ -8,7 +8,7 @@ from conveyor.core.flows import guarded_head, has_code
 from conveyor.core.state import Rereview, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
-from conveyor.stages.checks_table import EXITS, Checks, Event, Phase
+from conveyor.stages.checks.table import EXITS, Checks, Event, Phase
 from conveyor.stages.effects import ChargeBudget, Effect, PostComment, PushBranch, SettlePr
 from conveyor.stages.effects_merge import CheckWiki, GuardBranch, ReadCi, VerifyHead
 from conveyor.stages.prompts import check_fix as prompt

@@ -18,33 +18,13 @@ from conveyor.core.findings import (
 from conveyor.core.replies import AggregateReply, RereviewReply, ReviewReply
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState, Stage
-from conveyor.core.stops import StopCode
-from conveyor.stages import launch
-from conveyor.stages.effects import (
-    Began,
-    ChargeBudget,
-    Charged,
-    Done,
-    Effect,
-    Refused,
-    Result,
-    SessionEnded,
-)
-from conveyor.stages.effects_review import PostPrComment, PrepareReview, ReviewPrepared
+from conveyor.stages.effects import Began, Charged, Done, Refused, Result, SessionEnded
+from conveyor.stages.effects_review import ReviewPrepared
 from conveyor.stages.machine import Machine, cannot_take, charge
-from conveyor.stages.prompts import aggregate, review
-from conveyor.stages.review_table import EXITS, Event, Phase, Review
-from conveyor.stages.review_text import findings_comment, lens_comment, nits_comment
-from conveyor.stages.step import (
-    End,
-    Inputs,
-    SavedAt,
-    Stopped,
-    Table,
-    deferred,
-    over_budget,
-    with_usage,
-)
+from conveyor.stages.review.acts import TABLE
+from conveyor.stages.review.table import EXITS, Event, Phase, Review
+from conveyor.stages.stage_def import JobRole, StageDef
+from conveyor.stages.step import Inputs, with_usage
 
 LENS_ATTEMPTS = 2
 AGGREGATE_FROM = 2  # blocking findings it takes to call the aggregator
@@ -137,106 +117,20 @@ def _memory(inputs: Inputs, state: IssueState) -> Review:
     return Review(inputs, state) if lenses is None else Review(inputs, state, lenses=lenses)
 
 
-def _launch(run: Review) -> Effect:
-    inputs, limits, again = run.inputs, run.inputs.limits, run.rereview is not None
-    text = review.render(
-        review.ReviewData(
-            issue=inputs.issue,
-            lens=run.lens,
-            issue_file=inputs.issue_file,
-            diff_file=run.diff_file,
-            base=inputs.base,
-            soft=limits.context_soft,
-            hard=limits.context_hard,
-            practices=() if again else inputs.paths.practices,
-            spec=run.state.spec,
-            spec_file=inputs.spec_file if run.state.spec_file else None,
-            findings=tuple(f for f in run.state.open_blocking() if f.lens == run.lens),
-            rereview=again,
-        )
-    )
-    kind = "rereview" if again else "review"
-    budget = Role.REREVIEW if again else Role.REVIEW
-    return launch.reader(f"{kind}-{run.lens}", budget, text, run.attempt, model=kind)
-
-
-def _aggregate(run: Review) -> Effect:
-    inputs, limits = run.inputs, run.inputs.limits
-    blocking = tuple(r for r in run.raw if r.finding.severity == "blocking")
-    text = aggregate.render(
-        aggregate.AggregateData(
-            inputs.issue, inputs.base, limits.context_soft, limits.context_hard, blocking
-        )
-    )
-    return launch.reader("aggregate", Role.AGGREGATE, text, run.attempt)
-
-
-def _post_lens(run: Review) -> Effect:
-    assert run.lens_reply is not None, "a lens's comment needs its reply"
-    kind = "rereview" if run.rereview is not None else "review"
-    role = "rereview" if run.rereview is not None else "review"
-    return PostPrComment(f"{kind}-{run.lens}", role, lens_comment(run.lens, run.lens_reply))
-
-
-def _post_findings(run: Review) -> Effect:
-    limit = run.inputs.limits.max_fix_rounds
-    text = findings_comment(run.state.open_blocking(), run.state.rounds.fix, limit)
-    # Signed by the coordinator: the list is the stage's own, aggregated or numbered raw.
-    return PostPrComment("findings", "coordinator", text)
-
-
-def _done(run: Review, stage: Stage) -> End:
-    head = run.head_sha or run.state.head_sha
-    update = {"reviewed_sha": head, "head_sha": head, "rereview": None}
-    return SavedAt(stage, run.state.model_copy(update=update))
-
-
-def _stop(run: Review, reason: str) -> End:
-    code = run.judged.code if run.judged and run.judged.code else StopCode.REVIEW_ROUNDS
-    details = "\n".join(
-        f"- {f.id} ({f.lens}, {f.status}): {f.evidence.strip()}" for f in run.state.open_blocking()
-    )
-    return Stopped(code, reason, run.state.model_copy(update={"rereview": None}), details)
-
-
-TABLE: Table[Phase, Event, Review] = Table(
-    name="review",
-    start=Phase.START,
-    exits=EXITS,
-    effects={
-        Phase.PREPARE: lambda run: PrepareReview(
-            "rereview.diff" if run.rereview else "review.diff",
-            run.rereview.base_sha if run.rereview else None,
-        ),
-        Phase.CHARGE: lambda run: ChargeBudget(Role.REREVIEW if run.rereview else Role.REVIEW),
-        Phase.LAUNCH: _launch,
-        Phase.POST_LENS: _post_lens,
-        Phase.CHARGE_AGG: lambda run: ChargeBudget(Role.AGGREGATE),
-        Phase.LAUNCH_AGG: _aggregate,
-        Phase.POST_FINDINGS: _post_findings,
-        Phase.POST_NITS: lambda run: PostPrComment("nits", "review", nits_comment(run.nits)),
-    },
-    ends={
-        Phase.TO_CHECKS: lambda run: _done(run, Stage.CHECKS),
-        Phase.TO_FIX: lambda run: _done(run, Stage.FIX),
-        Phase.NOTHING: lambda run: Stopped(
-            StopCode.NO_WORK,
-            "the diff from the base is empty: there is nothing to review",
-            run.state,
-        ),
-        Phase.FIX_LOOP: lambda run: _stop(run, "a finding came back after a fix had resolved it"),
-        Phase.OUT_OF_ROUNDS: lambda run: _stop(
-            run, f"blocking findings are still open after {run.state.rounds.fix} fix rounds"
-        ),
-        Phase.FAILED: lambda run: Stopped(
-            StopCode.ERROR, f"the {run.lens} reviewer failed twice", run.state, run.note
-        ),
-        Phase.OVER_BUDGET: over_budget,
-        Phase.DEFERRED: deferred,
-    },
-)
-
-
 MACHINE = Machine(TABLE, classify, _memory)
 transition = MACHINE.transition
 start = MACHINE.start
+STAGE = StageDef(Stage.REVIEW, MACHINE, JobRole.READER, Role.REVIEW, restores_spec=True)
+
+__all__ = [
+    "EXITS",
+    "MACHINE",
+    "STAGE",
+    "TABLE",
+    "Event",
+    "Phase",
+    "Review",
+    "classify",
+    "start",
+    "transition",
+]
