@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
-from conveyor.git import is_ancestor, rev_parse, run_git
+from conveyor.git import is_ancestor, plain, rev_parse, run_git
 from conveyor.job.context import JobContext
 from conveyor.job.effects_wiki import WikiPushFailed, push_wiki_branch
 from conveyor.job.stacking import measure_from
@@ -30,7 +30,6 @@ from conveyor.stages.effects import (
     SuiteRan,
 )
 from conveyor.stages.spec_text import wiki_findings
-from conveyor.verify import gitwork
 from conveyor.verify.context import Context
 from conveyor.verify.run import SharedDirs
 from conveyor.verify.suites import run_suite
@@ -108,8 +107,8 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
 def scope_check(ctx: JobContext, start: str, reply: SpecReply) -> list[str]:
     """The git-only part of the commit check, for the in-session quick check (SPEC-62)."""
     check = verify_context(ctx)
-    head = gitwork.head(ctx.checkout)
-    changes = gitwork.changes(ctx.checkout, start, head)
+    head = plain.head(ctx.checkout)
+    changes = plain.changes(ctx.checkout, start, head)
     interfaces = tuple(reply.interfaces)
     found = scope_findings(check, ctx.config.paths, start, head, changes, interfaces=interfaces)
     return [*found, *stub_findings(check, head, interfaces)]
@@ -178,7 +177,7 @@ def check_spec_tests(ctx: JobContext, effect: CheckSpecTests) -> Checked:
 
 def push_branch(ctx: JobContext, state: IssueState, effect: PushBranch) -> Pushed:
     """Push the implementation unless it changed nothing since the spec (PR-6)."""
-    head = gitwork.head(ctx.checkout)
+    head = plain.head(ctx.checkout)
     new = _names(ctx, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
     changed = _names(ctx, f"{measure_from(ctx, state)}...{head}")
     if new:
