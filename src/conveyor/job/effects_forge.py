@@ -23,29 +23,29 @@ def run_charge(ctx: JobContext, state: IssueState, effect: ChargeBudget) -> Char
 
     An issue whose sessions have cost `money.per_issue` already starts none (BB-PAUSE-4).
     """
-    over = over_money(state, ctx.config.money.per_issue)
+    over = over_money(state, ctx.what.config.money.per_issue)
     if over is not None:
         return Refused(over.reason)
-    paid = charge(state, effect.role, ctx.config.budgets, ctx.config.limits)
+    paid = charge(state, effect.role, ctx.what.config.budgets, ctx.what.config.limits)
     if not isinstance(paid, BudgetCharged):
         return Refused(paid.reason)
-    save_state(ctx.ops, ctx.issue, paid.state)
+    save_state(ctx.who.ops, ctx.what.issue, paid.state)
     return Charged(paid.state)
 
 
 def signature(ctx: JobContext, role: str) -> Signature:
     """Who signs a comment posted for `role`: its configured agent and model."""
     try:
-        choice = ctx.config.agents.for_role(Role(role))
+        choice = ctx.what.config.agents.for_role(Role(role))
     except ValueError:
-        return ctx.ops.signature(role)
-    return Signature(role, choice.agent, choice.model, ctx.run_id)
+        return ctx.who.ops.signature(role)
+    return Signature(role, choice.agent, choice.model, ctx.what.run_id)
 
 
 def _per_issue(ctx: JobContext, sig: Signature, kind: str) -> Comment | None:
     prefix = f"<!-- conveyor:comment role={sig.role} kind={kind} run="
-    for comment in fetch_comments(ctx.ops, ctx.issue):
-        if prefix in comment.body and ctx.ops.trust().pipeline(comment):
+    for comment in fetch_comments(ctx.who.ops, ctx.what.issue):
+        if prefix in comment.body and ctx.who.ops.trust().pipeline(comment):
             return comment
     return None
 
@@ -53,7 +53,7 @@ def _per_issue(ctx: JobContext, sig: Signature, kind: str) -> Comment | None:
 def run_post(ctx: JobContext, effect: PostComment) -> Comment:
     """Post a signed comment, redacted of the token; a per-issue one is edited in place."""
     sig = signature(ctx, effect.role)
-    text = redact(effect.text, ctx.token_secrets)
+    text = redact(effect.text, ctx.who.token_secrets)
     if effect.per_issue:
         earlier = _per_issue(ctx, sig, effect.kind)
         if earlier is not None:
@@ -61,14 +61,14 @@ def run_post(ctx: JobContext, effect: PostComment) -> Comment:
             return (
                 earlier
                 if earlier.body == body
-                else ctx.forge.edit_comment(earlier.id, body, ctx.issue)
+                else ctx.who.forge.edit_comment(earlier.id, body, ctx.what.issue)
             )
-    return post_comment(ctx.ops, ctx.issue, effect.kind, text, sig)
+    return post_comment(ctx.who.ops, ctx.what.issue, effect.kind, text, sig)
 
 
 def save_spec_file(ctx: JobContext, effect: SaveSpecFile) -> None:
     """Write the whole spec as `runs/issue-N/spec.md`, atomically (SPEC-48)."""
-    ctx.run_dir.mkdir(parents=True, exist_ok=True)
-    partial = ctx.run_dir / f".{SPEC_MD}.partial"
+    ctx.where.run_dir.mkdir(parents=True, exist_ok=True)
+    partial = ctx.where.run_dir / f".{SPEC_MD}.partial"
     partial.write_text(effect.text, encoding="utf-8")
-    partial.replace(ctx.run_dir / SPEC_MD)
+    partial.replace(ctx.where.run_dir / SPEC_MD)

@@ -48,10 +48,10 @@ def _push_wiki(ctx: JobContext) -> tuple[bool, tuple[str, ...]]:
 
 def shared_dirs(ctx: JobContext) -> SharedDirs:
     """The repository's shared set-up environments and base failures, and its test globs."""
-    commands, paths = ctx.config.commands, ctx.config.paths
+    commands, paths = ctx.what.config.commands, ctx.what.config.paths
     return SharedDirs(
-        envs_dir=ctx.home / "envs" if commands.reuse_setup else None,
-        baselines_dir=ctx.home / "baselines",
+        envs_dir=ctx.where.home / "envs" if commands.reuse_setup else None,
+        baselines_dir=ctx.where.home / "baselines",
         test_globs=paths.tests,
         lockfiles=paths.lockfiles,
     )
@@ -60,29 +60,31 @@ def shared_dirs(ctx: JobContext) -> SharedDirs:
 def verify_context(ctx: JobContext) -> Context:
     """Commands run in the checkout with the sessions' environment, logs in the job folder."""
     return Context(
-        checkout=ctx.checkout,
-        commands=ctx.config.commands,
-        env=ctx.command_env,
-        logs_dir=ctx.job_dir / "logs",
-        work_dir=ctx.job_dir,
-        heartbeat=ctx.job_file.heartbeat,
+        checkout=ctx.where.checkout,
+        commands=ctx.what.config.commands,
+        env=ctx.who.command_env,
+        logs_dir=ctx.where.job_dir / "logs",
+        work_dir=ctx.where.job_dir,
+        heartbeat=ctx.live.job_file.heartbeat,
         **shared_dirs(ctx),
     )
 
 
 def base_sha(ctx: JobContext) -> str:
     """The base branch's head as the checkout last fetched it."""
-    return rev_parse(ctx.git, f"refs/remotes/origin/{ctx.base}")
+    return rev_parse(ctx.where.git, f"refs/remotes/origin/{ctx.what.base}")
 
 
 def _names(ctx: JobContext, spec: str) -> tuple[str, ...]:
-    out = run_git(["diff", "--name-only", "--no-renames", spec], cwd=ctx.checkout, env=ctx.git.env)
+    out = run_git(
+        ["diff", "--name-only", "--no-renames", spec], cwd=ctx.where.checkout, env=ctx.where.git.env
+    )
     return tuple(line for line in out.stdout.decode().splitlines() if line)
 
 
 def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
     """The spec writer's commit check on the checkout's head, with its wiki pages."""
-    wiki = ctx.wiki
+    wiki = ctx.where.wiki
     wiki_changed = wiki_ahead(wiki)
     found = wiki_findings(
         has_wiki=wiki is not None,
@@ -94,7 +96,7 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
         return Checked(False, found)
     verdict = check_spec_commits(
         verify_context(ctx),
-        ctx.config.paths,
+        ctx.what.config.paths,
         start=effect.start_sha,
         interfaces=effect.interfaces,
         no_tests_reason=effect.no_tests_reason,
@@ -107,10 +109,12 @@ def run_spec_check(ctx: JobContext, effect: CheckSpecCommits) -> Checked:
 def scope_check(ctx: JobContext, start: str, reply: SpecReply) -> list[str]:
     """The git-only part of the commit check, for the in-session quick check (SPEC-62)."""
     check = verify_context(ctx)
-    head = plain.head(ctx.checkout)
-    changes = plain.changes(ctx.checkout, start, head)
+    head = plain.head(ctx.where.checkout)
+    changes = plain.changes(ctx.where.checkout, start, head)
     interfaces = tuple(reply.interfaces)
-    found = scope_findings(check, ctx.config.paths, start, head, changes, interfaces=interfaces)
+    found = scope_findings(
+        check, ctx.what.config.paths, start, head, changes, interfaces=interfaces
+    )
     return [*found, *stub_findings(check, head, interfaces)]
 
 
@@ -122,11 +126,11 @@ def run_tests(ctx: JobContext) -> SuiteRan:
 
 
 def _push(ctx: JobContext, src: str | None, *, lease: str | None = None) -> str | None:
-    done = ctx.push(src, ctx.branch_ref, lease=lease)
+    done = ctx.who.push(src, ctx.what.branch_ref, lease=lease)
     if not done.ok:
-        msg = f"push of {ctx.branch} refused: {done.error}"
+        msg = f"push of {ctx.what.branch} refused: {done.error}"
         raise PushFailed(msg)
-    ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.sha)
+    ctx.live.events.emit("pushed", ref=ctx.what.branch_ref, sha=done.sha)
     return done.sha
 
 
@@ -136,15 +140,15 @@ def reset_branch(ctx: JobContext, state: IssueState, effect: ResetBranch) -> Don
     The stage made it when the spec began at the base, or at a stacked issue's
     prerequisite head. The wiki branch goes back to where the spec began the same way.
     """
-    wiki_reset = reset_wiki(ctx.wiki, effect.wiki_sha)
+    wiki_reset = reset_wiki(ctx.where.wiki, effect.wiki_sha)
     if wiki_reset is not None and not wiki_reset.ok:
         msg = f"reset of the wiki's branch refused: {wiki_reset.error}"
         raise PushFailed(msg)
-    run_git(["reset", "--hard", effect.to_sha], cwd=ctx.checkout, env=ctx.git.env)
-    remote = ctx.forge.get_branch(ctx.branch)
+    run_git(["reset", "--hard", effect.to_sha], cwd=ctx.where.checkout, env=ctx.where.git.env)
+    remote = ctx.who.forge.get_branch(ctx.what.branch)
     if remote is None:
         return Done()
-    if is_ancestor(ctx.git, effect.to_sha, measure_from(ctx, state)):
+    if is_ancestor(ctx.where.git, effect.to_sha, measure_from(ctx, state)):
         _push(ctx, None, lease=remote.sha)
     elif remote.sha != effect.to_sha:
         _push(ctx, effect.to_sha, lease=remote.sha)
@@ -156,32 +160,36 @@ def open_draft(ctx: JobContext, state: IssueState) -> PrOpened:
 
     A stacked issue's PR is based on its prerequisite's branch (see `conveyor.ops.stack`).
     """
-    head = ensure_start_commit(ctx.git, measure_from(ctx, state), ctx.issue)
-    remote = ctx.forge.get_branch(ctx.branch)
+    head = ensure_start_commit(ctx.where.git, measure_from(ctx, state), ctx.what.issue)
+    remote = ctx.who.forge.get_branch(ctx.what.branch)
     if remote is None or remote.sha != head:
         _push(ctx, head)
     _push_wiki(ctx)
-    title = ctx.forge.get_issue(ctx.issue).title
-    base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
-    pr = find_or_open_draft(ctx.ops, ctx.issue, branch=ctx.branch, base=base, title=title)
+    title = ctx.who.forge.get_issue(ctx.what.issue).title
+    base = pr_base_for(ctx.who.forge, state.stacked_on, ctx.what.base)
+    pr = find_or_open_draft(
+        ctx.who.ops, ctx.what.issue, branch=ctx.what.branch, base=base, title=title
+    )
     if state.pr != pr.number:
-        ctx.events.emit("pr-opened", pr=pr.number, draft=pr.draft)
+        ctx.live.events.emit("pr-opened", pr=pr.number, draft=pr.draft)
     return PrOpened(pr.number, head)
 
 
 def check_spec_tests(ctx: JobContext, effect: CheckSpecTests) -> Checked:
     """The spec writer's test files are exactly as it left them (IMPL-12)."""
-    found = spec_test_findings(ctx.checkout, ctx.config.paths, effect.start_sha, effect.spec_sha)
+    found = spec_test_findings(
+        ctx.where.checkout, ctx.what.config.paths, effect.start_sha, effect.spec_sha
+    )
     return Checked(not found, found)
 
 
 def push_branch(ctx: JobContext, state: IssueState, effect: PushBranch) -> Pushed:
     """Push the implementation unless it changed nothing since the spec (PR-6)."""
-    head = plain.head(ctx.checkout)
+    head = plain.head(ctx.where.checkout)
     new = _names(ctx, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
     changed = _names(ctx, f"{measure_from(ctx, state)}...{head}")
     if new:
-        remote = ctx.forge.get_branch(ctx.branch)
+        remote = ctx.who.forge.get_branch(ctx.what.branch)
         if remote is None or remote.sha != head:
             _push(ctx, head)
     ahead, wiki_new = _push_wiki(ctx)

@@ -67,37 +67,37 @@ SHORT_WAIT_S = 15.0
 def _pr(ctx: JobContext, state: IssueState) -> int:
     if state.pr is not None:
         return state.pr
-    found = ctx.forge.find_pr(ctx.branch)
+    found = ctx.who.forge.find_pr(ctx.what.branch)
     if found is None:
-        msg = f"issue #{ctx.issue} has no PR for {ctx.branch}"
+        msg = f"issue #{ctx.what.issue} has no PR for {ctx.what.branch}"
         raise MergeEffectFailed(msg)
     return found.number
 
 
 def refresh(ctx: JobContext) -> None:
     """Bring the checkout's remote-tracking refs up to the forge (through the cache)."""
-    refresh_remote_refs(ctx.git, ctx.home / CACHE, ctx.forge.repo_info().clone_url)
+    refresh_remote_refs(ctx.where.git, ctx.where.home / CACHE, ctx.who.forge.repo_info().clone_url)
 
 
 def run_verify(ctx: JobContext, state: IssueState, effect: VerifyHead) -> Verified:
     """Verify the checkout's head against the base (a stacked issue's: its prerequisite head);
     the summary and failures are redacted."""
     result = verify_head(
-        ctx.git,
-        ctx.config.commands,
-        ctx.command_env,
-        ctx.config.paths,
+        ctx.where.git,
+        ctx.what.config.commands,
+        ctx.who.command_env,
+        ctx.what.config.paths,
         base_ref=measure_from(ctx, state),
-        logs_dir=ctx.job_dir / "logs",
-        work_dir=ctx.job_dir,
+        logs_dir=ctx.where.job_dir / "logs",
+        work_dir=ctx.where.job_dir,
         tests_only=effect.tests_only,
-        heartbeat=ctx.job_file.heartbeat,
+        heartbeat=ctx.live.job_file.heartbeat,
         shared=shared_dirs(ctx),
     )
-    ctx.events.emit("checks", head=result.head_sha, passed=result.passed, verify=True)
-    summary = redact(result.summary(), ctx.token_secrets)
-    failures = failure_report(result, ctx.token_secrets)
-    environment = redact(result.environment, ctx.token_secrets)
+    ctx.live.events.emit("checks", head=result.head_sha, passed=result.passed, verify=True)
+    summary = redact(result.summary(), ctx.who.token_secrets)
+    failures = failure_report(result, ctx.who.token_secrets)
+    environment = redact(result.environment, ctx.who.token_secrets)
     return Verified(result.passed, result.head_sha, summary, failures, environment)
 
 
@@ -111,29 +111,29 @@ def run_read_ci(ctx: JobContext, effect: ReadCi) -> CiRead:
     """
 
     def base_sha() -> str:
-        branch = ctx.forge.get_branch(ctx.base)
-        return branch.sha if branch else rev_parse(ctx.git, base_ref(ctx.base))
+        branch = ctx.who.forge.get_branch(ctx.what.base)
+        return branch.sha if branch else rev_parse(ctx.where.git, base_ref(ctx.what.base))
 
-    limits = ctx.config.limits
-    wait, start = effect.wait, ctx.now()
+    limits = ctx.what.config.limits
+    wait, start = effect.wait, ctx.live.now()
     while True:
         status = read_ci(
-            ctx.forge,
+            ctx.who.forge,
             effect.sha,
-            base=ctx.base,
+            base=ctx.what.base,
             base_sha=base_sha,
             wait=wait,
-            now=ctx.now(),
+            now=ctx.live.now(),
             limits=limits,
         )
         gate = status.gate
-        waited = (ctx.now() - start).total_seconds()
+        waited = (ctx.live.now() - start).total_seconds()
         short = limits.ci_poll_seconds <= SHORT_POLL_S
         if gate.verdict is not Verdict.PENDING or not short:
             return CiRead(gate, status.unrelated)
         if waited + limits.ci_poll_seconds > SHORT_WAIT_S:
             return CiRead(gate, status.unrelated)
-        if ctx.hub.interrupted.wait(limits.ci_poll_seconds):
+        if ctx.live.hub.interrupted.wait(limits.ci_poll_seconds):
             return CiRead(gate, status.unrelated)
         wait = gate.wait
 
@@ -146,11 +146,11 @@ def run_sync_base(ctx: JobContext, stacked: StackedOn | None) -> Rebased:
     """
     refresh(ctx)
     if stacked is None:
-        done = sync_base(ctx.git, ctx.base)
+        done = sync_base(ctx.where.git, ctx.what.base)
         return Rebased(done.outcome, done.head_sha, done.conflicts)
-    move = plan_restack(ctx.forge, ctx.git, stacked, ctx.base)
-    done = replay_own_commits(ctx.git, move)
-    ctx.events.emit("restacked", on=stacked.issue, onto=move.onto, outcome=done.outcome)
+    move = plan_restack(ctx.who.forge, ctx.where.git, stacked, ctx.what.base)
+    done = replay_own_commits(ctx.where.git, move)
+    ctx.live.events.emit("restacked", on=stacked.issue, onto=move.onto, outcome=done.outcome)
     return Rebased(done.outcome, done.head_sha, done.conflicts, stack=move)
 
 
@@ -160,21 +160,23 @@ def run_finish_sync(ctx: JobContext, state: IssueState, effect: FinishSync) -> S
     The flows it leaves are measured from the commit the rebase went onto (a
     stacked issue's prerequisite head while stacked), as its own change starts there.
     """
-    done = finish_sync(ctx.git, ctx.push, base=ctx.base, branch=ctx.branch, onto=effect.onto)
+    done = finish_sync(
+        ctx.where.git, ctx.who.push, base=ctx.what.base, branch=ctx.what.branch, onto=effect.onto
+    )
     if not done.ok:
         return SyncFinished(done.ok, done.head_sha, done.findings)
-    ctx.events.emit("pushed", ref=ctx.branch_ref, sha=done.head_sha)
-    if retarget_pr(ctx.forge, state.pr, effect.pr_base):
-        ctx.events.emit("pr-retargeted", pr=state.pr, base=effect.pr_base)
-    changed = changes_code(ctx.git, ctx.base, effect.onto)
-    return SyncFinished(done.ok, done.head_sha, done.findings, changed, wiki_ahead(ctx.wiki))
+    ctx.live.events.emit("pushed", ref=ctx.what.branch_ref, sha=done.head_sha)
+    if retarget_pr(ctx.who.forge, state.pr, effect.pr_base):
+        ctx.live.events.emit("pr-retargeted", pr=state.pr, base=effect.pr_base)
+    changed = changes_code(ctx.where.git, ctx.what.base, effect.onto)
+    return SyncFinished(done.ok, done.head_sha, done.findings, changed, wiki_ahead(ctx.where.wiki))
 
 
 def run_rebase_here(ctx: JobContext, state: IssueState, effect: RebaseHere) -> Rebased:
     """The merge stage's own rebase: a conflict is aborted (sync handles it), clean is pushed."""
     done = run_sync_base(ctx, effect.stacked_on)
     if done.outcome == "conflict":
-        abort_rebase(ctx.git)
+        abort_rebase(ctx.where.git)
         return done
     move = done.stack
     finish = FinishSync() if move is None else FinishSync(onto=move.onto, pr_base=move.pr_base)
@@ -187,25 +189,27 @@ def run_rebase_here(ctx: JobContext, state: IssueState, effect: RebaseHere) -> R
 
 def run_read_stack(ctx: JobContext, effect: ReadStack) -> StackRead:
     """The prerequisite's merged verdict, branch head and PR (MRG-11)."""
-    read = read_prereq(ctx.forge, effect.stacked_on.issue)
+    read = read_prereq(ctx.who.forge, effect.stacked_on.issue)
     return StackRead(read.merged, read.head, read.pr)
 
 
 def run_close_out(ctx: JobContext, state: IssueState, effect: CloseOut) -> Done:
     """Comment, labels, claims, branch and parent; then the teardown command."""
     close_out(
-        ctx.ops,
-        ctx.issue,
+        ctx.who.ops,
+        ctx.what.issue,
         _pr(ctx, state),
         merge_sha=effect.merge_sha,
         tests_only=effect.tests_only,
         parent=state.parent,
-        now=ctx.now(),
+        now=ctx.live.now(),
         signature=signature(ctx, "merger"),
     )
-    timeout = float(ctx.config.commands.timeout_seconds)
-    run_teardown(ctx.config.commands.teardown, ctx.run_dir, ctx.command_env, timeout_s=timeout)
-    ctx.events.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only)
+    timeout = float(ctx.what.config.commands.timeout_seconds)
+    run_teardown(
+        ctx.what.config.commands.teardown, ctx.where.run_dir, ctx.who.command_env, timeout_s=timeout
+    )
+    ctx.live.events.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only)
     return Done()
 
 
@@ -213,8 +217,10 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
     """Carry out one of the back half's effects and return its result."""
     match effect:
         case GuardBranch(recorded=recorded):
-            own = OwnPushes(ctx.git, base_ref(ctx.base), ctx.git.env.identity.email)
-            guarded = guard_branch(ctx.forge, state.pr, ctx.branch, recorded, own)
+            own = OwnPushes(
+                ctx.where.git, base_ref(ctx.what.base), ctx.where.git.env.identity.email
+            )
+            guarded = guard_branch(ctx.who.forge, state.pr, ctx.what.branch, recorded, own)
             return Checked(guarded.ok, guarded.findings, adopted=guarded.adopted)
         case VerifyHead():
             return run_verify(ctx, state, effect)
@@ -225,20 +231,24 @@ def perform_merge(ctx: JobContext, state: IssueState, effect: MergeEffect) -> Re
         case FinishSync():
             return run_finish_sync(ctx, state, effect)
         case RestoreBranch():
-            restore_branch(ctx.git, ctx.branch)
+            restore_branch(ctx.where.git, ctx.what.branch)
             return Done()
         case ReadQueue():
-            return QueueRead(read_queue(ctx.ops, ctx.issue, _pr(ctx, state), now=ctx.now()))
+            return QueueRead(
+                read_queue(ctx.who.ops, ctx.what.issue, _pr(ctx, state), now=ctx.live.now())
+            )
         case CheckBehind(verified_sha=verified):
             refresh(ctx)
             pr = _pr(ctx, state)
-            return BehindRead(check_behind(ctx.forge, ctx.git, pr, verified, ctx.base))
+            return BehindRead(
+                check_behind(ctx.who.forge, ctx.where.git, pr, verified, ctx.what.base)
+            )
         case RebaseHere():
             return run_rebase_here(ctx, state, effect)
         case ReadStack():
             return run_read_stack(ctx, effect)
         case MergePr(sha=sha):
-            tried = squash_merge(ctx.forge, _pr(ctx, state), sha, base=ctx.base)
+            tried = squash_merge(ctx.who.forge, _pr(ctx, state), sha, base=ctx.what.base)
             return MergeTried(tried.outcome, tried.sha, tried.reason)
         case CloseOut():
             return run_close_out(ctx, state, effect)

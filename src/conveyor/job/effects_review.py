@@ -27,9 +27,9 @@ def run_prepare(ctx: JobContext, state: IssueState, effect: PrepareReview) -> Re
 
     A stacked issue's whole change is measured from its prerequisite head (STK-2).
     """
-    target = ctx.job_dir / REVIEW_DIR / effect.name
+    target = ctx.where.job_dir / REVIEW_DIR / effect.name
     made = prepare_review(
-        ctx.git, measure_from(ctx, state), target, since=effect.base_sha, wiki=ctx.wiki
+        ctx.where.git, measure_from(ctx, state), target, since=effect.base_sha, wiki=ctx.where.wiki
     )
     return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
@@ -43,8 +43,10 @@ def perform_review(
             return run_prepare(ctx, state, effect)
         case PostPrComment(kind=kind, role=role, text=text):
             sig = signature(ctx, role)
-            thread = review_thread(state, ctx.issue)
-            post_on_pr(ctx.ops, thread, kind, text, signature=sig, secrets=ctx.token_secrets)
+            thread = review_thread(state, ctx.what.issue)
+            post_on_pr(
+                ctx.who.ops, thread, kind, text, signature=sig, secrets=ctx.who.token_secrets
+            )
             return Done()
         case _:
             assert_never(effect)

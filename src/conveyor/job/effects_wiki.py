@@ -27,7 +27,7 @@ def push_wiki_branch(ctx: JobContext) -> tuple[bool, tuple[str, ...]]:
     Returns whether the wiki is ahead of its published branch (the wiki flow) and the
     wiki files this job's commits changed.
     """
-    wiki = ctx.wiki
+    wiki = ctx.where.wiki
     if wiki is None:
         return False, ()
     pushed = push_wiki(wiki)
@@ -35,30 +35,30 @@ def push_wiki_branch(ctx: JobContext) -> tuple[bool, tuple[str, ...]]:
         msg = f"push of the wiki's {wiki.branch} refused: {pushed.error}"
         raise WikiPushFailed(msg)
     if pushed is not None:
-        ctx.events.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha)
+        ctx.live.events.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha)
     return wiki_ahead(wiki), changed_pages(wiki, wiki.start_sha)
 
 
 def run_check_wiki(ctx: JobContext) -> Checked:
     """wiki-check on the wiki checkout's head; no wiki checkout has nothing to check."""
-    if ctx.wiki is None:
+    if ctx.where.wiki is None:
         return Checked(True)
-    found = check_wiki(ctx.wiki)
-    ctx.events.emit("checks", head=wiki_head(ctx.wiki), passed=not found, wiki=True)
+    found = check_wiki(ctx.where.wiki)
+    ctx.live.events.emit("checks", head=wiki_head(ctx.where.wiki), passed=not found, wiki=True)
     return Checked(not found, tuple(f"wiki-check: {f}" for f in found))
 
 
 def _publish(ctx: JobContext) -> Published | None:
-    if ctx.wiki is None:
+    if ctx.where.wiki is None:
         return None
-    return publish_wiki(ctx.wiki, ctx.run_dir)
+    return publish_wiki(ctx.where.wiki, ctx.where.run_dir)
 
 
 def run_publish_wiki(ctx: JobContext) -> Done:
     """After the PR merged: publish the wiki commits and list them on the issue (MRG-16)."""
     done = _publish(ctx)
     if done is not None:
-        post_published(ctx.ops, ctx.issue, done, signature(ctx, "merger"))
+        post_published(ctx.who.ops, ctx.what.issue, done, signature(ctx, "merger"))
     return Done()
 
 
@@ -73,33 +73,33 @@ def run_finish_wiki(ctx: JobContext, state: IssueState) -> WikiPublished:
     if done.outcome == "conflict":
         return WikiPublished("conflict", published_text(done, wiki_only=True))
     finish_wiki(
-        ctx.ops,
-        ctx.issue,
+        ctx.who.ops,
+        ctx.what.issue,
         done,
         parent=state.parent,
-        now=ctx.now(),
+        now=ctx.live.now(),
         signature=signature(ctx, "merger"),
     )
-    ctx.events.emit("merged", sha=None, wiki_only=True, commits=len(done.commits))
+    ctx.live.events.emit("merged", sha=None, wiki_only=True, commits=len(done.commits))
     return WikiPublished(done.outcome)
 
 
 def run_settle(ctx: JobContext, state: IssueState, effect: SettlePr) -> PrSettled:
     """The shared flow step: close, reopen (or open) and ready, or ready the PR (FLOW-3); a
     stacked issue's new PR is based on its prerequisite's branch."""
-    body = redact(effect.body, ctx.token_secrets) if effect.body is not None else None
-    base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
+    body = redact(effect.body, ctx.who.token_secrets) if effect.body is not None else None
+    base = pr_base_for(ctx.who.forge, state.stacked_on, ctx.what.base)
     settled = settle_pr(
-        ctx.ops,
-        ctx.issue,
+        ctx.who.ops,
+        ctx.what.issue,
         effect.action,
         pr=state.pr,
         title=effect.title,
         body=body,
-        wiki_branch=ctx.wiki.branch if ctx.wiki else ctx.branch,
+        wiki_branch=ctx.where.wiki.branch if ctx.where.wiki else ctx.what.branch,
         signature=signature(ctx, "coordinator"),
         base=base,
     )
     if settled.number is not None and settled.number != state.pr:
-        ctx.events.emit("pr-opened", pr=settled.number, draft=False)
+        ctx.live.events.emit("pr-opened", pr=settled.number, draft=False)
     return PrSettled(settled.number, settled.open)

@@ -84,21 +84,21 @@ MERGE = Machine(merge.start, merge.transition, lambda m: m.state)
 
 def build_inputs(ctx: JobContext) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
-    taken = read_taken(ctx.issue_file.parent)
+    taken = read_taken(ctx.where.issue_file.parent)
     return Inputs(
-        issue=ctx.issue,
-        title=taken.title if taken is not None else ctx.forge.get_issue(ctx.issue).title,
-        base=ctx.base,
-        limits=ctx.config.limits,
-        commands=ctx.config.commands,
-        paths=ctx.config.paths,
-        head_sha=rev_parse(ctx.git, "HEAD"),
-        issue_file=str(ctx.issue_file),
-        spec_file=str(ctx.run_dir / effects_forge.SPEC_MD),
-        handoff_file=str(ctx.run_dir / "handoff.md"),
+        issue=ctx.what.issue,
+        title=taken.title if taken is not None else ctx.who.forge.get_issue(ctx.what.issue).title,
+        base=ctx.what.base,
+        limits=ctx.what.config.limits,
+        commands=ctx.what.config.commands,
+        paths=ctx.what.config.paths,
+        head_sha=rev_parse(ctx.where.git, "HEAD"),
+        issue_file=str(ctx.where.issue_file),
+        spec_file=str(ctx.where.run_dir / effects_forge.SPEC_MD),
+        handoff_file=str(ctx.where.run_dir / "handoff.md"),
         withheld=taken.withheld if taken is not None else 0,
-        wiki_dir=ctx.wiki.dir if ctx.wiki else None,
-        wiki_head=ctx.wiki.start_sha if ctx.wiki else None,
+        wiki_dir=ctx.where.wiki.dir if ctx.where.wiki else None,
+        wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
     )
 
 
@@ -112,7 +112,7 @@ def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
         case LaunchSession():
             ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
             if kept:
-                handoff = (ctx.run_dir / "handoff.md").read_text(encoding="utf-8")
+                handoff = (ctx.where.run_dir / "handoff.md").read_text(encoding="utf-8")
                 note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
                 effects_forge.run_post(ctx, PostComment("handoff", effect.kind, note, True))
             return ended
@@ -170,9 +170,9 @@ def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
     have moved since (its files are not the spec writer's). Either way the spec's own
     commits are exactly those past the fork point with the current base.
     """
-    head = rev_parse(ctx.git, "HEAD")
+    head = rev_parse(ctx.where.git, "HEAD")
     # A stacked issue's own commits start after its prerequisite's head, not the base's.
-    fork = merge_base(ctx.git, head, measure_from(ctx, state)) or head
+    fork = merge_base(ctx.where.git, head, measure_from(ctx, state)) or head
     if state.start_sha == fork:
         return state
     return state.model_copy(update={"start_sha": fork})
@@ -184,17 +184,17 @@ def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     if isinstance(begun, StageEnd):
         return begun
     state = begun
-    if ctx.stage is Stage.SPEC:
+    if ctx.what.stage is Stage.SPEC:
         state = spec_start(ctx, state)
-    start = state.start_sha or rev_parse(ctx.git, "HEAD")
+    start = state.start_sha or rev_parse(ctx.where.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:
         return effects_git.scope_check(ctx, start, reply)
 
-    in_session = scope if ctx.stage is Stage.SPEC else None
-    ctx.hub.set_check_reply(quick_checks(ctx.stage, state, in_session))
+    in_session = scope if ctx.what.stage is Stage.SPEC else None
+    ctx.live.hub.set_check_reply(quick_checks(ctx.what.stage, state, in_session))
     try:
-        match ctx.stage:
+        match ctx.what.stage:
             case Stage.TRIAGE:
                 return drive(ctx, TRIAGE, state)
             case Stage.SPEC:
@@ -220,7 +220,7 @@ def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
             case Stage.MERGE:
                 return drive(ctx, MERGE, state)
             case _:
-                msg = f"stage {ctx.stage.value!r} has no machine in this version"
+                msg = f"stage {ctx.what.stage.value!r} has no machine in this version"
                 raise ValueError(msg)
     finally:
-        ctx.hub.set_check_reply(None)
+        ctx.live.hub.set_check_reply(None)

@@ -56,4 +56,4 @@ def record_stack(
 def measure_from(ctx: JobContext, state: IssueState) -> str:
     """The commit the issue's own change starts after: its prerequisite head while stacked,
     else the base's head as last fetched."""
-    return stack_base(state) or rev_parse(ctx.git, f"refs/remotes/origin/{ctx.base}")
+    return stack_base(state) or rev_parse(ctx.where.git, f"refs/remotes/origin/{ctx.what.base}")

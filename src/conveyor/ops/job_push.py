@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from conveyor.agents.control import refused_paths
 from conveyor.core.signatures import SKIP_CHECKS, SKIP_CHECKS_ROLES, trailer
@@ -11,9 +12,25 @@ from conveyor.git.runner import Repo, git_text, run_git
 from conveyor.git.token_push import PushAuth, PushResult, push_ref
 
 
+class Pusher(Protocol):
+    """The push op bound to this job's checkout and credentials.
+
+    `src` is a revision of the checkout (None deletes `dst`); `dst` a full ref
+    name (`refs/heads/agent/issue-7`). `lease` is the SHA the remote ref must
+    still hold (`""`: must not exist); without `lease` or `force` only a
+    fast-forward is accepted. Refusals come back as `ok=False`, not raised.
+    """
+
+    def __call__(
+        self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
+    ) -> PushResult:
+        """Push one ref to the forge."""
+        ...
+
+
 @dataclass(frozen=True)
 class JobPusher:
-    """`JobContext.push`: pushes from the checkout to `origin` with the job's credentials."""
+    """`JobHands.push`: pushes from the checkout to `origin` with the job's credentials."""
 
     repo: Repo
     auth: PushAuth
@@ -22,7 +39,7 @@ class JobPusher:
     def __call__(
         self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
     ) -> PushResult:
-        """Push one ref (see `conveyor.job.context.Pusher`)."""
+        """Push one ref (see `Pusher`)."""
         return push_ref(self.repo, self.remote, src, dst, self.auth, lease=lease, force=force)
 
 
