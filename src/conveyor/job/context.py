@@ -19,7 +19,7 @@ from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.roles import JobRole
-from conveyor.ops.job_parts import JobHands, JobPlace, JobSubject
+from conveyor.ops.job_parts import JobHands, JobPlace, JobPulse, JobSubject
 
 StageOutcome = Literal["saved", "stopped", "asked", "split", "merged", "released", "interrupted"]
 
@@ -49,6 +49,11 @@ class JobLive:
     job_file: JobFile
     hub: JobHub
     now: Callable[[], datetime]
+
+    @property
+    def pulse(self) -> JobPulse:
+        """The part of the running job the ops see: events, heartbeat, clock, interrupt."""
+        return JobPulse(self.events.emit, self.job_file.heartbeat, self.now, self.hub.interrupted)
 
     def interrupted(self) -> bool:
         """Whether SIGTERM/SIGINT arrived: end the stage with outcome `interrupted`."""

@@ -8,11 +8,11 @@ from conveyor.core.redact import redact
 from conveyor.core.state import IssueState, Stage
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
-from conveyor.job.effects_forge import SPEC_MD, signature
 from conveyor.job.finish import push_local_commits
 from conveyor.ops.ask import ask
 from conveyor.ops.close_out import mark_merged
 from conveyor.ops.context import fetch_comments
+from conveyor.ops.forge_effects import SPEC_MD, signature
 from conveyor.ops.job_push import only_local_note
 from conveyor.ops.release import release
 from conveyor.ops.split import Part, split
@@ -66,7 +66,7 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             return StageEnd("released", released, reason)
         case Asked(questions=questions, state=state):
             _save(ctx, state)
-            sig = signature(ctx, ctx.what.stage.value)
+            sig = signature(ctx.what, ctx.who.ops, ctx.what.stage.value)
             ask(ctx.who.ops, ctx.what.issue, questions, now=ctx.live.now(), signature=sig)
             ctx.live.events.emit("asked", questions=len(questions))
             return StageEnd("asked", state.model_copy(update={"lease": None}))

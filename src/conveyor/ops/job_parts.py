@@ -2,13 +2,17 @@
 
 A job's context (`conveyor.job.context.JobContext`) is these three plus its live
 part (hub, job file, event log, clock), which stays in the job. Each op takes only
-the parts it needs; the events it reports go through an `Emit`, the job's event log.
+the parts it needs; what it tells the running job (events, heartbeat) and reads from
+it (clock, interrupt) is a `JobPulse`. A push the forge refuses is a `PushRefused`
+value, which the runner turns into the PUSH_REJECTED stop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Literal, Protocol, get_args
 
@@ -44,7 +48,7 @@ EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 class Emit(Protocol):
     """Report one event of the job (`runs/issue-N/events.jsonl`)."""
 
-    def __call__(self, kind: EventKind, /, **fields: object) -> None:
+    def __call__(self, kind: EventKind, **fields: object) -> None:
         """Append the event; values must be JSON-able."""
         ...
 
@@ -107,3 +111,20 @@ class JobHands:
     command_env: Mapping[str, str]
     token_env: tuple[str, ...]
     token_secrets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class JobPulse:
+    """What ops tell the running job and read from it: events, heartbeat, clock, interrupt."""
+
+    emit: Emit
+    heartbeat: Callable[[], None]
+    now: Callable[[], datetime]
+    interrupted: threading.Event
+
+
+@dataclass(frozen=True)
+class PushRefused:
+    """The forge refused a push the stage needs: the runner stops the issue (PUSH_REJECTED)."""
+
+    reason: str
