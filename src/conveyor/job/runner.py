@@ -2,9 +2,9 @@
 
 `run_stage(ctx, state)` is what `conveyor job` calls once the issue is claimed and the
 checkout is ready. Each effect goes in one hop to the op that carries it out (the table
-in `job/dispatch.py`); each result is fed
-back to the machine's pure `transition`, and the end it reaches is carried out with the
-intake ops (save-state, release, stop, ask, split).
+in `job/dispatch.py`); each result is fed back to the machine's pure `transition`, a
+refused push ends the stage with the `push-rejected` stop, and the end it reaches is
+carried out with the intake ops (save-state, release, stop, ask, split).
 """
 
 from __future__ import annotations
