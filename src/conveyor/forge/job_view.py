@@ -7,7 +7,7 @@ writes it makes through this wrapper update the copies it keeps, and a
 repeated read is answered from them. `forget(number)` drops the copies, so
 the next read goes to the forge (the claim race re-reads after its wait).
 Who collaborates and what the repository is come from the answer file while
-it is fresh. Everything else goes straight to the wrapped forge.
+it is fresh. Everything else goes straight to the wrapped forge (`ForgeDelegate`).
 """
 
 from __future__ import annotations
@@ -15,28 +15,26 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from conveyor.forge.answers import AnswerFile
+from conveyor.forge.delegate import ForgeDelegate
 from conveyor.forge.protocol import Forge
 from conveyor.forge.types import Comment, CommentPage, Issue, RepoInfo
 
 REPO_KEY = "repo"
 
 
-class JobForge:
+class JobForge(ForgeDelegate):
     """Wraps a `Forge`; keeps the issues and comment lists it read or wrote, and the repo."""
 
     def __init__(self, inner: Forge, answers: AnswerFile | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.answers = answers
         self._issues: dict[int, Issue] = {}
         self._comments: dict[int, tuple[Comment, ...]] = {}
         self._etags: dict[int, str] = {}
         self._repo: RepoInfo | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
 
     def forget(self, number: int) -> None:
         """Read the issue's comments from the forge next time."""
@@ -150,3 +148,8 @@ class JobForge:
     def _relabel(self, number: int, labels: tuple[str, ...]) -> None:
         if (kept := self._issues.get(number)) is not None:
             self._issues[number] = dataclasses.replace(kept, labels=labels)
+
+
+def job_forge_is_a_forge(view: JobForge) -> Forge:
+    """A `JobForge` is a `Forge` (mypy checks every override's signature here)."""
+    return view

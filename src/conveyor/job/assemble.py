@@ -13,17 +13,18 @@ from conveyor.forge.connect import read_token
 from conveyor.git.runner import GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.claiming import Claimed
-from conveyor.job.context import JobContext
+from conveyor.job.context import JobContext, JobLive
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.layout import JobPaths, leftover_checkouts
-from conveyor.job.push_op import commit_split
 from conveyor.job.roles import JobRole, agent_role_of
 from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import prepare_workspace
 from conveyor.ops.context import OpContext
+from conveyor.ops.job_parts import JobHands, JobPlace, JobSubject
+from conveyor.ops.job_push import commit_split
 from conveyor.ops.state_store import fetch_state, save_state, state_of
 
 
@@ -118,22 +119,29 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         )
     environ = started.environ
     (paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands running agent code
-    ctx = JobContext(
+    what = JobSubject(
         config=config,
-        forge=started.ops.forge,
-        ops=started.ops,
         issue=started.issue,
         stage=started.stage,
-        role=started.role,
-        lane=started.lane,
-        job_id=paths.job_id,
         run_id=started.ops.run_id,
+        resume=started.resume,
+    )
+    where = JobPlace(
         home=paths.home,
         job_dir=paths.job_dir,
         run_dir=paths.run_dir,
         checkout=paths.checkout,
         sessions_dir=paths.sessions,
         issue_file=started.claimed.issue_md,
+        control_socket=paths.control_socket,
+        git_config=workspace.git_config,
+        git=workspace.repo,
+        wiki=wiki,
+    )
+    who = JobHands(
+        forge=started.ops.forge,
+        ops=started.ops,
+        push=workspace.pusher,
         environ=environ,
         command_env=command_env(
             config,
@@ -144,17 +152,17 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         ),
         token_env=token_env_names(config),
         token_secrets=(token,) if token else (),
+    )
+    live = JobLive(
+        job_id=paths.job_id,
+        role=started.role,
+        lane=started.lane,
         events=started.events,
         job_file=started.job_file,
         hub=hub,
-        control_socket=paths.control_socket,
-        git_config=workspace.git_config,
-        git=workspace.repo,
         now=now_utc,
-        push=workspace.pusher,
-        resume=started.resume,
-        wiki=wiki,
     )
+    ctx = JobContext(what=what, where=where, who=who, live=live)
     return ctx, state
 
 

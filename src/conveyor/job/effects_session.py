@@ -30,9 +30,9 @@ HANDOFF_MD = "handoff.md"
 
 def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
     """The runner's session spec for one launch, from the config's choice for the role."""
-    choice = ctx.config.agents.for_role(effect.budget_role)
+    choice = ctx.what.config.agents.for_role(effect.budget_role)
     backend, executable, scenario = resolve_choice(choice)
-    limits = ctx.config.limits
+    limits = ctx.what.config.limits
     key = f"{effect.kind}-{effect.attempt}"
     return SessionSpec(
         role=effect.role,
@@ -42,22 +42,22 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
         system_prompt=effect.system_prompt,
         task=effect.task,
         reply_model=effect.reply_model,
-        cwd=ctx.checkout,
-        session_dir=ctx.sessions_dir / key,
+        cwd=ctx.where.checkout,
+        session_dir=ctx.where.sessions_dir / key,
         session_key=key,
-        identity=SessionIdentity(ctx.issue, ctx.stage.value, effect.kind, effect.attempt),
+        identity=SessionIdentity(ctx.what.issue, ctx.what.stage.value, effect.kind, effect.attempt),
         context=ContextLimits(limits.context_soft, limits.context_hard),
         timeout_seconds=limits.session_timeout_minutes * 60,
         executable=executable,
         scenario=scenario,
-        issue_file=ctx.issue_file,
-        control_socket=ctx.control_socket,
-        git_config=ctx.git_config,
-        passthrough_env=ctx.config.passthrough_env,
-        token_env=ctx.token_env,
+        issue_file=ctx.where.issue_file,
+        control_socket=ctx.where.control_socket,
+        git_config=ctx.where.git_config,
+        passthrough_env=ctx.what.config.passthrough_env,
+        token_env=ctx.who.token_env,
         infra_retries=limits.infra_retries,
         reply_check_rounds=limits.reply_check_rounds,
-        money_per_session=ctx.config.money.per_session,
+        money_per_session=ctx.what.config.money.per_session,
         base_url=choice.base_url,
     )
 
@@ -66,7 +66,7 @@ def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, live: Liv
     """The session's end record, under the key its running record had."""
     usage = result.total_usage
     reset = result.rate_limit_reset
-    ctx.job_file.record_session(
+    ctx.live.job_file.record_session(
         SessionRecord(
             key=spec.session_key,
             backend=spec.backend,
@@ -99,8 +99,8 @@ def keep_handoff(ctx: JobContext, result: SessionResult) -> bool:
         source = result.session_dir / HANDOFF_MD
     if source is None or not source.is_file():
         return False
-    ctx.run_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, ctx.run_dir / HANDOFF_MD)
+    ctx.where.run_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, ctx.where.run_dir / HANDOFF_MD)
     return True
 
 
@@ -110,8 +110,8 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     The second value says whether a handoff.md was kept for a continuation.
     """
     spec = session_spec(ctx, effect)
-    budget = ctx.config.budgets.for_role(effect.budget_role)
-    ctx.events.emit(
+    budget = ctx.what.config.budgets.for_role(effect.budget_role)
+    ctx.live.events.emit(
         "session-started", key=spec.session_key, session_kind=effect.kind, attempt=effect.attempt
     )
     spec.session_dir.mkdir(parents=True, exist_ok=True)
@@ -120,17 +120,17 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
     (spec.session_dir / "task.md").write_text(spec.task, encoding="utf-8")
     (spec.session_dir / "system.md").write_text(spec.system_prompt, encoding="utf-8")
     handle = SessionHandle()
-    live = LiveSession(ctx.job_file, spec.session_key, budget)
+    live = LiveSession(ctx.live.job_file, spec.session_key, budget)
     try:
-        with ctx.hub.track(spec.session_key, handle):
-            result = launch(spec, ctx.environ, handle, progress=live)
+        with ctx.live.hub.track(spec.session_key, handle):
+            result = launch(spec, ctx.who.environ, handle, progress=live)
     except BaseException:
         live.close(SessionStatus.FAILED.value)
         raise
     live.close()
     _record(ctx, spec, result, live)
     kept = keep_handoff(ctx, result)
-    ctx.events.emit(
+    ctx.live.events.emit(
         "session-ended",
         key=spec.session_key,
         status=result.status.value,

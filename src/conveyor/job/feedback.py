@@ -16,18 +16,18 @@ from conveyor.stages.step import SavedAt
 
 def take_feedback_first(ctx: JobContext, state: IssueState) -> IssueState | StageEnd:
     """The state to run the stage on, or the job's end when the feedback sends it to fix."""
-    if not reads_feedback(ctx.stage):
+    if not reads_feedback(ctx.what.stage):
         return state
-    open_only = ctx.stage in SENT_TO_FIX
-    taken = take_pr_feedback(ctx.ops, ctx.issue, state, open_only=open_only)
+    open_only = ctx.what.stage in SENT_TO_FIX
+    taken = take_pr_feedback(ctx.who.ops, ctx.what.issue, state, open_only=open_only)
     if taken is None:
         return state
     if not taken.findings:
         return taken.state  # the clock moved on: saved with the job's next change
     for finding in taken.findings:
         title = finding.evidence.split("\n", 1)[0].removesuffix(":")
-        ctx.events.emit("finding", id=finding.id, severity=finding.severity, title=title)
-    stage, routed = route(ctx.stage, taken.state)
-    if stage is ctx.stage:
+        ctx.live.events.emit("finding", id=finding.id, severity=finding.severity, title=title)
+    stage, routed = route(ctx.what.stage, taken.state)
+    if stage is ctx.what.stage:
         return routed
     return carry_out(ctx, SavedAt(stage, routed))

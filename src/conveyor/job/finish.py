@@ -14,10 +14,10 @@ from conveyor.job.assemble import Started, now_utc
 from conveyor.job.context import JobContext
 from conveyor.job.jobfile import Outcome
 from conveyor.job.ledger import save_job_sessions
-from conveyor.job.push_op import unpushed_head
 from conveyor.job.roles import JobRole
 from conveyor.job.view_file import write_view
 from conveyor.ops.context import OpContext
+from conveyor.ops.job_push import unpushed_head
 from conveyor.ops.state_store import fetch_state, save_state, state_of
 from conveyor.ops.wiki_branch import push_wiki
 
@@ -29,15 +29,15 @@ def _say(text: str) -> None:
 def record_lost_changes(ctx: JobContext) -> list[str]:
     """Add the checkout's uncommitted paths to job.json `lost_changes` (JB-12); returns them."""
     try:
-        dirty = dirty_paths(ctx.git) if ctx.checkout.is_dir() else []
-        wiki = ctx.wiki
+        dirty = dirty_paths(ctx.where.git) if ctx.where.checkout.is_dir() else []
+        wiki = ctx.where.wiki
         if wiki is not None and wiki.repo.path.is_dir():
             dirty += [f"{wiki.dir}/{p}" for p in dirty_paths(wiki.repo)]
     except GitError as exc:
         _say(f"cannot list uncommitted paths: {exc}")
         dirty = []
     if dirty:
-        ctx.job_file.set_lost_changes([*ctx.job_file.record.lost_changes, *dirty])
+        ctx.live.job_file.set_lost_changes([*ctx.live.job_file.record.lost_changes, *dirty])
     return dirty
 
 
@@ -48,22 +48,22 @@ def push_local_commits(ctx: JobContext) -> str | None:
     else (or when that fails) as a rescue ref, so removing the checkout loses
     nothing. The runner may call it before a stop, to say so in the stop comment.
     """
-    if ctx.role is not JobRole.WRITER or not ctx.checkout.is_dir():
+    if ctx.live.role is not JobRole.WRITER or not ctx.where.checkout.is_dir():
         return None
-    head = unpushed_head(ctx.git, ctx.branch, ctx.base)
+    head = unpushed_head(ctx.where.git, ctx.what.branch, ctx.what.base)
     if head is None:
         return None
     error = ""
-    if try_rev_parse(ctx.git, f"refs/remotes/origin/{ctx.branch}") is not None:
-        result = ctx.push(head, ctx.branch_ref)
+    if try_rev_parse(ctx.where.git, f"refs/remotes/origin/{ctx.what.branch}") is not None:
+        result = ctx.who.push(head, ctx.what.branch_ref)
         if result.ok:
-            ctx.events.emit("pushed", ref=ctx.branch_ref, sha=head, exit_push=True)
+            ctx.live.events.emit("pushed", ref=ctx.what.branch_ref, sha=head, exit_push=True)
             return None
         error = result.error or "the push was refused"
-    ref = rescue_ref(ctx.issue, ctx.now())
-    saved = ctx.push(head, ref, force=True)
+    ref = rescue_ref(ctx.what.issue, ctx.live.now())
+    saved = ctx.who.push(head, ref, force=True)
     if saved.ok:
-        ctx.events.emit("pushed", ref=ref, sha=head, exit_push=True)
+        ctx.live.events.emit("pushed", ref=ref, sha=head, exit_push=True)
         return error or None
     _say(f"could not push {head} ({error or saved.error}); the commits are only local")
     return error or saved.error or "the push was refused"
@@ -71,14 +71,14 @@ def push_local_commits(ctx: JobContext) -> str | None:
 
 def push_wiki_commits(ctx: JobContext) -> None:
     """Push a writer's wiki commits the wiki's `agent/issue-N` lacks (WT-9, JB-12)."""
-    wiki = ctx.wiki
-    if ctx.role is not JobRole.WRITER or wiki is None or not wiki.repo.path.is_dir():
+    wiki = ctx.where.wiki
+    if ctx.live.role is not JobRole.WRITER or wiki is None or not wiki.repo.path.is_dir():
         return
     pushed = push_wiki(wiki)
     if pushed is None:
         return
     if pushed.ok:
-        ctx.events.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha, exit_push=True)
+        ctx.live.events.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha, exit_push=True)
     else:
         _say(f"could not push the wiki's {wiki.branch} ({pushed.error}); its commits are local")
 
@@ -93,7 +93,7 @@ def clear_lease(ops: OpContext, issue: int, lane: str) -> None:
 
 def remove_checkout(ctx: JobContext) -> None:
     """Remove `repo/`; job.json and sessions/ stay."""
-    shutil.rmtree(ctx.checkout, ignore_errors=True)
+    shutil.rmtree(ctx.where.checkout, ignore_errors=True)
 
 
 STAGE_ENDED = frozenset({"saved", "stopped", "asked", "split", "merged", "released"})

@@ -19,22 +19,22 @@ from conveyor.stages.effects import LaunchSession
 
 def with_fresh_comments(ctx: JobContext, effect: LaunchSession) -> LaunchSession:
     """The launch, after `issue.md` took in the comments posted since the job last read them."""
-    forge = ctx.forge
+    forge = ctx.who.forge
     if not isinstance(forge, JobForge):
         return effect
-    new = forge.reread_comments(ctx.issue)
+    new = forge.reread_comments(ctx.what.issue)
     if not new:
         return effect
-    trust = ctx.ops.trust()
-    issue = forge.get_issue(ctx.issue)
-    comments = forge.list_comments(ctx.issue).comments
-    write_issue_md(ctx.issue_file.parent, issue, comments, trust)
+    trust = ctx.who.ops.trust()
+    issue = forge.get_issue(ctx.what.issue)
+    comments = forge.list_comments(ctx.what.issue).comments
+    write_issue_md(ctx.where.issue_file.parent, issue, comments, trust)
     heard = sorted({c.author for c in new if trust.kind(c) is Kind.TRUSTED}, key=str.casefold)
     if not heard:
         return effect
     who = " and ".join(f"@{login}" for login in heard)
     line = (
-        f"New since this job began: {who} commented on the issue. `{ctx.issue_file}` "
+        f"New since this job began: {who} commented on the issue. `{ctx.where.issue_file}` "
         "ends with what they wrote; take it into account."
     )
     return replace(effect, task=f"{effect.task.rstrip()}\n\n{line}\n")

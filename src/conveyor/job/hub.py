@@ -13,11 +13,12 @@ from typing import Any
 
 from conveyor.agents.control import Answer, ControlHandlers
 from conveyor.agents.process import SessionHandle
+from conveyor.ops.job_push import CommitRefused
 
 CheckReply = Callable[[str, Mapping[str, Any]], list[str]]
 """(session key, reply object) -> findings (`field.path: problem`); empty means accepted."""
-Commit = Callable[[list[str], str], str]
-"""(paths, message) -> the new commit's SHA; raises ValueError naming refused paths."""
+Commit = Callable[[list[str], str], str | CommitRefused]
+"""(paths, message) -> the new commit's SHA, or the refusal naming refused paths."""
 Status = Callable[[], dict[str, Any]]
 
 
@@ -109,10 +110,9 @@ class JobHub:
             return {"ok": False, "error": "commit needs `paths`, a list of strings"}
         if not isinstance(message, str) or not message.strip():
             return {"ok": False, "error": "commit needs a non-empty `message`"}
-        try:
-            sha = commit(paths, message)
-        except ValueError as exc:
-            return {"ok": False, "error": str(exc)}
+        sha = commit(paths, message)
+        if isinstance(sha, CommitRefused):
+            return {"ok": False, "error": sha.reason}
         return {"ok": True, "sha": sha}
 
     def _on_steer(self, request: Mapping[str, Any]) -> Answer:

@@ -164,7 +164,7 @@ def _work(
             ctx, state = build_context(started)
             held.append(ctx)
             run = runner or _default_runner()
-            with serve_control(ctx.control_socket, ctx.hub.handlers()):
+            with serve_control(ctx.where.control_socket, ctx.live.hub.handlers()):
                 end = run(ctx, state)
         finally:
             guard.disarm()

@@ -2,125 +2,99 @@
 
 `run_stage(ctx, state)` is what `conveyor job` calls once the issue is claimed and the
 checkout is ready. The stage's machine and what it needs first (spec.md restored, its
-start measured) come from its definition in `stages.registry`. Effects are interpreted
-by one exhaustive `match`; each result is fed back to the machine's pure `transition`, and
-the end it reaches is carried out with the intake ops (save-state, release, stop, ask,
-split).
+start measured) come from its definition in `stages.registry`. Each effect goes in one hop
+to the op that carries it out (the table in `job/dispatch.py`); each result is fed back to
+the machine's pure `transition`, a refused push ends the stage with the `push-rejected`
+stop, and the end it reaches is carried out with the intake ops (save-state, release,
+stop, ask, split).
 """
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import Protocol, TypeVar
 
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
-from conveyor.job import effects_forge, effects_git, effects_wiki
 from conveyor.job.context import JobContext, StageEnd
-from conveyor.job.effects_merge import perform_merge
-from conveyor.job.effects_review import perform_review
-from conveyor.job.effects_session import quick_checks, run_launch
+from conveyor.job.dispatch import DISPATCH
+from conveyor.job.effects_session import quick_checks
 from conveyor.job.feedback import take_feedback_first
-from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.runner_ends import carry_out, restore_spec_md
-from conveyor.job.stacking import measure_from
+from conveyor.ops.branch_effects import scope_check
+from conveyor.ops.forge_effects import SPEC_MD
 from conveyor.ops.issue_md import read_taken
-from conveyor.stages.effects import (
-    ChargeBudget,
-    CheckSpecCommits,
-    CheckSpecTests,
-    Done,
-    Effect,
-    LaunchSession,
-    OpenDraftPr,
-    PostComment,
-    PushBranch,
-    ResetBranch,
-    Result,
-    RunTests,
-    SaveSpecFile,
-    SettlePr,
-)
-from conveyor.stages.effects_merge import MergeEffect
-from conveyor.stages.effects_review import PostPrComment, PrepareReview
-from conveyor.stages.machine import Machine
+from conveyor.ops.job_parts import PushRefused
+from conveyor.ops.stack import measure_from
+from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition
-from conveyor.stages.step import Inputs, Stopped
+from conveyor.stages.step import Inputs, Step, Stopped
+
+
+class Remembers(Protocol):
+    """A stage machine's memory: it holds the issue's state as the stage has made it."""
+
+    @property
+    def state(self) -> IssueState:
+        """The issue's state so far."""
+        ...
+
+
+M = TypeVar("M", bound=Remembers)
+
+
+class Drivable(Protocol[M]):
+    """What the runner drives: a stage machine's start and transition (`stages.machine`)."""
+
+    def start(self, inputs: Inputs, state: IssueState) -> Step[M]:
+        """The first step."""
+        ...
+
+    def transition(self, run: M, result: Result) -> Step[M]:
+        """The step after `result`."""
+        ...
 
 
 def build_inputs(ctx: JobContext) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
-    taken = read_taken(ctx.issue_file.parent)
+    taken = read_taken(ctx.where.issue_file.parent)
     return Inputs(
-        issue=ctx.issue,
-        title=taken.title if taken is not None else ctx.forge.get_issue(ctx.issue).title,
-        base=ctx.base,
-        limits=ctx.config.limits,
-        commands=ctx.config.commands,
-        paths=ctx.config.paths,
-        head_sha=rev_parse(ctx.git, "HEAD"),
-        issue_file=str(ctx.issue_file),
-        spec_file=str(ctx.run_dir / effects_forge.SPEC_MD),
-        handoff_file=str(ctx.run_dir / "handoff.md"),
+        issue=ctx.what.issue,
+        title=taken.title if taken is not None else ctx.who.forge.get_issue(ctx.what.issue).title,
+        base=ctx.what.base,
+        limits=ctx.what.config.limits,
+        commands=ctx.what.config.commands,
+        paths=ctx.what.config.paths,
+        head_sha=rev_parse(ctx.where.git, "HEAD"),
+        issue_file=str(ctx.where.issue_file),
+        spec_file=str(ctx.where.run_dir / SPEC_MD),
+        handoff_file=str(ctx.where.run_dir / "handoff.md"),
         withheld=taken.withheld if taken is not None else 0,
-        wiki_dir=ctx.wiki.dir if ctx.wiki else None,
-        wiki_head=ctx.wiki.start_sha if ctx.wiki else None,
+        wiki_dir=ctx.where.wiki.dir if ctx.where.wiki else None,
+        wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
     )
 
 
-def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result:
-    """Carry out one effect and return its result (adapter failures raise)."""
-    if isinstance(effect, MergeEffect):
-        return perform_merge(ctx, state, effect)
-    match effect:
-        case ChargeBudget():
-            return effects_forge.run_charge(ctx, state, effect)
-        case LaunchSession():
-            ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
-            if kept:
-                handoff = (ctx.run_dir / "handoff.md").read_text(encoding="utf-8")
-                note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
-                effects_forge.run_post(ctx, PostComment("handoff", effect.kind, note, True))
-            return ended
-        case PostComment():
-            effects_forge.run_post(ctx, effect)
-            return Done()
-        case SaveSpecFile():
-            effects_forge.save_spec_file(ctx, effect)
-            return Done()
-        case CheckSpecCommits():
-            return effects_git.run_spec_check(ctx, effect)
-        case RunTests():
-            return effects_git.run_tests(ctx)
-        case ResetBranch():
-            return effects_git.reset_branch(ctx, state, effect)
-        case OpenDraftPr():
-            return effects_git.open_draft(ctx, state)
-        case CheckSpecTests():
-            return effects_git.check_spec_tests(ctx, effect)
-        case PushBranch():
-            return effects_git.push_branch(ctx, state, effect)
-        case SettlePr():
-            return effects_wiki.run_settle(ctx, state, effect)
-        case PrepareReview() | PostPrComment():
-            return perform_review(ctx, state, effect)
-        case _:
-            assert_never(effect)
+def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result | PushRefused:
+    """Carry out one effect with the op that does it and return its result (see `job/dispatch.py`).
+
+    A push the forge refused is `PushRefused`; adapter failures raise.
+    """
+    return DISPATCH.perform(ctx, state, effect)
 
 
-def drive(ctx: JobContext, machine: Machine[Any, Any, Any], state: IssueState) -> StageEnd:
+def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
     """Run `machine` from its start to its end."""
     step = machine.start(build_inputs(ctx), state)
     while True:
         action = step.action
-        current: IssueState = step.memory.state
+        current = step.memory.state
         if not isinstance(action, Effect):
             return carry_out(ctx, action)
-        try:
-            result = perform(ctx, current, action)
-        except effects_git.PushFailed as refused:
-            reason = f"the forge refused the push: {refused}"
+        result = perform(ctx, current, action)
+        if isinstance(result, PushRefused):
+            reason = f"the forge refused the push: {result.reason}"
             return carry_out(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
         if ctx.interrupted():
             return StageEnd("interrupted", current, "interrupted during the stage")
@@ -137,9 +111,11 @@ def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
     have moved since (its files are not the spec writer's). Either way the spec's own
     commits are exactly those past the fork point with the current base.
     """
-    head = rev_parse(ctx.git, "HEAD")
+    head = rev_parse(ctx.where.git, "HEAD")
     # A stacked issue's own commits start after its prerequisite's head, not the base's.
-    fork = merge_base(ctx.git, head, measure_from(ctx, state)) or head
+    fork = (
+        merge_base(ctx.where.git, head, measure_from(ctx.where.git, ctx.what.base, state)) or head
+    )
     if state.start_sha == fork:
         return state
     return state.model_copy(update={"start_sha": fork})
@@ -147,21 +123,21 @@ def spec_start(ctx: JobContext, state: IssueState) -> IssueState:
 
 def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
     """Run the job's stage on the claimed `state` and return how it ended."""
-    stage = definition(ctx.stage)
+    stage = definition(ctx.what.stage)
     begun = take_feedback_first(ctx, state)
     if isinstance(begun, StageEnd):
         return begun
     state = spec_start(ctx, begun) if stage.measures_start else begun
-    start = state.start_sha or rev_parse(ctx.git, "HEAD")
+    start = state.start_sha or rev_parse(ctx.where.git, "HEAD")
 
     def scope(reply: SpecReply) -> list[str]:
-        return effects_git.scope_check(ctx, start, reply)
+        return scope_check(ctx.what, ctx.where, ctx.who, ctx.live.pulse, start, reply=reply)
 
     in_session = scope if stage.measures_start else None
-    ctx.hub.set_check_reply(quick_checks(ctx.stage, state, in_session))
+    ctx.live.hub.set_check_reply(quick_checks(ctx.what.stage, state, in_session))
     try:
         if stage.restores_spec:
             restore_spec_md(ctx, state)
         return drive(ctx, stage.machine, state)
     finally:
-        ctx.hub.set_check_reply(None)
+        ctx.live.hub.set_check_reply(None)

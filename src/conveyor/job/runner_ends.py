@@ -8,12 +8,12 @@ from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
-from conveyor.job.effects_forge import SPEC_MD, signature
 from conveyor.job.finish import push_local_commits
-from conveyor.job.push_op import only_local_note
 from conveyor.ops.ask import ask
 from conveyor.ops.close_out import mark_merged
 from conveyor.ops.context import fetch_comments
+from conveyor.ops.forge_effects import SPEC_MD, signature
+from conveyor.ops.job_push import only_local_note
 from conveyor.ops.release import release
 from conveyor.ops.split import Part, split
 from conveyor.ops.state_store import save_state
@@ -26,7 +26,7 @@ SPEC_MARK = "<!-- conveyor:comment role=spec kind=spec run="
 
 
 def _save(ctx: JobContext, state: IssueState) -> None:
-    save_state(ctx.ops, ctx.issue, state)
+    save_state(ctx.who.ops, ctx.what.issue, state)
 
 
 def carry_out(ctx: JobContext, end: End) -> StageEnd:
@@ -34,37 +34,52 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
     match end:
         case SavedAt(stage=stage, state=state):
             at_stage = state.model_copy(update={"stage": stage})
-            saved = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=at_stage)
+            saved = release(
+                ctx.who.ops, ctx.what.issue, lane=ctx.live.lane, now=ctx.live.now(), state=at_stage
+            )
             if not has_job(stage):
-                mark_merged(ctx.ops, ctx.issue)
+                mark_merged(ctx.who.ops, ctx.what.issue)
                 return StageEnd("merged", saved, "merged")
             return StageEnd("saved", saved, f"saved at {stage.value}")
         case Stopped(code=code, reason=reason, state=state, details=details):
             _save(ctx, state)
             error = push_local_commits(ctx)
             if error is not None:
-                note = only_local_note(rev_parse(ctx.git, "HEAD"), ctx.branch, error)
+                note = only_local_note(rev_parse(ctx.where.git, "HEAD"), ctx.what.branch, error)
                 details = f"{details}\n\n{note}".strip()
-            reason = redact(reason, ctx.token_secrets)
-            details = redact(details, ctx.token_secrets)
-            stop(ctx.ops, ctx.issue, code, reason, now=ctx.now(), stage=ctx.stage, details=details)
-            ctx.events.emit("stopped", code=code.value, reason=reason)
+            reason = redact(reason, ctx.who.token_secrets)
+            details = redact(details, ctx.who.token_secrets)
+            stop(
+                ctx.who.ops,
+                ctx.what.issue,
+                code,
+                reason,
+                now=ctx.live.now(),
+                stage=ctx.what.stage,
+                details=details,
+            )
+            ctx.live.events.emit("stopped", code=code.value, reason=reason)
             return StageEnd("stopped", state, f"{code.value}: {reason}")
         case Released(state=state, reason=reason):
-            released = release(ctx.ops, ctx.issue, lane=ctx.lane, now=ctx.now(), state=state)
+            released = release(
+                ctx.who.ops, ctx.what.issue, lane=ctx.live.lane, now=ctx.live.now(), state=state
+            )
             return StageEnd("released", released, reason)
         case Asked(questions=questions, state=state):
             _save(ctx, state)
-            sig = signature(ctx, ctx.stage.value)
-            ask(ctx.ops, ctx.issue, questions, now=ctx.now(), signature=sig)
-            ctx.events.emit("asked", questions=len(questions))
+            sig = signature(ctx.what, ctx.who.ops, ctx.what.stage.value)
+            ask(ctx.who.ops, ctx.what.issue, questions, now=ctx.live.now(), signature=sig)
+            ctx.live.events.emit("asked", questions=len(questions))
             return StageEnd("asked", state.model_copy(update={"lease": None}))
         case Split(parts=parts, state=state):
             _save(ctx, state)
             made = split(
-                ctx.ops, ctx.issue, [Part(p.title, p.body, p.after) for p in parts], now=ctx.now()
+                ctx.who.ops,
+                ctx.what.issue,
+                [Part(p.title, p.body, p.after) for p in parts],
+                now=ctx.live.now(),
             )
-            ctx.events.emit("split", sub_issues=list(made))
+            ctx.live.events.emit("split", sub_issues=list(made))
             return StageEnd("split", state.model_copy(update={"lease": None}), str(list(made)))
         case _:
             assert_never(end)
@@ -72,12 +87,12 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
 
 def restore_spec_md(ctx: JobContext, state: IssueState) -> None:
     """Rebuild `spec.md` from the signed `## Spec` comment when the state points at it."""
-    target = ctx.run_dir / SPEC_MD
+    target = ctx.where.run_dir / SPEC_MD
     if state.spec_file is None or target.is_file():
         return
-    for comment in fetch_comments(ctx.ops, ctx.issue):
-        if SPEC_MARK in comment.body and ctx.ops.trust().pipeline(comment):
+    for comment in fetch_comments(ctx.who.ops, ctx.what.issue):
+        if SPEC_MARK in comment.body and ctx.who.ops.trust().pipeline(comment):
             text = comment.body.split(f"{SPEC_HEADING}\n", 1)[-1].strip() + "\n"
-            ctx.run_dir.mkdir(parents=True, exist_ok=True)
+            ctx.where.run_dir.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
             return

@@ -1,14 +1,14 @@
-"""A job's side of stacking: its first job on the prerequisite's branch (`--stack-on P`), where
-its checkout starts, and the commit its own change is measured from (STK-1, STK-2, STK-15).
+"""A job's side of stacking: its first job on the prerequisite's branch (`--stack-on P`)
+and where its checkout starts (STK-1, STK-15); what its change is measured from is
+`conveyor.ops.stack.measure_from` (STK-2).
 """
 
 from __future__ import annotations
 
-from conveyor.core.stacking import prereq_branch, stack_base
+from conveyor.core.stacking import prereq_branch
 from conveyor.core.state import IssueState, StackedOn
 from conveyor.forge.protocol import Forge
-from conveyor.git import Repo, merge_base, rev_parse, try_rev_parse
-from conveyor.job.context import JobContext
+from conveyor.git import Repo, merge_base, try_rev_parse
 from conveyor.ops.context import OpContext
 from conveyor.ops.state_store import fetch_state, save_state, state_of
 
@@ -51,9 +51,3 @@ def record_stack(
     state_of(lookup)
     save_state(ops, number, stacked, lookup)
     return stacked
-
-
-def measure_from(ctx: JobContext, state: IssueState) -> str:
-    """The commit the issue's own change starts after: its prerequisite head while stacked,
-    else the base's head as last fetched."""
-    return stack_base(state) or rev_parse(ctx.git, f"refs/remotes/origin/{ctx.base}")

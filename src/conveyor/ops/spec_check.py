@@ -22,10 +22,10 @@ from conveyor.core.replies import Interface
 from conveyor.core.test_runs import RunKind, listing
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
-from conveyor.verify import gitwork
+from conveyor.git import plain
+from conveyor.git.plain import Change
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import failing_new_tests, run_tests_reverted
-from conveyor.verify.gitwork import Change
 from conveyor.verify.suites import baseline, blame_change, run_suite
 
 _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
@@ -49,7 +49,7 @@ class SpecCheck:
 
 
 def _text(ctx: Context, sha: str, path: str) -> str:
-    data = gitwork.blob(ctx.checkout, sha, path)
+    data = plain.blob(ctx.checkout, sha, path)
     return "" if data is None else data.decode("utf-8", errors="replace")
 
 
@@ -141,7 +141,7 @@ def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> t
     for interface in interfaces:
         if interface.status != "new":
             continue
-        data = gitwork.blob(ctx.checkout, head, interface.where)
+        data = plain.blob(ctx.checkout, head, interface.where)
         if data is None:
             found.append(
                 f"{interface.where}: the stub of new interface {interface.name!r} is missing"
@@ -163,8 +163,8 @@ def check_spec_commits(
     no_tests_reason: str | None,
 ) -> SpecCheck:
     """Run the whole commit check on the checkout's HEAD against `start`."""
-    head = gitwork.head(ctx.checkout)
-    changes = gitwork.changes(ctx.checkout, start, head)
+    head = plain.head(ctx.checkout)
+    changes = plain.changes(ctx.checkout, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
     found = [*scope_findings(ctx, paths, start, head, changes, interfaces=interfaces)]
     found += stub_findings(ctx, head, interfaces)
@@ -261,13 +261,13 @@ def spec_test_findings(checkout: Path, paths: Paths, start: str, spec_sha: str) 
 
     The implementer may not change them (IMPL-12); each finding names the file.
     """
-    head = gitwork.head(checkout)
+    head = plain.head(checkout)
     found: list[str] = []
-    for change in gitwork.changes(checkout, start, spec_sha):
+    for change in plain.changes(checkout, start, spec_sha):
         if not matches_any(change.path, paths.tests):
             continue
-        now = gitwork.blob(checkout, head, change.path)
-        if now == gitwork.blob(checkout, spec_sha, change.path):
+        now = plain.blob(checkout, head, change.path)
+        if now == plain.blob(checkout, spec_sha, change.path):
             continue
         what = "deleted" if now is None else "changed"
         found.append(f"{change.path}: the spec writer's test was {what}; put it back as it was")

@@ -12,8 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conveyor.core.stacking import StackMove, prereq_branch, prereq_merged, restack_plan
-from conveyor.core.state import StackedOn
+from conveyor.core.stacking import (
+    StackMove,
+    prereq_branch,
+    prereq_merged,
+    restack_plan,
+    stack_base,
+)
+from conveyor.core.state import IssueState, StackedOn
 from conveyor.forge.protocol import Forge
 from conveyor.git import Repo, is_ancestor, merge_base, rev_parse, try_rev_parse
 from conveyor.git.rebase import rebase_onto
@@ -93,3 +99,9 @@ def pr_base_for(forge: Forge, stacked: StackedOn | None, base: str) -> str:
         return base
     branch = prereq_branch(stacked.issue)
     return branch if forge.get_branch(branch) is not None else base
+
+
+def measure_from(repo: Repo, base: str, state: IssueState) -> str:
+    """The commit the issue's own change starts after: its prerequisite head while stacked,
+    else the base's head as last fetched."""
+    return stack_base(state) or rev_parse(repo, f"refs/remotes/origin/{base}")

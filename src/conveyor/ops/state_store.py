@@ -17,15 +17,24 @@ def fetch_state(ctx: OpContext, number: int) -> StateLookup:
     return find_state(fetch_comments(ctx, number), ctx.account)
 
 
-def state_of(lookup: StateLookup) -> IssueState:
-    """The decoded state, or a fresh one when the issue has none; refuses bad states."""
+def refusal(lookup: StateLookup) -> str | None:
+    """Why the state comment may not be used or overwritten, or None when it may."""
     if isinstance(lookup.outcome, TooNew):
         version = lookup.outcome.version
-        msg = f"state comment {lookup.comment_id} is version {version}, newer than this code"
-        raise StateRefused(msg)
+        return f"state comment {lookup.comment_id} is version {version}, newer than this code"
     if isinstance(lookup.outcome, Undecodable):
-        msg = f"state comment {lookup.comment_id} does not decode: {lookup.outcome.reason}"
-        raise StateRefused(msg)
+        return f"state comment {lookup.comment_id} does not decode: {lookup.outcome.reason}"
+    return None
+
+
+def state_of(lookup: StateLookup) -> IssueState:
+    """The decoded state, or a fresh one when the issue has none; refuses bad states.
+
+    For callers that cannot go on without it (`StateRefused`); `refusal` asks first.
+    """
+    refused = refusal(lookup)
+    if refused is not None:
+        raise StateRefused(refused)
     return lookup.state or IssueState()
 
 

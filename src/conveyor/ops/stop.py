@@ -13,7 +13,7 @@ from conveyor.ops.claim_comments import close_live_claims
 from conveyor.ops.context import OpContext, fetch_comments
 from conveyor.ops.labels import set_agent_label
 from conveyor.ops.post import post_comment
-from conveyor.ops.state_store import StateRefused, fetch_state, save_state, state_of
+from conveyor.ops.state_store import fetch_state, refusal, save_state, state_of
 
 STOP_KIND = "stop"
 
@@ -46,10 +46,7 @@ def stop(
     """
     issue = ctx.forge.get_issue(number)
     lookup = fetch_state(ctx, number)
-    try:
-        state = state_of(lookup)
-    except StateRefused:
-        state = None
+    state = state_of(lookup) if refusal(lookup) is None else None
     labels = set_agent_label(ctx, number, issue.labels, stop_label(code))
     text = stop_text(code, reason, details)
     post_comment(ctx, number, STOP_KIND, text)

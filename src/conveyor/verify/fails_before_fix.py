@@ -16,9 +16,9 @@ from conveyor.core.test_runs import (
 )
 from conveyor.core.typeonly import comments_and_docstrings_only
 from conveyor.core.verify import CheckResult, Outcome, environment_note
-from conveyor.verify import gitwork
+from conveyor.git import plain
+from conveyor.git.plain import Change
 from conveyor.verify.context import Context
-from conveyor.verify.gitwork import Change
 from conveyor.verify.suites import Suite, baseline, in_worktree
 
 NAME = "fails-before-fix"
@@ -38,8 +38,8 @@ def _text(data: bytes | None) -> str | None:
 def _comments_only(ctx: Context, base: str, head: str, path: str) -> bool:
     if not path.endswith(PYTHON_SUFFIXES):
         return False
-    old = _text(gitwork.blob(ctx.checkout, base, path))
-    new = _text(gitwork.blob(ctx.checkout, head, path))
+    old = _text(plain.blob(ctx.checkout, base, path))
+    new = _text(plain.blob(ctx.checkout, head, path))
     return old is not None and new is not None and comments_and_docstrings_only(old, new)
 
 
@@ -63,7 +63,7 @@ def _revert(tree: Path, base: str, changes: Sequence[Change]) -> None:
     for change in changes:
         if change.status == "A":
             (tree / change.path).unlink(missing_ok=True)
-    gitwork.restore(tree, base, [c.path for c in changes if c.status != "A"])
+    plain.restore(tree, base, [c.path for c in changes if c.status != "A"])
 
 
 def run_tests_reverted(

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.verify import CheckResult, Outcome
-from conveyor.verify import gitwork
+from conveyor.git import plain
+from conveyor.git.plain import Change
 from conveyor.verify.context import Context
-from conveyor.verify.gitwork import Change
 
 NAME = "lockfiles"
 
@@ -34,11 +34,9 @@ def check_lockfiles(
         if not run.ok:
             why = f"the lockfile command {run.outcome.value}"
             return CheckResult(NAME, Outcome.FAILED, why, touched, (run,))
-        differ = tuple(
-            p for p in touched if _on_disk(ctx, p) != gitwork.blob(ctx.checkout, head, p)
-        )
+        differ = tuple(p for p in touched if _on_disk(ctx, p) != plain.blob(ctx.checkout, head, p))
     finally:
-        gitwork.restore(ctx.checkout, head, touched)
+        plain.restore(ctx.checkout, head, touched)
     if differ:
         why = f"regenerated lockfiles differ from the committed ones: {', '.join(differ)}"
         return CheckResult(NAME, Outcome.FAILED, why, differ, (run,))

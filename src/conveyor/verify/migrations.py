@@ -21,9 +21,9 @@ from pathlib import Path
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.verify import CheckResult, CommandResult, Outcome
+from conveyor.git.plain import Change
 from conveyor.verify import setup_env
 from conveyor.verify.context import Context
-from conveyor.verify.gitwork import Change
 
 NAME = "migrations"
 SCRATCH_DB = "CONVEYOR_SCRATCH_DB"

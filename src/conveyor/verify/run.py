@@ -11,7 +11,7 @@ from typing import TypedDict
 from conveyor.core.config import Commands, Paths
 from conveyor.core.test_runs import RunKind, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
-from conveyor.verify import gitwork
+from conveyor.git import plain
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import check_fails_before_fix
@@ -90,21 +90,19 @@ def verify(
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test, the
     lockfile and the migration checks only. `heartbeat` is called every few seconds while a
     command runs. `shared` names the shared set-up environments and baselines
-    (see `Context`). Git failures raise `VerifyGitError`.
+    (see `Context`). Git failures raise `PlainGitError`.
     """
-    at = gitwork.head(checkout)
+    at = plain.head(checkout)
     wanted = f"{head_sha}^{{commit}}"
-    head = (
-        gitwork.git(checkout, "rev-parse", "--verify", "--end-of-options", wanted).decode().strip()
-    )
+    head = plain.git(checkout, "rev-parse", "--verify", "--end-of-options", wanted).decode().strip()
     if at != head:
         msg = f"verify: the checkout {checkout} is at {at}, not at the head to verify {head_sha}"
         raise VerifyInputError(msg)
     ctx = Context(
         checkout, commands, env, logs_dir, work_dir, heartbeat, **(shared or SharedDirs())
     )
-    base = gitwork.merge_base(checkout, base_sha, head)
-    changes = gitwork.changes(checkout, base, head)
+    base = plain.merge_base(checkout, base_sha, head)
+    changes = plain.changes(checkout, base, head)
     results = _commands(ctx, tests_only, base)
     test = results[1]
     if tests_only:

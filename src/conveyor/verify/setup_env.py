@@ -20,8 +20,8 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from conveyor.core.paths import matches_any
+from conveyor.git import plain
 from conveyor.git.checkout import file_lock
-from conveyor.verify import gitwork
 
 # Files whose content decides what setup installs, besides `paths.lockfiles`.
 DEPENDENCY_FILES = (
@@ -41,7 +41,7 @@ READY = "ready.json"
 
 
 def _tracked(tree: Path) -> tuple[str, ...]:
-    out = gitwork.git(tree, "ls-files", "-z")
+    out = plain.git(tree, "ls-files", "-z")
     return tuple(p.decode("utf-8", errors="surrogateescape") for p in out.split(b"\0") if p)
 
 
@@ -65,10 +65,10 @@ def start_build(tree: Path, env_dir: Path) -> Path:
     shutil.rmtree(env_dir, ignore_errors=True)
     env_dir.mkdir(parents=True)
     build = env_dir / "tree"
-    head = gitwork.head(tree)
-    gitwork.git(env_dir, "clone", "--quiet", "--no-checkout", str(tree), str(build))
-    gitwork.git(build, "checkout", "--quiet", "--detach", head)
-    changed = gitwork.git(tree, "diff", "--name-only", "-z", "HEAD").split(b"\0")
+    head = plain.head(tree)
+    plain.git(env_dir, "clone", "--quiet", "--no-checkout", str(tree), str(build))
+    plain.git(build, "checkout", "--quiet", "--detach", head)
+    changed = plain.git(tree, "diff", "--name-only", "-z", "HEAD").split(b"\0")
     for raw in changed:
         if not raw:
             continue
@@ -102,7 +102,7 @@ def link_products(source: Path, made: Sequence[str], tree: Path) -> None:
 
 
 def _exclude(tree: Path, names: Sequence[str]) -> None:
-    common = gitwork.git(tree, "rev-parse", "--git-common-dir").decode().strip()
+    common = plain.git(tree, "rev-parse", "--git-common-dir").decode().strip()
     exclude = (tree / common).resolve() / "info" / "exclude"
     exclude.parent.mkdir(parents=True, exist_ok=True)
     have = exclude.read_text().splitlines() if exclude.is_file() else []

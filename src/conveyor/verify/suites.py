@@ -19,7 +19,7 @@ from pathlib import Path
 
 from conveyor.core.test_runs import RunKind, TestVerdict, classify_run
 from conveyor.core.verify import CommandResult, Outcome, skipped
-from conveyor.verify import gitwork
+from conveyor.git import plain
 from conveyor.verify.context import Context
 
 
@@ -78,11 +78,11 @@ def in_worktree(ctx: Context, sha: str, label: str, prepare: Callable[[Path], No
     holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{label}-", dir=ctx.work_dir))
     tree = holder / "tree"
     try:
-        gitwork.add_worktree(ctx.checkout, tree, sha)
+        plain.add_worktree(ctx.checkout, tree, sha)
         prepare(tree)
         return run_suite(ctx, label, tree)
     finally:
-        gitwork.remove_worktree(ctx.checkout, tree)
+        plain.remove_worktree(ctx.checkout, tree)
         shutil.rmtree(holder, ignore_errors=True)
 
 

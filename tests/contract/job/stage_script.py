@@ -26,23 +26,27 @@ NEXT = {Stage.TRIAGE: Stage.SPEC, Stage.SPEC: Stage.IMPLEMENT, Stage.IMPLEMENT: 
 
 def save(ctx: JobContext, state: IssueState) -> StageEnd:
     """Save the issue at the next stage."""
-    (ctx.job_dir / "head.txt").write_text(rev_parse(ctx.git, "HEAD"))
-    lookup = fetch_state(ctx.ops, ctx.issue)
+    (ctx.where.job_dir / "head.txt").write_text(rev_parse(ctx.where.git, "HEAD"))
+    lookup = fetch_state(ctx.who.ops, ctx.what.issue)
     saved = state_of(lookup).model_copy(update={"stage": NEXT[state.stage]})
-    save_state(ctx.ops, ctx.issue, saved, lookup)
+    save_state(ctx.who.ops, ctx.what.issue, saved, lookup)
     return StageEnd("saved", saved)
 
 
 def commit_wait(ctx: JobContext, state: IssueState) -> StageEnd:
     """Commit locally (as a session would), then wait for an interrupt."""
-    (ctx.job_dir / "head.txt").write_text(rev_parse(ctx.git, "HEAD"))
-    (ctx.checkout / "notes.txt").write_text("work in progress\n")
-    ctx.hub.set_check_reply(lambda _key, reply: [] if reply.get("ok") else ["ok: must be true"])
-    sha = ctx.hub.handlers().answer({"op": "commit", "paths": ["notes.txt"], "message": "Notes"})
-    (ctx.checkout / "scratch.txt").write_text("not committed\n")
+    (ctx.where.job_dir / "head.txt").write_text(rev_parse(ctx.where.git, "HEAD"))
+    (ctx.where.checkout / "notes.txt").write_text("work in progress\n")
+    ctx.live.hub.set_check_reply(
+        lambda _key, reply: [] if reply.get("ok") else ["ok: must be true"]
+    )
+    sha = ctx.live.hub.handlers().answer(
+        {"op": "commit", "paths": ["notes.txt"], "message": "Notes"}
+    )
+    (ctx.where.checkout / "scratch.txt").write_text("not committed\n")
     # Atomically: the test waits for the file to exist, then reads the sha from it.
-    (ctx.job_dir / "waiting.partial").write_text(str(sha.get("sha")))
-    (ctx.job_dir / "waiting.partial").replace(ctx.job_dir / "waiting")
+    (ctx.where.job_dir / "waiting.partial").write_text(str(sha.get("sha")))
+    (ctx.where.job_dir / "waiting.partial").replace(ctx.where.job_dir / "waiting")
     deadline = time.monotonic() + 120
     while not ctx.interrupted() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -51,7 +55,7 @@ def commit_wait(ctx: JobContext, state: IssueState) -> StageEnd:
 
 def boom(ctx: JobContext, state: IssueState) -> StageEnd:
     """Fail as a bug in a stage would."""
-    msg = f"stand-in failure in {ctx.stage.value} at {state.stage.value}"
+    msg = f"stand-in failure in {ctx.what.stage.value} at {state.stage.value}"
     raise RuntimeError(msg)
 
 

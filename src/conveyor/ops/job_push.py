@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from conveyor.agents.control import refused_paths
 from conveyor.core.signatures import SKIP_CHECKS, SKIP_CHECKS_ROLES, trailer
@@ -11,9 +12,25 @@ from conveyor.git.runner import Repo, git_text, run_git
 from conveyor.git.token_push import PushAuth, PushResult, push_ref
 
 
+class Pusher(Protocol):
+    """The push op bound to this job's checkout and credentials.
+
+    `src` is a revision of the checkout (None deletes `dst`); `dst` a full ref
+    name (`refs/heads/agent/issue-7`). `lease` is the SHA the remote ref must
+    still hold (`""`: must not exist); without `lease` or `force` only a
+    fast-forward is accepted. Refusals come back as `ok=False`, not raised.
+    """
+
+    def __call__(
+        self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
+    ) -> PushResult:
+        """Push one ref to the forge."""
+        ...
+
+
 @dataclass(frozen=True)
 class JobPusher:
-    """`JobContext.push`: pushes from the checkout to `origin` with the job's credentials."""
+    """`JobHands.push`: pushes from the checkout to `origin` with the job's credentials."""
 
     repo: Repo
     auth: PushAuth
@@ -22,26 +39,31 @@ class JobPusher:
     def __call__(
         self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
     ) -> PushResult:
-        """Push one ref (see `conveyor.job.context.Pusher`)."""
+        """Push one ref (see `Pusher`)."""
         return push_ref(self.repo, self.remote, src, dst, self.auth, lease=lease, force=force)
 
 
-def commit_paths(repo: Repo, paths: list[str], message: str, role: str) -> str:
+@dataclass(frozen=True)
+class CommitRefused:
+    """The commit tool refused the request; `reason` names the paths or what was missing."""
+
+    reason: str
+
+
+def commit_paths(repo: Repo, paths: list[str], message: str, role: str) -> str | CommitRefused:
     """Commit `paths` (additions, edits, deletions) with the role's trailer; the new SHA.
 
-    Refuses (ValueError) paths outside the checkout, in `.git`, or an empty commit.
+    Refuses paths outside the checkout, in `.git`, or an empty commit (`CommitRefused`).
     """
     if not paths:
-        msg = "commit needs at least one path"
-        raise ValueError(msg)
+        return CommitRefused("commit needs at least one path")
     refused = refused_paths(repo.path, paths)
     if refused:
-        raise ValueError("refused: " + "; ".join(refused))
+        return CommitRefused("refused: " + "; ".join(refused))
     run_git(["add", "--all", "--", *paths], cwd=repo.path, env=repo.env)
     staged = run_git(["diff", "--cached", "--quiet"], cwd=repo.path, env=repo.env, ok_codes=(0, 1))
     if staged.returncode == 0:
-        msg = f"nothing to commit in {', '.join(paths)}"
-        raise ValueError(msg)
+        return CommitRefused(f"nothing to commit in {', '.join(paths)}")
     skip = f"{SKIP_CHECKS}\n" if role in SKIP_CHECKS_ROLES else ""
     text = f"{message.strip()}\n\n{trailer(role)}\n{skip}"
     run_git(
@@ -52,17 +74,20 @@ def commit_paths(repo: Repo, paths: list[str], message: str, role: str) -> str:
 
 def commit_split(
     repo: Repo, wiki: Repo | None, wiki_dir: str, paths: list[str], *, message: str, role: str
-) -> str:
+) -> str | CommitRefused:
     """The commit tool with a wiki checkout: paths under `<wiki_dir>/` commit in the wiki.
 
-    Each checkout with paths gets its own commit; the last SHA is returned.
+    Each checkout with paths gets its own commit; the last SHA is returned, or the first
+    refusal.
     """
     prefix = f"{wiki_dir}/"
     mine = [p for p in paths if wiki is None or not p.startswith(prefix)]
     theirs = [p.removeprefix(prefix) for p in paths if wiki is not None and p.startswith(prefix)]
-    sha = ""
+    sha: str | CommitRefused = ""
     if mine or not theirs:
         sha = commit_paths(repo, mine, message, role)
+        if isinstance(sha, CommitRefused):
+            return sha
     if wiki is not None and theirs:
         sha = commit_paths(wiki, theirs, message, role)
     return sha

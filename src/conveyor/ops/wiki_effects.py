@@ -1,105 +1,113 @@
-"""The runner's wiki effects: pushing the wiki branch, wiki-check, publishing, the flow step."""
+"""The wiki effects: pushing the wiki branch, wiki-check, publishing, the flow step."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
-from conveyor.job.context import JobContext
-from conveyor.job.effects_forge import signature
 from conveyor.ops.finish_wiki import finish_wiki, post_published, published_text
 from conveyor.ops.flow_step import settle_pr
+from conveyor.ops.forge_effects import signature
+from conveyor.ops.job_parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
 from conveyor.ops.publish_wiki import Published, publish_wiki
 from conveyor.ops.stack import pr_base_for
-from conveyor.ops.wiki_branch import changed_pages, push_wiki, wiki_ahead
+from conveyor.ops.wiki_branch import WikiCheckout, changed_pages, push_wiki, wiki_ahead
 from conveyor.ops.wiki_branch import head as wiki_head
 from conveyor.ops.wiki_check import check_wiki
 from conveyor.stages.effects import Checked, Done, PrSettled, SettlePr
 from conveyor.stages.effects_merge import WikiPublished
 
 
-class WikiPushFailed(RuntimeError):
-    """The wiki refused the push of the issue's wiki branch."""
-
-
-def push_wiki_branch(ctx: JobContext) -> tuple[bool, tuple[str, ...]]:
+def push_wiki_branch(
+    wiki: WikiCheckout | None, pulse: JobPulse
+) -> tuple[bool, tuple[str, ...]] | PushRefused:
     """Push the wiki branch when it has commits of its own (WT-9).
 
     Returns whether the wiki is ahead of its published branch (the wiki flow) and the
-    wiki files this job's commits changed.
+    wiki files this job's commits changed; a refused push is `PushRefused`.
     """
-    wiki = ctx.wiki
     if wiki is None:
         return False, ()
     pushed = push_wiki(wiki)
     if pushed is not None and not pushed.ok:
-        msg = f"push of the wiki's {wiki.branch} refused: {pushed.error}"
-        raise WikiPushFailed(msg)
+        return PushRefused(f"push of the wiki's {wiki.branch} refused: {pushed.error}")
     if pushed is not None:
-        ctx.events.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha)
+        pulse.emit("pushed", ref=f"wiki:{pushed.ref}", sha=pushed.sha)
     return wiki_ahead(wiki), changed_pages(wiki, wiki.start_sha)
 
 
-def run_check_wiki(ctx: JobContext) -> Checked:
+def run_check_wiki(wiki: WikiCheckout | None, pulse: JobPulse) -> Checked:
     """wiki-check on the wiki checkout's head; no wiki checkout has nothing to check."""
-    if ctx.wiki is None:
+    if wiki is None:
         return Checked(True)
-    found = check_wiki(ctx.wiki)
-    ctx.events.emit("checks", head=wiki_head(ctx.wiki), passed=not found, wiki=True)
+    found = check_wiki(wiki)
+    pulse.emit("checks", head=wiki_head(wiki), passed=not found, wiki=True)
     return Checked(not found, tuple(f"wiki-check: {f}" for f in found))
 
 
-def _publish(ctx: JobContext) -> Published | None:
-    if ctx.wiki is None:
+def _publish(wiki: WikiCheckout | None, run_dir: Path) -> Published | None:
+    if wiki is None:
         return None
-    return publish_wiki(ctx.wiki, ctx.run_dir)
+    return publish_wiki(wiki, run_dir)
 
 
-def run_publish_wiki(ctx: JobContext) -> Done:
+def run_publish_wiki(what: JobSubject, where: JobPlace, who: JobHands) -> Done:
     """After the PR merged: publish the wiki commits and list them on the issue (MRG-16)."""
-    done = _publish(ctx)
+    done = _publish(where.wiki, where.run_dir)
     if done is not None:
-        post_published(ctx.ops, ctx.issue, done, signature(ctx, "merger"))
+        post_published(who.ops, what.issue, done, signature(what, who.ops, "merger"))
     return Done()
 
 
-def run_finish_wiki(ctx: JobContext, state: IssueState) -> WikiPublished:
+def run_finish_wiki(
+    what: JobSubject, where: JobPlace, who: JobHands, pulse: JobPulse, state: IssueState
+) -> WikiPublished:
     """finish-wiki (FLOW-5): publish, then close the issue as merged with the commit list.
 
     Commits that no longer apply leave the issue open, for the stage to stop it.
     """
-    done = _publish(ctx)
+    done = _publish(where.wiki, where.run_dir)
     if done is None:
         return WikiPublished("conflict", "the repository has no wiki to publish to")
     if done.outcome == "conflict":
         return WikiPublished("conflict", published_text(done, wiki_only=True))
     finish_wiki(
-        ctx.ops,
-        ctx.issue,
+        who.ops,
+        what.issue,
         done,
         parent=state.parent,
-        now=ctx.now(),
-        signature=signature(ctx, "merger"),
+        now=pulse.now(),
+        signature=signature(what, who.ops, "merger"),
     )
-    ctx.events.emit("merged", sha=None, wiki_only=True, commits=len(done.commits))
+    pulse.emit("merged", sha=None, wiki_only=True, commits=len(done.commits))
     return WikiPublished(done.outcome)
 
 
-def run_settle(ctx: JobContext, state: IssueState, effect: SettlePr) -> PrSettled:
+def run_settle(
+    what: JobSubject,
+    where: JobPlace,
+    who: JobHands,
+    pulse: JobPulse,
+    state: IssueState,
+    *,
+    effect: SettlePr,
+) -> PrSettled:
     """The shared flow step: close, reopen (or open) and ready, or ready the PR (FLOW-3); a
     stacked issue's new PR is based on its prerequisite's branch."""
-    body = redact(effect.body, ctx.token_secrets) if effect.body is not None else None
-    base = pr_base_for(ctx.forge, state.stacked_on, ctx.base)
+    body = redact(effect.body, who.token_secrets) if effect.body is not None else None
+    base = pr_base_for(who.forge, state.stacked_on, what.base)
     settled = settle_pr(
-        ctx.ops,
-        ctx.issue,
+        who.ops,
+        what.issue,
         effect.action,
         pr=state.pr,
         title=effect.title,
         body=body,
-        wiki_branch=ctx.wiki.branch if ctx.wiki else ctx.branch,
-        signature=signature(ctx, "coordinator"),
+        wiki_branch=where.wiki.branch if where.wiki else what.branch,
+        signature=signature(what, who.ops, "coordinator"),
         base=base,
     )
     if settled.number is not None and settled.number != state.pr:
-        ctx.events.emit("pr-opened", pr=settled.number, draft=False)
+        pulse.emit("pr-opened", pr=settled.number, draft=False)
     return PrSettled(settled.number, settled.open)

@@ -1,6 +1,5 @@
-"""The few git operations verify needs: diffs, blobs, temporary worktrees.
+"""Git run plainly in a checkout: changes, blobs and throwaway worktrees (verify's reads).
 
-Kept in one module so it can move onto `conveyor.git` once that layer has them.
 Git runs with no system or user config and no hooks, so nothing in the checkout
 or on the machine changes what these commands do.
 """
@@ -15,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-class VerifyGitError(Exception):
-    """A git command verify ran failed: carries the command and git's stderr."""
+class PlainGitError(Exception):
+    """A plain git command failed: carries the command and git's stderr."""
 
     def __init__(self, argv: Sequence[str], returncode: int, stderr: str) -> None:
         self.argv = tuple(argv)
@@ -36,14 +35,14 @@ def _env() -> dict[str, str]:
 
 
 def git(cwd: Path, *args: str, ok_codes: Sequence[int] = (0,)) -> bytes:
-    """Run `git ARGS` in `cwd` (hooks off) and return stdout; VerifyGitError otherwise."""
+    """Run `git ARGS` in `cwd` (hooks off) and return stdout; PlainGitError otherwise."""
     argv = ["git", "-c", f"core.hooksPath={os.devnull}", *args]
     try:
         done = subprocess.run(argv, cwd=cwd, env=_env(), capture_output=True, check=False)
     except OSError as exc:
-        raise VerifyGitError(argv, -1, str(exc)) from exc
+        raise PlainGitError(argv, -1, str(exc)) from exc
     if done.returncode not in ok_codes:
-        raise VerifyGitError(argv, done.returncode, done.stderr.decode(errors="replace"))
+        raise PlainGitError(argv, done.returncode, done.stderr.decode(errors="replace"))
     return done.stdout
 
 

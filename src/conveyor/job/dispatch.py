@@ -1,0 +1,166 @@
+"""Which op carries out each effect: one table keyed by the effect's type (one hop to the world).
+
+Every entry hands the op only the parts of the job it needs (`conveyor.ops.job_parts`).
+`Dispatch.on` is type-checked per entry (the op takes exactly that effect); that every
+effect has an entry is pinned by `tests/unit/job/test_dispatch.py`. The session launch
+is the job's own (`job/effects_session.py`): it runs the agent under the job's hub,
+job file and signals, and posts the handoff it kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from conveyor.core.state import IssueState
+from conveyor.job.context import JobContext
+from conveyor.job.effects_session import run_launch
+from conveyor.job.fresh_comments import with_fresh_comments
+from conveyor.ops import branch_effects as branch
+from conveyor.ops import checks_effects as checks
+from conveyor.ops import merge_effects as merge
+from conveyor.ops import wiki_effects as wiki
+from conveyor.ops.forge_effects import (
+    run_charge,
+    run_post,
+    run_post_on_pr,
+    run_prepare,
+    save_spec_file,
+)
+from conveyor.ops.job_parts import PushRefused
+from conveyor.stages import effects as fx
+from conveyor.stages import effects_merge as mx
+from conveyor.stages import effects_review as rx
+
+E = TypeVar("E", bound=fx.Effect)
+Outcome = fx.Result | PushRefused
+Op = Callable[[JobContext, IssueState, fx.Effect], Outcome]
+
+
+class Dispatch:
+    """The table from effect type to the op that carries it out."""
+
+    def __init__(self) -> None:
+        self._ops: dict[type[object], Op] = {}
+
+    def on(self, kind: type[E], op: Callable[[JobContext, IssueState, E], Outcome]) -> None:
+        """Carry out effects of type `kind` with `op`."""
+
+        def run(ctx: JobContext, state: IssueState, effect: fx.Effect) -> Outcome:
+            if not isinstance(effect, kind):
+                msg = f"{type(effect).__name__} is not a {kind.__name__}"
+                raise TypeError(msg)
+            return op(ctx, state, effect)
+
+        self._ops[kind] = run
+
+    def kinds(self) -> frozenset[type[object]]:
+        """Every effect type the table carries out."""
+        return frozenset(self._ops)
+
+    def perform(self, ctx: JobContext, state: IssueState, effect: fx.Effect) -> Outcome:
+        """Carry out one effect with its op."""
+        op = self._ops.get(type(effect))
+        if op is None:
+            msg = f"no op carries out {type(effect).__name__}"
+            raise TypeError(msg)
+        return op(ctx, state, effect)
+
+
+def launch(ctx: JobContext, _state: IssueState, effect: fx.LaunchSession) -> fx.SessionEnded:
+    """Run the session with the comments posted since; post the handoff it kept."""
+    ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
+    if kept:
+        handoff = (ctx.where.run_dir / "handoff.md").read_text(encoding="utf-8")
+        note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
+        run_post(ctx.what, ctx.who, fx.PostComment("handoff", effect.kind, note, True))
+    return ended
+
+
+def post(ctx: JobContext, _state: IssueState, effect: fx.PostComment) -> fx.Done:
+    """Post a signed comment on the issue."""
+    run_post(ctx.what, ctx.who, effect)
+    return fx.Done()
+
+
+def save_spec(ctx: JobContext, _state: IssueState, effect: fx.SaveSpecFile) -> fx.Done:
+    """Keep the spec in the run folder."""
+    save_spec_file(ctx.where.run_dir, effect)
+    return fx.Done()
+
+
+def _front(table: Dispatch) -> None:
+    table.on(fx.ChargeBudget, lambda c, s, e: run_charge(c.what, c.who.ops, s, e))
+    table.on(fx.LaunchSession, launch)
+    table.on(fx.PostComment, post)
+    table.on(fx.SaveSpecFile, save_spec)
+    table.on(
+        fx.CheckSpecCommits,
+        lambda c, s, e: branch.run_spec_check(c.what, c.where, c.who, c.live.pulse, e),
+    )
+    table.on(fx.RunTests, lambda c, s, e: branch.run_tests(c.what, c.where, c.who, c.live.pulse))
+    table.on(
+        fx.ResetBranch,
+        lambda c, s, e: branch.reset_branch(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(
+        fx.OpenDraftPr, lambda c, s, e: branch.open_draft(c.what, c.where, c.who, c.live.pulse, s)
+    )
+    table.on(fx.CheckSpecTests, lambda c, s, e: branch.check_spec_tests(c.what, c.where, e))
+    table.on(
+        fx.PushBranch,
+        lambda c, s, e: branch.push_branch(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(
+        fx.SettlePr,
+        lambda c, s, e: wiki.run_settle(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(rx.PrepareReview, lambda c, s, e: run_prepare(c.what, c.where, s, e))
+    table.on(rx.PostPrComment, lambda c, s, e: run_post_on_pr(c.what, c.who, s, e))
+
+
+def _back(table: Dispatch) -> None:
+    table.on(mx.GuardBranch, lambda c, s, e: checks.run_guard(c.what, c.where, c.who, s, e))
+    table.on(
+        mx.VerifyHead,
+        lambda c, s, e: checks.run_verify(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(mx.ReadCi, lambda c, s, e: checks.run_read_ci(c.what, c.where, c.who, c.live.pulse, e))
+    table.on(
+        mx.SyncBase,
+        lambda c, s, e: merge.run_sync_base(c.what, c.where, c.who, c.live.pulse, e.stacked_on),
+    )
+    table.on(
+        mx.FinishSync,
+        lambda c, s, e: merge.run_finish_sync(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(mx.RestoreBranch, lambda c, s, e: merge.run_restore(c.what, c.where))
+    table.on(mx.ReadQueue, lambda c, s, e: merge.run_read_queue(c.what, c.who, c.live.pulse, s))
+    table.on(mx.CheckBehind, lambda c, s, e: merge.run_check_behind(c.what, c.where, c.who, s, e))
+    table.on(
+        mx.RebaseHere,
+        lambda c, s, e: merge.run_rebase_here(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(mx.ReadStack, lambda c, s, e: merge.run_read_stack(c.who, e))
+    table.on(mx.MergePr, lambda c, s, e: merge.run_merge(c.what, c.who, s, e))
+    table.on(
+        mx.CloseOut,
+        lambda c, s, e: merge.run_close_out(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(mx.CheckWiki, lambda c, s, e: wiki.run_check_wiki(c.where.wiki, c.live.pulse))
+    table.on(mx.PublishWiki, lambda c, s, e: wiki.run_publish_wiki(c.what, c.where, c.who))
+    table.on(
+        mx.FinishWiki,
+        lambda c, s, e: wiki.run_finish_wiki(c.what, c.where, c.who, c.live.pulse, s),
+    )
+
+
+def build_dispatch() -> Dispatch:
+    """The table of every effect the stage machines ask for."""
+    table = Dispatch()
+    _front(table)
+    _back(table)
+    return table
+
+
+DISPATCH = build_dispatch()
