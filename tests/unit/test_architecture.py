@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import conveyor
@@ -118,3 +119,30 @@ def test_the_size_and_docstring_checks_name_a_long_module_and_a_bare_one(tmp_pat
     modules = [long, bare, fine]
     assert oversized(modules, tmp_path) == ["long.py (301 lines)"]
     assert undocumented(modules, tmp_path) == ["bare.py"]
+
+
+MODULE_PATH = re.compile(r"`([a-z_]+/[A-Za-z0-9_/.-]*[A-Za-z0-9_])`")
+
+
+def missing_modules(text: str, package: Path) -> list[str]:
+    """The `folder/module.py` (or `folder/sub/`) paths under the package a page names that
+    do not exist; paths of other trees (`tests/`, `docs/`, `runs/`) are not checked."""
+    folders = {p.name for p in package.iterdir() if p.is_dir()}
+    named = {m.group(1) for m in MODULE_PATH.finditer(text)}
+    ours = sorted(p for p in named if p.split("/", 1)[0] in folders)
+    return [p for p in ours if not (package / p).exists()]
+
+
+def test_the_architecture_page_names_only_modules_that_exist() -> None:
+    """Every package path docs/architecture.md cites (the life of an issue, the caches) exists."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    gone = missing_modules(page, SRC)
+    assert not gone, f"docs/architecture.md names modules that do not exist: {', '.join(gone)}"
+
+
+def test_the_page_check_names_a_module_that_does_not_exist(tmp_path: Path) -> None:
+    """The check itself can fail: a cited module missing from the package is named."""
+    (tmp_path / "job").mkdir()
+    (tmp_path / "job" / "main.py").write_text('"""Main."""\n')
+    page = "`job/main.py` runs it, `job/gone.py` is cited, `runs/issue-N/` is not ours"
+    assert missing_modules(page, tmp_path) == ["job/gone.py"]
