@@ -66,11 +66,24 @@ def _outcome(
     spec: SessionSpec, state: StreamState, seen: Watch, reply: Reply | None, handoff: Path | None
 ) -> Outcome:
     """How the launch ended; the order of the checks is the rule."""
-    writer = spec.role is SessionRole.WRITER
     if reply is not None:  # an accepted reply stands, even if a limit tripped afterwards
         return Outcome(_status_of(reply), reply=reply)
+    stopped = _stopped_by_runner(spec, state, seen)
+    if stopped is not None:
+        return stopped
+    broke = _stream_failure(spec, state, seen)
+    if broke is not None:
+        return broke
+    if spec.role is SessionRole.WRITER and handoff is not None:
+        return Outcome(SessionStatus.HANDOFF, reply=handoff_reply(spec.reply_model, "handoff.md"))
+    said = f" (its last words: {_clip(state.final_text)})" if state.final_text else ""
+    return _behaved(f"the session ended without an accepted reply{said}")
+
+
+def _stopped_by_runner(spec: SessionSpec, state: StreamState, seen: Watch) -> Outcome | None:
+    """A limit the runner enforced (context, abort, loop, money, time), in that order."""
     if seen.context_stopped:
-        if not writer:
+        if spec.role is not SessionRole.WRITER:
             return Outcome(SessionStatus.CONTEXT_STOPPED, error="context passed the hard limit")
         reply = handoff_reply(spec.reply_model, "stopped at the hard context limit")
         return Outcome(SessionStatus.HANDOFF, reply=reply)
@@ -82,6 +95,11 @@ def _outcome(
         return _behaved(seen.over_money)
     if seen.timed_out:
         return _timed_out(spec, state, silent=seen.went_silent)
+    return None
+
+
+def _stream_failure(spec: SessionSpec, state: StreamState, seen: Watch) -> Outcome | None:
+    """A failure the CLI's stream shows: a refusal, a usage limit, an error, or no final event."""
     if state.refusal is not None:
         return _behaved(f"the model refused the task: {_clip(state.refusal)}")
     if state.rate_limited:
@@ -94,10 +112,7 @@ def _outcome(
         if tail := _stderr_tail(spec.session_dir):
             text += f": {tail}"
         return _failed(InfraKind.CLI_CRASH, text)
-    if writer and handoff is not None:
-        return Outcome(SessionStatus.HANDOFF, reply=handoff_reply(spec.reply_model, "handoff.md"))
-    said = f" (its last words: {_clip(state.final_text)})" if state.final_text else ""
-    return _behaved(f"the session ended without an accepted reply{said}")
+    return None
 
 
 def _timed_out(spec: SessionSpec, state: StreamState, *, silent: bool) -> Outcome:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,6 +19,9 @@ from conveyor.cli.temporal_opts import (
     TlsOption,
 )
 
+if TYPE_CHECKING:
+    from conveyor.temporal.activity import RepoSetup
+
 EXIT_USAGE = 2
 EXIT_UNREACHABLE = 1
 
@@ -26,6 +29,29 @@ EXIT_UNREACHABLE = 1
 def _fail(line: str, code: int = EXIT_USAGE) -> typer.Exit:
     typer.echo(line, err=True)
     return typer.Exit(code)
+
+
+def _config_from_env() -> list[Path]:
+    """The config named by CONVEYOR_CONFIG, when no --config was given."""
+    return [Path(os.environ["CONVEYOR_CONFIG"])] if "CONVEYOR_CONFIG" in os.environ else []
+
+
+def _served_repos(paths: list[Path]) -> dict[str, RepoSetup]:
+    """Each config's repository and its home; a repository named by two configs is refused."""
+    from conveyor.temporal.activity import RepoSetup
+
+    if not paths:
+        raise _fail("--config: required, the config file of each repository this worker serves")
+    repos: dict[str, RepoSetup] = {}
+    for path in paths:
+        try:
+            loaded = load_config(path)
+        except ConfigError as exc:
+            raise _fail("\n".join(exc.lines)) from exc
+        if loaded.repo in repos:
+            raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")
+        repos[loaded.repo] = RepoSetup(path.resolve(), repo_home(loaded))
+    return repos
 
 
 def worker(  # noqa: PLR0917 - typer passes options as parameters
@@ -46,7 +72,6 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
     """Run stage jobs from the task queue; SIGTERM or Ctrl-C hands running jobs to other workers."""
     from conveyor.job.fork_start import job_start
     from conveyor.orchestrator.shell.executor import default_command
-    from conveyor.temporal.activity import RepoSetup
     from conveyor.temporal.forker import ForkServer
     from conveyor.temporal.target import TargetError, TemporalTarget, job_environment
     from conveyor.temporal.worker import serve
@@ -57,20 +82,7 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
         target = TemporalTarget(temporal, queue, namespace, tls, tls_cert, tls_key)
     except TargetError as exc:
         raise _fail(str(exc)) from exc
-    paths = config or (
-        [Path(os.environ["CONVEYOR_CONFIG"])] if "CONVEYOR_CONFIG" in os.environ else []
-    )
-    if not paths:
-        raise _fail("--config: required, the config file of each repository this worker serves")
-    repos: dict[str, RepoSetup] = {}
-    for path in paths:
-        try:
-            loaded = load_config(path)
-        except ConfigError as exc:
-            raise _fail("\n".join(exc.lines)) from exc
-        if loaded.repo in repos:
-            raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")
-        repos[loaded.repo] = RepoSetup(path.resolve(), repo_home(loaded))
+    repos = _served_repos(config or _config_from_env())
     forker = None
     if job_start(os.environ) == "fork":
         forker = ForkServer.launch(job_environment(os.environ))

@@ -79,7 +79,19 @@ def pickup(
     take_stopped: bool = False,
 ) -> Pickup:
     """Whether an issue waits for work; one rule for sweeps and runs by number."""
-    labels = facts.labels
+    if (never := _never_ours(facts, trust)) is not None:
+        return never
+    if has_stop_label(facts.labels):
+        if by_number and take_stopped:
+            return Pickup("restart", "take-stopped")
+        return Pickup("skip", "left-stopped" if by_number else "stopped")
+    if is_restart(facts.labels, facts.state):
+        return Pickup("restart", "restart")
+    return _by_status(facts, now, lease_hours)
+
+
+def _never_ours(facts: IssueFacts, trust: Trust) -> Pickup | None:
+    """A skip for a closed issue, an untrusted author, or a state that cannot be read."""
     if not facts.open:
         return Pickup("skip", "closed")
     if not trust.user(facts.author):
@@ -88,12 +100,12 @@ def pickup(
         return Pickup("skip", "state-too-new")
     if facts.state_problem == "undecodable":
         return Pickup("skip", "state-undecodable")
-    if has_stop_label(labels):
-        if by_number and take_stopped:
-            return Pickup("restart", "take-stopped")
-        return Pickup("skip", "left-stopped" if by_number else "stopped")
-    if is_restart(labels, facts.state):
-        return Pickup("restart", "restart")
+    return None
+
+
+def _by_status(facts: IssueFacts, now: datetime, lease_hours: float) -> Pickup:
+    """The decision the issue's status label gives (none: a new issue)."""
+    labels = facts.labels
     if Status.MERGED in labels:
         return Pickup("skip", "merged")
     if Status.SPLIT in labels:
@@ -103,12 +115,17 @@ def pickup(
             Pickup("take", "answered") if facts.answered else Pickup("skip", "waiting-for-answer")
         )
     if Status.WORKING in labels:
-        lease = facts.state.lease if facts.state else None
-        if lease is None:
-            return Pickup("take", "lease-expired")
-        if lease.released:
-            return Pickup("take", "released")
-        if now - lease.at >= timedelta(hours=lease_hours):
-            return Pickup("take", "lease-expired")
-        return Pickup("skip", "leased")
+        return _by_lease(facts, now, lease_hours)
     return Pickup("take", "new")
+
+
+def _by_lease(facts: IssueFacts, now: datetime, lease_hours: float) -> Pickup:
+    """A working issue is taken once its lease is gone, released or older than `lease_hours`."""
+    lease = facts.state.lease if facts.state else None
+    if lease is None:
+        return Pickup("take", "lease-expired")
+    if lease.released:
+        return Pickup("take", "released")
+    if now - lease.at >= timedelta(hours=lease_hours):
+        return Pickup("take", "lease-expired")
+    return Pickup("skip", "leased")

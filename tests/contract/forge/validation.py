@@ -186,25 +186,35 @@ class ValidatingTransport(httpx.BaseTransport):
             if request.method != "GET" or "if-none-match" not in request.headers:
                 self.violations.append(f"{where}: 304 without a conditional GET")
             return
-        pointer = operation.response_pointer(status)
-        if pointer is False:
-            if status not in ANY_OPERATION:
-                self.violations.append(f"{where}: status not in GitHub's description")
-                return
-            pointer = BASIC_ERROR
-        if pointer is None or not isinstance(pointer, str):
+        pointer = self._answer_pointer(operation, status, where)
+        if pointer is None:
             return
         body = self._json(response.content, where)
         if body is None:
             return
         self._check_schema(pointer, body, where)
         self._remember_issues(body)
+        self._check_kit_model(operation, status, body, where)
+
+    def _answer_pointer(self, operation: Operation, status: int, where: str) -> str | None:
+        """The schema the answer's body must match: the operation's, or GitHub's basic error
+        for a status any operation may answer; none for a bodiless answer."""
+        pointer = operation.response_pointer(status)
+        if pointer is False:
+            if status not in ANY_OPERATION:
+                self.violations.append(f"{where}: status not in GitHub's description")
+                return None
+            return BASIC_ERROR
+        return pointer if isinstance(pointer, str) else None
+
+    def _check_kit_model(self, operation: Operation, status: int, body: Any, where: str) -> None:
         model = operation.kit_model(status) if status < 300 else None
-        if model is not None:
-            try:
-                adapter(model).validate_python(body)
-            except ModelError as exc:
-                self.violations.append(f"{where}: githubkit's model rejects it: {exc}")
+        if model is None:
+            return
+        try:
+            adapter(model).validate_python(body)
+        except ModelError as exc:
+            self.violations.append(f"{where}: githubkit's model rejects it: {exc}")
 
     def _remember_issues(self, body: Any) -> None:
         for item in body if isinstance(body, list) else [body]:

@@ -22,7 +22,7 @@ from conveyor.ops.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.stages.effects import PushBranch, Result
 from conveyor.stages.step import Inputs, Step
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.ops_back.backworld import BRANCH, Back, commit, git, make_back
+from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, commit, git, make_merge_world
 
 pytestmark = pytest.mark.contract
 
@@ -55,14 +55,14 @@ def now() -> datetime:
 
 
 @pytest.fixture
-def back(forge_server: ForgeServer, tmp_path: Path) -> Iterator[Back]:
+def back(forge_server: ForgeServer, tmp_path: Path) -> Iterator[MergeWorld]:
     """A fresh repository with issue #1 and a job-like checkout."""
-    made = make_back(forge_server, tmp_path / "world")
+    made = make_merge_world(forge_server, tmp_path / "world")
     yield made
     made.bot.close()
 
 
-def job_context(back: Back, folder: Path) -> JobContext:
+def job_context(back: MergeWorld, folder: Path) -> JobContext:
     """A stage job's context over the world's checkout, with a real hub, job file and events."""
     what = JobSubject(config=back.config, issue=1, stage=Stage.IMPLEMENT, run_id="run1")
     where = JobPlace(
@@ -101,7 +101,7 @@ def job_context(back: Back, folder: Path) -> JobContext:
 
 
 def test_a_push_over_a_persons_commit_stops_the_issue_push_rejected(
-    back: Back, tmp_path: Path
+    back: MergeWorld, tmp_path: Path
 ) -> None:
     """The runner turns the refused push into the stop: its label, and the person's head kept."""
     back.branch_and_pr({"new.txt": "new\n"})

@@ -14,15 +14,15 @@ from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
 from conveyor.orchestrator.shell.stack_facts import stack_behind
 from conveyor.orchestrator.snapshot import IssueView
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.ops_back.backworld import Back, git, make_back
+from tests.contract.ops_merge.merge_world import MergeWorld, git, make_merge_world
 
 NOW = datetime.now(UTC)
 
 
 @pytest.fixture
-def back(forge_server: ForgeServer, tmp_path: Path) -> Iterator[Back]:
+def world(forge_server: ForgeServer, tmp_path: Path) -> Iterator[MergeWorld]:
     """A fresh repository on the session's embedded forge, with issue #1 open."""
-    made = make_back(forge_server, tmp_path / "repo")
+    made = make_merge_world(forge_server, tmp_path / "repo")
     yield made
     made.bot.close()
 
@@ -34,45 +34,47 @@ def _views(p_head: str) -> tuple[IssueView, ...]:
     return (prereq, follower)
 
 
-def _behind(back: Back, tmp_path: Path, p_head: str) -> frozenset[int]:
+def _behind(world: MergeWorld, tmp_path: Path, p_head: str) -> frozenset[int]:
     cache = tmp_path / "cache.git"
     if not cache.exists():
-        git(tmp_path, "clone", "-q", "--bare", back.url, str(cache))
+        git(tmp_path, "clone", "-q", "--bare", world.url, str(cache))
     git(cache, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*")
     with SnapshotStore(tmp_path / "snapshot.db", "conveyor-bot") as store:
         return stack_behind(
-            back.bot, store, cache, _views(p_head), closed_unmerged=frozenset(), now=NOW
+            world.bot, store, cache, _views(p_head), closed_unmerged=frozenset(), now=NOW
         )
 
 
 def test_a_prerequisite_branch_without_the_other_merge_holds_the_follower(
-    back: Back, tmp_path: Path
+    world: MergeWorld, tmp_path: Path
 ) -> None:
     """#1 merged after #2 left main: #3 is behind; once #2 is rebased onto it, it is not."""
-    back.bot.create_issue("Second", "Two.")
-    back.bot.create_issue("Third", "After #1 merges.\nAfter #2 merges.")
-    git(back.work.path, "checkout", "-q", "-B", "agent/issue-2", "origin/main")
-    (back.work.path / "two.py").write_text("two = 2\n")
-    git(back.work.path, "add", "two.py")
-    git(back.work.path, "commit", "-q", "-m", "Two")
-    git(back.work.path, "push", "-q", "origin", "agent/issue-2:agent/issue-2")
-    p_head = git(back.work.path, "rev-parse", "HEAD")
-    first = back.branch_and_pr({"one.py": "one = 1\n"})
-    back.bot.merge_pr(first, git(back.work.path, "rev-parse", "HEAD"), "First (#1)", "")
-    assert _behind(back, tmp_path, p_head) == {3}
-    git(back.work.path, "fetch", "-q", "origin")
-    git(back.work.path, "checkout", "-q", "agent/issue-2")
-    git(back.work.path, "rebase", "-q", "origin/main")
-    git(back.work.path, "push", "-q", "-f", "origin", "agent/issue-2:agent/issue-2")
-    rebased = git(back.work.path, "rev-parse", "HEAD")
-    assert _behind(back, tmp_path, rebased) == frozenset()
+    world.bot.create_issue("Second", "Two.")
+    world.bot.create_issue("Third", "After #1 merges.\nAfter #2 merges.")
+    git(world.work.path, "checkout", "-q", "-B", "agent/issue-2", "origin/main")
+    (world.work.path / "two.py").write_text("two = 2\n")
+    git(world.work.path, "add", "two.py")
+    git(world.work.path, "commit", "-q", "-m", "Two")
+    git(world.work.path, "push", "-q", "origin", "agent/issue-2:agent/issue-2")
+    p_head = git(world.work.path, "rev-parse", "HEAD")
+    first = world.branch_and_pr({"one.py": "one = 1\n"})
+    world.bot.merge_pr(first, git(world.work.path, "rev-parse", "HEAD"), "First (#1)", "")
+    assert _behind(world, tmp_path, p_head) == {3}
+    git(world.work.path, "fetch", "-q", "origin")
+    git(world.work.path, "checkout", "-q", "agent/issue-2")
+    git(world.work.path, "rebase", "-q", "origin/main")
+    git(world.work.path, "push", "-q", "-f", "origin", "agent/issue-2:agent/issue-2")
+    rebased = git(world.work.path, "rev-parse", "HEAD")
+    assert _behind(world, tmp_path, rebased) == frozenset()
 
 
-def test_a_missing_cache_is_a_failed_read_and_holds_no_one(back: Back, tmp_path: Path) -> None:
+def test_a_missing_cache_is_a_failed_read_and_holds_no_one(
+    world: MergeWorld, tmp_path: Path
+) -> None:
     """STK-9: a read that fails is treated as not behind."""
     with SnapshotStore(tmp_path / "snapshot.db", "conveyor-bot") as store:
         found = stack_behind(
-            back.bot,
+            world.bot,
             store,
             tmp_path / "no-cache.git",
             _views("f" * 40),

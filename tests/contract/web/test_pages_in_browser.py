@@ -19,7 +19,7 @@ from conveyor.job.ledger import save_job_sessions
 from conveyor.ops.labels import spec_of
 from conveyor.orchestrator.shell.status_file import _job_entry
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.emulator_git.conftest import GitWorld, make_git_world, open_pr
+from tests.contract.emulator_repos.conftest import GitWorld, make_git_world, open_pr
 from tests.unit.cli.live.recorded import NOW, copy_home, recorded_jobs
 
 pytestmark = pytest.mark.contract

@@ -7,6 +7,7 @@ from typing import Any
 
 from conveyor.core.config import Config
 from conveyor.core.state import Stage
+from conveyor.orchestrator.decisions import Decisions
 from conveyor.orchestrator.snapshot import IssueView, JobRole, JobView, Snapshot
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -47,3 +48,13 @@ def job(issue_number: int, stage: Stage, *, alive: bool = True, **kw: Any) -> Jo
 def snapshot(*issues: IssueView, jobs: tuple[JobView, ...] = (), **kw: Any) -> Snapshot:
     """A snapshot of our lane with these issues and jobs."""
     return Snapshot(lane=LANE, issues=issues, jobs=jobs, **kw)
+
+
+def started(decisions: Decisions) -> list[int]:
+    """The issue numbers started, in order."""
+    return [start.issue for start in decisions.starts]
+
+
+def reasons(decisions: Decisions) -> dict[int, str]:
+    """Each held issue's reason."""
+    return {hold.issue: hold.reason for hold in decisions.holds}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 
 from conveyor.cli.live.feed import Event, chronological
+
+Fields = Mapping[str, object]
 
 _SHOWN = {
     "claimed": ("lane", "fresh"),
@@ -21,7 +23,7 @@ _SHOWN = {
 }
 
 
-def _rest(fields: Mapping[str, object], skip: Sequence[str] = ()) -> str:
+def _rest(fields: Fields, skip: Sequence[str] = ()) -> str:
     parts = [f"{k}={v}" for k, v in fields.items() if k not in skip and v not in (None, "")]
     return " ".join(parts)
 
@@ -30,55 +32,69 @@ def _pr(value: object) -> str:
     return f" PR #{value}" if isinstance(value, int) else ""
 
 
+def _session_ended(f: Fields) -> str:
+    error = f" ({f['error']})" if f.get("error") else ""
+    said = f"session {f.get('key', '?')} {f.get('status', 'ended')}{error}"
+    return f"{said}, {f.get('tokens', 0)} tokens"
+
+
+def _pr_opened(f: Fields) -> str:
+    return "opened" + (" draft" if f.get("draft") else "") + (_pr(f.get("pr")) or " a PR")
+
+
+def _split(f: Fields) -> str:
+    parts = f.get("sub_issues")
+    numbers = parts if isinstance(parts, list) else []
+    return "split into " + (" ".join(f"#{n}" for n in numbers) or "sub-issues")
+
+
+def _finding(f: Fields) -> str:
+    severity = f"({f['severity']})" if f.get("severity") else ""
+    head = " ".join(str(p) for p in ("finding", f.get("id"), severity) if p)
+    title = f.get("title") or f.get("summary")
+    text = f"{head}: {title}" if title else head
+    rest = _rest(f, ("id", "severity", "title", "summary"))
+    return text + (f" ({rest})" if rest else "")
+
+
+def _merged(f: Fields) -> str:
+    rest = _rest(f, ("pr",))
+    return "merged" + _pr(f.get("pr")) + (f" {rest}" if rest else "")
+
+
+def _restacked(f: Fields) -> str:
+    onto = str(f.get("onto", "?"))[:10]
+    return f"restacked on #{f.get('on', '?')}: onto {onto} ({f.get('outcome', '?')})"
+
+
+_PHRASES: Mapping[str, Callable[[Fields], str]] = {
+    "claimed": lambda f: f"claimed (lane {f.get('lane', '?')})",
+    "released": lambda f: f"released after {f.get('outcome', '?')}",
+    "session-started": lambda f: f"session {f.get('key', '?')} started",
+    "session-ended": _session_ended,
+    "pushed": lambda f: f"pushed {str(f.get('sha', '?'))[:10]} to {f.get('ref', '?')}",
+    "pr-opened": _pr_opened,
+    "stopped": lambda f: f"stopped by {f.get('code', '?')}: {f.get('reason', '')}".rstrip(": "),
+    "asked": lambda f: f"asked {f.get('questions', '?')} question(s), waiting for an answer",
+    "split": _split,
+    "finding": _finding,
+    "merged": _merged,
+    "stacked": lambda f: f"stacked on #{f.get('on', '?')} at {str(f.get('head', '?'))[:10]}",
+    "restacked": _restacked,
+    "pr-retargeted": lambda f: f"PR #{f.get('pr', '?')} now based on {f.get('base', '?')}",
+    "unreadable": lambda f: f"unreadable event line: {f.get('where', '?')}",
+}
+"""How each known kind of event reads; any other kind reads as its name and fields."""
+
+
 def summary(event: Event) -> str:
     """What happened, in a few words (no time, issue or stage)."""
     f = event.fields
-    match event.kind:
-        case "claimed":
-            text = f"claimed (lane {f.get('lane', '?')})"
-        case "released":
-            text = f"released after {f.get('outcome', '?')}"
-        case "session-started":
-            text = f"session {f.get('key', '?')} started"
-        case "session-ended":
-            error = f" ({f['error']})" if f.get("error") else ""
-            text = f"session {f.get('key', '?')} {f.get('status', 'ended')}{error}"
-            text += f", {f.get('tokens', 0)} tokens"
-        case "pushed":
-            text = f"pushed {str(f.get('sha', '?'))[:10]} to {f.get('ref', '?')}"
-        case "pr-opened":
-            text = "opened" + (" draft" if f.get("draft") else "") + (_pr(f.get("pr")) or " a PR")
-        case "stopped":
-            text = f"stopped by {f.get('code', '?')}: {f.get('reason', '')}".rstrip(": ")
-        case "asked":
-            text = f"asked {f.get('questions', '?')} question(s), waiting for an answer"
-        case "split":
-            parts = f.get("sub_issues")
-            numbers = parts if isinstance(parts, list) else []
-            text = "split into " + (" ".join(f"#{n}" for n in numbers) or "sub-issues")
-        case "finding":
-            severity = f"({f['severity']})" if f.get("severity") else ""
-            head = " ".join(str(p) for p in ("finding", f.get("id"), severity) if p)
-            title = f.get("title") or f.get("summary")
-            text = f"{head}: {title}" if title else head
-            rest = _rest(f, ("id", "severity", "title", "summary"))
-            text += f" ({rest})" if rest else ""
-        case "merged":
-            text = "merged" + _pr(f.get("pr"))
-            rest = _rest(f, ("pr",))
-            text += f" {rest}" if rest else ""
-        case "stacked":
-            text = f"stacked on #{f.get('on', '?')} at {str(f.get('head', '?'))[:10]}"
-        case "restacked":
-            onto = str(f.get("onto", "?"))[:10]
-            text = f"restacked on #{f.get('on', '?')}: onto {onto} ({f.get('outcome', '?')})"
-        case "pr-retargeted":
-            text = f"PR #{f.get('pr', '?')} now based on {f.get('base', '?')}"
-        case "unreadable":
-            text = f"unreadable event line: {f.get('where', '?')}"
-        case _:
-            rest = _rest(f)
-            text = f"{event.kind} {rest}" if rest else event.kind
+    phrase = _PHRASES.get(event.kind)
+    if phrase is None:
+        rest = _rest(f)
+        return f"{event.kind} {rest}" if rest else event.kind
+    text = phrase(f)
     if event.kind in _SHOWN:
         extra = _rest(f, _SHOWN[event.kind])
         text += f" ({extra})" if extra else ""

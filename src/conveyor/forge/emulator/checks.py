@@ -82,28 +82,40 @@ def _run_fields(body: dict[str, Any], *, creating: bool) -> dict[str, Any]:
         value = field_str(body, name, "CheckRun", required=creating and name == "name")
         if value is not None:
             fields[name] = value
+    fields.update(_status_fields(body, completed_at="completed_at" in fields))
+    fields.update(_output_fields(body.get("output")))
+    return fields
+
+
+def _status_fields(body: dict[str, Any], *, completed_at: bool) -> dict[str, str]:
+    """`status` and `conclusion`: a conclusion completes the run; a completed run needs one."""
     status = field_str(body, "status", "CheckRun")
     if status is not None and status not in _RUN_STATUSES:
         raise validation_failed("CheckRun", "status", "invalid")
     conclusion = field_str(body, "conclusion", "CheckRun")
     if conclusion is not None and conclusion not in CONCLUSIONS:
         raise validation_failed("CheckRun", "conclusion", "invalid")
-    if conclusion is None and (status == "completed" or "completed_at" in fields):
+    if conclusion is None and (status == "completed" or completed_at):
         raise validation_failed("CheckRun", "conclusion", "missing_field")
-    if status is not None:
-        fields["status"] = status
     if conclusion is not None:
-        fields.update(conclusion=conclusion, status="completed")
-    output = body.get("output")
-    if output is not None:
-        if not isinstance(output, dict):
-            raise validation_failed("CheckRun", "output", "invalid")
-        for key in ("title", "summary", "text"):
-            value = output.get(key)
-            if value is not None and (not isinstance(value, str) or len(value) > _MAX_OUTPUT):
-                raise validation_failed("CheckRun", f"output.{key}", "invalid")
-            if value is not None:
-                fields[key] = value
+        return {"conclusion": conclusion, "status": "completed"}
+    return {} if status is None else {"status": status}
+
+
+def _output_fields(output: object) -> dict[str, str]:
+    """The `output` object's title, summary and text, each a string of bounded length."""
+    if output is None:
+        return {}
+    if not isinstance(output, dict):
+        raise validation_failed("CheckRun", "output", "invalid")
+    fields: dict[str, str] = {}
+    for key in ("title", "summary", "text"):
+        value = output.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or len(value) > _MAX_OUTPUT:
+            raise validation_failed("CheckRun", f"output.{key}", "invalid")
+        fields[key] = value
     return fields
 
 

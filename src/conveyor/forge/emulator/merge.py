@@ -89,6 +89,29 @@ async def merge_route(request: Request) -> Response:
     pull = require_pull(state, repo, request)
     if permission_of(state.store, repo, int(user["id"])) not in {"write", "maintain", "admin"}:
         raise ApiError(403, "Must have push access to repository")
+    _refuse_request(body, pull)
+    base_sha, tree = _squash_tree(state, view, pull)
+    title = field_str(body, "commit_title", "PullRequest") or pull.title
+    extra = field_str(body, "commit_message", "PullRequest") or ""
+    message = squash_message(view, pull, base_sha, title, extra)
+    commit = commit_tree(_as_author(view.bare, user), tree, [base_sha], message)
+    try:
+        update_ref(view.bare, f"refs/heads/{pull.base_ref}", commit, base_sha)
+    except GitError as exc:  # the base moved between our read and the write
+        raise ApiError(409, "Base branch was modified. Review and try the merge again.") from exc
+    closed = _after_merge(state, repo, pull, int(user["id"]), base_sha=base_sha, commit=commit)
+    merged = get_pull(state.store, int(repo["id"]), pull.number)
+    if merged is not None:
+        emit_pull(request, repo, merged, "closed")
+    for issue_id in closed:
+        emit_issue(request, repo, issue_id, "closed")
+    return json_response(
+        {"sha": commit, "merged": True, "message": "Pull Request successfully merged"}
+    )
+
+
+def _refuse_request(body: dict[str, object], pull: Pull) -> None:
+    """GitHub's refusals of the request itself: the method, a closed or draft PR, a stale head."""
     method = field_str(body, "merge_method", "PullRequest") or "squash"
     if method in _REFUSED:
         raise ApiError(405, _REFUSED[method])
@@ -105,6 +128,11 @@ async def merge_route(request: Request) -> Response:
     sha = field_str(body, "sha", "PullRequest")
     if sha is not None and sha != pull.head_sha:
         raise ApiError(409, "Head branch was modified. Review and try the merge again.")
+
+
+def _squash_tree(state: EmulatorState, view: RepoView, pull: Pull) -> tuple[str, str]:
+    """The base's SHA and the merged tree; refused when the base is gone, conflicts or
+    branch protection is unmet."""
     base_sha = try_rev_parse(view.bare, f"refs/heads/{pull.base_ref}")
     if base_sha is None:
         raise ApiError(405, "Base branch was deleted")
@@ -112,16 +140,16 @@ async def merge_route(request: Request) -> Response:
     if check.conflicts or check.tree is None:
         raise ApiError(405, "Merge conflict")
     _refuse_unmet_protection(state, pull, check.behind)
-    title = field_str(body, "commit_title", "PullRequest") or pull.title
-    extra = field_str(body, "commit_message", "PullRequest") or ""
-    message = squash_message(view, pull, base_sha, title, extra)
-    commit = commit_tree(_as_author(view.bare, user), check.tree, [base_sha], message)
-    try:
-        update_ref(view.bare, f"refs/heads/{pull.base_ref}", commit, base_sha)
-    except GitError as exc:  # the base moved between our read and the write
-        raise ApiError(409, "Base branch was modified. Review and try the merge again.") from exc
+    return base_sha, check.tree
+
+
+def _after_merge(
+    state: EmulatorState, repo: sqlite3.Row, pull: Pull, user_id: int, *, base_sha: str, commit: str
+) -> list[int]:
+    """Record the merge, move the base as a push would, close the issues the body names
+    (into the default branch only); the closed issues' ids."""
     with state.store.tx() as conn:
-        _record_merge(conn, pull, int(user["id"]), base_sha, commit)
+        _record_merge(conn, pull, user_id, base_sha, commit)
         # The base moved without a push: treat it as one (PRs headed there follow, CI runs).
         moves = apply_push(
             state.store, conn, int(repo["id"]), commit, f"refs/heads/{pull.base_ref}"
@@ -129,16 +157,9 @@ async def merge_route(request: Request) -> Response:
         closed: list[int] = []
         if pull.base_ref == repo["default_branch"]:
             numbers = closing_numbers(pull.body)
-            closed = _close_issues(conn, int(repo["id"]), numbers, int(user["id"]))
-    deliver_moves(state, moves, int(user["id"]))
-    merged = get_pull(state.store, int(repo["id"]), pull.number)
-    if merged is not None:
-        emit_pull(request, repo, merged, "closed")
-    for issue_id in closed:
-        emit_issue(request, repo, issue_id, "closed")
-    return json_response(
-        {"sha": commit, "merged": True, "message": "Pull Request successfully merged"}
-    )
+            closed = _close_issues(conn, int(repo["id"]), numbers, user_id)
+    deliver_moves(state, moves, user_id)
+    return closed
 
 
 def _as_author(bare: Repo, user: sqlite3.Row) -> Repo:

@@ -190,18 +190,27 @@ def decide_turn(script: Script, conversation: Conversation) -> Turn:
     them) is found by its name in the request's text. An MCP tool that is not
     there yet (codex lists MCP tools once their server is up) is waited for.
     """
-    names = conversation.tool_names
-    index = conversation.step_results
-    if script.repeat_last and script.steps:
-        index = min(index, len(script.steps) - 1)
-    step = script.steps[index] if index < len(script.steps) else None
+    step = _step_at(script, conversation.step_results)
     if isinstance(step, Reject | Hangup):
         return step
-    if not names:
+    if not conversation.tool_names:
         return Text(script.untooled_text)
+    if step is None:
+        return Text(script.final_text)
+    return _step_turn(step, conversation)
+
+
+def _step_at(script: Script, index: int) -> Step | None:
+    """Step `index` (past the end: none, or the last one for a script that repeats it)."""
+    if script.repeat_last and script.steps:
+        index = min(index, len(script.steps) - 1)
+    return script.steps[index] if index < len(script.steps) else None
+
+
+def _step_turn(step: Step, conversation: Conversation) -> Turn:
+    """The turn that plays one step with the tools the CLI offers."""
+    names = conversation.tool_names
     match step:
-        case None:
-            return Text(script.final_text)
         case SayText(text=text):
             return Text(text)
         case Refuse(text=text):
@@ -214,6 +223,8 @@ def decide_turn(script: Script, conversation: Conversation) -> Turn:
             return read_turn(path, names)
         case RunCommand(command=command):
             return _shell_turn(_with_test(command, conversation.text), names, wait=False)
+        case Reject() | Hangup():
+            return step
 
 
 def _with_test(command: str, text: str) -> str:

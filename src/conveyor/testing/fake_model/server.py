@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from conveyor.testing.fake_model import anthropic, responses
 from conveyor.testing.fake_model.script import Conversation, Turn, Usage
@@ -124,106 +124,109 @@ def _strings(value: object) -> Iterator[str]:
 
 
 def _handler_for(model: FakeModel) -> type[BaseHTTPRequestHandler]:
-    """Build a request handler class bound to `model`."""
+    """A request handler class bound to `model`."""
+    return type("Handler", (_ModelHandler,), {"model": model})
 
-    class Handler(BaseHTTPRequestHandler):
-        # HTTP/1.0: each response ends when the connection closes, so SSE needs no chunking.
-        protocol_version = "HTTP/1.0"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-            """Stay quiet: requests are recorded, not logged."""
+class _ModelHandler(BaseHTTPRequestHandler):
+    """Answers one request for the fake model in the `model` class attribute."""
 
-        def do_GET(self) -> None:
-            self._record(b"")
-            if self.path.split("?")[0].endswith("/models"):
-                self._send_json(200, {"object": "list", "data": [], "models": []})
-            else:
-                self._send_json(404, {"error": {"message": f"fake model: no GET {self.path}"}})
+    model: ClassVar[FakeModel]
+    # HTTP/1.0: each response ends when the connection closes, so SSE needs no chunking.
+    protocol_version = "HTTP/1.0"
 
-        def do_HEAD(self) -> None:
-            self._record(b"")
-            self.send_response(200)
-            self.end_headers()
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        """Stay quiet: requests are recorded, not logged."""
 
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length)
-            self._record(raw)
-            try:
-                body: dict[str, Any] = json.loads(raw or b"{}")
-            except ValueError:
-                self._send_json(400, {"error": {"message": "fake model: body is not JSON"}})
-                return
-            route = self.path.split("?")[0]
-            if route.endswith("/messages/count_tokens"):
-                self._send_json(200, {"input_tokens": model.script.usage.input_tokens})
-            elif route.endswith("/messages"):
-                self._answer_messages(body)
-            elif route.endswith("/responses"):
-                self._answer_responses(body)
-            else:
-                self._send_json(404, {"error": {"message": f"fake model: no POST {route}"}})
+    def do_GET(self) -> None:
+        """The model list (empty) for `/models`; anything else is not found."""
+        self._record(b"")
+        if self.path.split("?")[0].endswith("/models"):
+            self._send_json(200, {"object": "list", "data": [], "models": []})
+        else:
+            self._send_json(404, {"error": {"message": f"fake model: no GET {self.path}"}})
 
-        def _answer_messages(self, body: dict[str, Any]) -> None:
-            text = "\n".join(_strings(body))
-            turn, usage = model.script.play(anthropic.read_conversation(body, text))
-            number = model._play(turn)
-            name = str(body.get("model", "fake"))
-            if isinstance(turn, Reject):
-                self._send_error(turn, anthropic.render_error(turn))
-                return
-            if isinstance(turn, Hangup):
-                self.close_connection = True
-                return
-            if not body.get("stream"):
-                self._send_bytes(
-                    200, "application/json", anthropic.render_json(turn, name, usage, number)
-                )
-                return
+    def do_HEAD(self) -> None:
+        """A bare 200: CLIs probe the base URL."""
+        self._record(b"")
+        self.send_response(200)
+        self.end_headers()
+
+    def do_POST(self) -> None:
+        """A token count, an Anthropic Messages turn, or an OpenAI Responses turn."""
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        self._record(raw)
+        try:
+            body: dict[str, Any] = json.loads(raw or b"{}")
+        except ValueError:
+            self._send_json(400, {"error": {"message": "fake model: body is not JSON"}})
+            return
+        route = self.path.split("?")[0]
+        if route.endswith("/messages/count_tokens"):
+            self._send_json(200, {"input_tokens": self.model.script.usage.input_tokens})
+        elif route.endswith("/messages"):
+            self._answer_messages(body)
+        elif route.endswith("/responses"):
+            self._answer_responses(body)
+        else:
+            self._send_json(404, {"error": {"message": f"fake model: no POST {route}"}})
+
+    def _answer_messages(self, body: dict[str, Any]) -> None:
+        text = "\n".join(_strings(body))
+        turn, usage = self.model.script.play(anthropic.read_conversation(body, text))
+        number = self.model._play(turn)
+        name = str(body.get("model", "fake"))
+        if isinstance(turn, Reject | Hangup):
+            self._end_early(turn, anthropic.render_error)
+        elif not body.get("stream"):
+            data = anthropic.render_json(turn, name, usage, number)
+            self._send_bytes(200, "application/json", data)
+        else:
             self._send_stream(anthropic.render_sse(turn, name, usage, number))
 
-        def _answer_responses(self, body: dict[str, Any]) -> None:
-            text = "\n".join(_strings(body))
-            turn, usage = model.script.play(responses.read_conversation(body, text))
-            number = model._play(turn)
-            if isinstance(turn, Reject):
-                self._send_error(turn, responses.render_error(turn))
-                return
-            if isinstance(turn, Hangup):
-                self.close_connection = True
-                return
+    def _answer_responses(self, body: dict[str, Any]) -> None:
+        text = "\n".join(_strings(body))
+        turn, usage = self.model.script.play(responses.read_conversation(body, text))
+        number = self.model._play(turn)
+        if isinstance(turn, Reject | Hangup):
+            self._end_early(turn, responses.render_error)
+        else:
             self._send_stream(responses.render_sse(turn, body, usage, number))
 
-        def _send_error(self, reject: Reject, data: bytes) -> None:
-            self.send_response(reject.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in reject.headers:
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
+    def _end_early(self, turn: Reject | Hangup, render: Callable[[Reject], bytes]) -> None:
+        """A scripted refusal of the request (an HTTP error), or a connection dropped unanswered."""
+        if isinstance(turn, Hangup):
+            self.close_connection = True
+            return
+        data = render(turn)
+        self.send_response(turn.status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in turn.headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
 
-        def _record(self, raw: bytes) -> None:
-            headers = tuple((name, str(value)) for name, value in self.headers.items())
-            model._record(RecordedRequest(self.command, self.path, headers, raw))
+    def _record(self, raw: bytes) -> None:
+        headers = tuple((name, str(value)) for name, value in self.headers.items())
+        self.model._record(RecordedRequest(self.command, self.path, headers, raw))
 
-        def _send_stream(self, frames: Any) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.end_headers()
-            for frame in frames:
-                self.wfile.write(frame)
-                self.wfile.flush()
+    def _send_stream(self, frames: Any) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        for frame in frames:
+            self.wfile.write(frame)
+            self.wfile.flush()
 
-        def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-            self._send_bytes(status, "application/json", json.dumps(payload).encode())
+    def _send_json(self, status: int, payload: dict[str, Any]) -> None:
+        self._send_bytes(status, "application/json", json.dumps(payload).encode())
 
-        def _send_bytes(self, status: int, kind: str, data: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return Handler
+    def _send_bytes(self, status: int, kind: str, data: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.emulator_git.conftest import GitWorld, make_git_world, open_pr, wait_for
+from tests.contract.emulator_repos.conftest import GitWorld, make_git_world, open_pr, wait_for
 
 pytestmark = pytest.mark.contract
 

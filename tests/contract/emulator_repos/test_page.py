@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.contract.emulator_git.conftest import GitWorld, open_pr
+from tests.contract.emulator_repos.conftest import GitWorld, open_pr
 
 pytestmark = pytest.mark.contract
 

@@ -12,7 +12,7 @@ from graphql import GraphQLSchema
 
 from conveyor.forge.emulator import graphql
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.emulator_git.conftest import GitWorld, open_pr, settled
+from tests.contract.emulator_repos.conftest import GitWorld, open_pr, settled
 
 pytestmark = pytest.mark.contract
 

@@ -12,66 +12,70 @@ from conveyor.core.verify import Outcome
 from conveyor.git import rev_parse
 from conveyor.ops.close_out import close_out, mark_merged, run_teardown
 from conveyor.ops.merge import squash_merge
-from tests.contract.ops_back.backworld import ACCOUNT, BRANCH, Back
+from tests.contract.ops_merge.merge_world import ACCOUNT, BRANCH, MergeWorld
 
 
-def _claimed(back: Back) -> None:
-    back.bot.create_comment(1, claim_body(back.ctx().signature(), "lane-a", "sweep1"))
-    assert parse_claims(back.bot.list_comments(1).comments, ACCOUNT)
+def _claimed(world: MergeWorld) -> None:
+    world.bot.create_comment(1, claim_body(world.ctx().signature(), "lane-a", "sweep1"))
+    assert parse_claims(world.bot.list_comments(1).comments, ACCOUNT)
 
 
-def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(back: Back) -> None:
+def test_close_out_labels_merged_closes_claims_deletes_the_branch_and_signs(
+    world: MergeWorld,
+) -> None:
     """MRG-1, MRG-14, DONE-3: signed merger comment saying tests only, agent:merged, no claim."""
-    number = back.branch_and_pr({"new.txt": "new\n"})
-    _claimed(back)
-    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
+    number = world.branch_and_pr({"new.txt": "new\n"})
+    _claimed(world)
+    made = squash_merge(world.bot, number, rev_parse(world.work, "HEAD"), base="main")
     now = datetime.now(UTC)
     close_out(
-        back.ctx(),
+        world.ctx(),
         1,
         number,
         merge_sha=made.sha,
         tests_only=True,
         parent=None,
         now=now,
-        signature=back.ctx().signature("merger"),
+        signature=world.ctx().signature("merger"),
     )
-    assert "agent:merged" not in back.bot.get_issue(1).labels, "the label comes last"
-    mark_merged(back.ctx(), 1)
-    merger = [c.body for c in back.bot.list_comments(number).comments if "Merged" in c.body]
+    assert "agent:merged" not in world.bot.get_issue(1).labels, "the label comes last"
+    mark_merged(world.ctx(), 1)
+    merger = [c.body for c in world.bot.list_comments(number).comments if "Merged" in c.body]
     assert len(merger) == 1
     assert "merger" in merger[0]
     assert "tests only" in merger[0]
-    issue = back.bot.get_issue(1)
+    issue = world.bot.get_issue(1)
     assert "agent:merged" in issue.labels
     assert issue.state == "closed"
-    comments = back.bot.list_comments(1).comments
+    comments = world.bot.list_comments(1).comments
     assert live_claims(parse_claims(comments, ACCOUNT), now, 3) == ()
-    assert back.bot.get_branch(BRANCH) is None
+    assert world.bot.get_branch(BRANCH) is None
 
 
-def test_a_merge_into_another_base_closes_the_issue_and_then_its_split_parent(back: Back) -> None:
+def test_a_merge_into_another_base_closes_the_issue_and_then_its_split_parent(
+    world: MergeWorld,
+) -> None:
     """MRG-13, DONE-1: not the default branch: the issue is closed naming the PR; the parent too."""
-    number = back.branch_and_pr({"new.txt": "new\n"})
-    parent = back.bot.create_issue("Parent", "Split.")
-    back.bot.add_sub_issue(parent.number, 1)
-    back.base = "release"
+    number = world.branch_and_pr({"new.txt": "new\n"})
+    parent = world.bot.create_issue("Parent", "Split.")
+    world.bot.add_sub_issue(parent.number, 1)
+    world.base = "release"
     close_out(
-        back.ctx(),
+        world.ctx(),
         1,
         number,
         merge_sha="m" * 40,
         tests_only=False,
         parent=parent.number,
         now=datetime.now(UTC),
-        signature=back.ctx().signature("merger"),
+        signature=world.ctx().signature("merger"),
     )
-    issue = back.bot.get_issue(1)
+    issue = world.bot.get_issue(1)
     assert issue.state == "closed"
-    assert any(f"PR #{number}" in c.body for c in back.bot.list_comments(1).comments)
-    merger = [c.body for c in back.bot.list_comments(number).comments if "Merged" in c.body]
+    assert any(f"PR #{number}" in c.body for c in world.bot.list_comments(1).comments)
+    merger = [c.body for c in world.bot.list_comments(number).comments if "Merged" in c.body]
     assert "tests only" not in merger[0]
-    assert back.bot.get_issue(parent.number).state == "closed"
+    assert world.bot.get_issue(parent.number).state == "closed"
 
 
 def test_the_teardown_command_runs_in_the_run_folder(tmp_path: Path) -> None:
@@ -84,13 +88,15 @@ def test_the_teardown_command_runs_in_the_run_folder(tmp_path: Path) -> None:
     assert run_teardown(None, run_dir, env, timeout_s=30).outcome is Outcome.SKIPPED
 
 
-def test_a_close_out_finished_by_another_run_posts_no_second_merger_comment(back: Back) -> None:
+def test_a_close_out_finished_by_another_run_posts_no_second_merger_comment(
+    world: MergeWorld,
+) -> None:
     """The sweep finishing a killed merge job's close-out runs under its own run id: the
     merger's comment the job posted is found by its kind, and the PR keeps one."""
-    number = back.branch_and_pr({"new.txt": "new\n"})
-    made = squash_merge(back.bot, number, rev_parse(back.work, "HEAD"), base="main")
+    number = world.branch_and_pr({"new.txt": "new\n"})
+    made = squash_merge(world.bot, number, rev_parse(world.work, "HEAD"), base="main")
     for run in ("merge-job", "orchestrator-lane-a"):
-        ctx = dataclasses.replace(back.ctx(), run_id=run)
+        ctx = dataclasses.replace(world.ctx(), run_id=run)
         close_out(
             ctx,
             1,
@@ -101,5 +107,5 @@ def test_a_close_out_finished_by_another_run_posts_no_second_merger_comment(back
             now=datetime.now(UTC),
             signature=ctx.signature("merger"),
         )
-    merger = [c.body for c in back.bot.list_comments(number).comments if "kind=merged " in c.body]
+    merger = [c.body for c in world.bot.list_comments(number).comments if "kind=merged " in c.body]
     assert len(merger) == 1

@@ -12,7 +12,7 @@ from conveyor.forge.emulator.admin import AdminError
 from conveyor.forge.emulator.repos import create_repo
 from conveyor.git import Repo, log_commits, read_tree
 from conveyor.testing.emulator import ForgeServer
-from tests.contract.emulator_git.conftest import make_git_world, open_pr
+from tests.contract.emulator_repos.conftest import make_git_world, open_pr
 from tests.contract.git.workrepo import WorkRepo
 
 pytestmark = pytest.mark.contract

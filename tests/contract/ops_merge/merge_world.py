@@ -1,4 +1,4 @@
-"""A repository on the embedded forge with a job-like checkout, for the back half's ops."""
+"""A repository on the embedded forge with a job-like checkout, for the ops from sync to merge."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def wait_for(probe: Callable[[], T | None], timeout_s: float = 60.0) -> T:
 
 
 @dataclass
-class Back:
+class MergeWorld:
     """One repository: the pipeline's account, an admin, a person, and a job-like checkout."""
 
     server: ForgeServer
@@ -153,7 +153,7 @@ class Back:
         return pr.number
 
 
-def make_back(server: ForgeServer, folder: Path, *, ci: str | None = None) -> Back:
+def make_merge_world(server: ForgeServer, folder: Path, *, ci: str | None = None) -> MergeWorld:
     """A fresh repository `ownerN/backN` (app.py, README.md) with issue #1 open."""
     n = next(_names)
     owner, slug = f"bowner{n}", f"bowner{n}/back{n}"
@@ -171,7 +171,7 @@ def make_back(server: ForgeServer, folder: Path, *, ci: str | None = None) -> Ba
     git(folder, "clone", "-q", created.clone_url, "work")
     git(folder, "clone", "-q", created.clone_url, "person")
     bot.create_issue("Fix it", "Please fix it.")
-    return Back(
+    return MergeWorld(
         server,
         slug,
         created.clone_url,

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from tests.contract.emulator.openapi_check import check_error_shape
-from tests.contract.emulator_git.conftest import GitWorld
+from tests.contract.emulator_repos.conftest import GitWorld
 
 pytestmark = pytest.mark.contract
 
