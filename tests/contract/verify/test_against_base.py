@@ -71,9 +71,10 @@ def test_a_timeout_without_the_fix_is_an_environment_error_not_a_pass(
     """Before issue 13 a timed-out reverted run counted as the tests failing."""
     base = repo.git("rev-parse", "HEAD")
     slow = "import time\n\nfrom calc import add\n\n\ndef test_add():\n"
-    slow += "    if add(2, 3) != 5:\n        time.sleep(30)\n"
+    slow += "    if add(2, 3) != 5:\n        time.sleep(300)\n"
     head = repo.commit({"calc/__init__.py": FIXED_ADD, "tests/test_add.py": slow})
-    commands = Commands(test=f"{PY} -m pytest -q -p no:cacheprovider", timeout_seconds=3)
+    # Long enough for the head's passing run to start on a loaded machine (3 s was not).
+    commands = Commands(test=f"{PY} -m pytest -q -p no:cacheprovider", timeout_seconds=10)
     result = verify(
         repo.path, commands, env, Paths(), base_sha=base, head_sha=head,
         logs_dir=tmp_path / "logs", shared=_shared(tmp_path),
