@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo gate lint clean clis chromium
+.PHONY: test demo gate lint pytest clean clis chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,10 +27,17 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
 
+# The gate: lint and pytest run side by side (pytest waits on subprocesses much of the
+# time, and lint fills it); the CLIs and Chromium install meanwhile. `-k` lets both
+# finish so one run shows every failure, and make still exits non-zero if either fails.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -k -j4 --output-sync=line lint pytest
+
 # Four workers on two cores: most tests wait on subprocesses (git, jobs, the forge), so
-# twice as many workers as cores keeps both busy; worksteal evens out the long e2e tests.
-test: lint clis chromium
-	$(BIN)/pytest -n 4 --dist worksteal --durations=20
+# twice as many workers as cores keeps both busy. worksteal evens out the long e2e tests;
+# tests/conftest.py starts each worker's block with its share of the long ones.
+pytest: $(STAMP) clis chromium
+	$(BIN)/pytest -n 4 --dist worksteal --durations=30
 
 demo: $(STAMP)
 	$(BIN)/conveyor demo
