@@ -33,8 +33,9 @@ chromium:
 # The gate: lint and pytest run side by side (pytest waits on subprocesses much of the
 # time, and lint fills it); the venv, the CLIs and Chromium install side by side first.
 # `-k` lets both finish so one run shows every failure; make exits non-zero if either fails.
+# No --output-sync: it would hold pytest's progress until pytest ends (lint prints a few lines).
 test:
-	$(MAKE) --no-print-directory -k -j4 --output-sync=line lint pytest
+	$(MAKE) --no-print-directory -k -j4 lint pytest
 
 # Four workers on two cores: most tests wait on subprocesses (git, jobs, the forge), so
 # twice as many workers as cores keeps both busy. worksteal evens out the long e2e tests;
