@@ -44,13 +44,15 @@ def refuse_real_clis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under `--dist worksteal`, start each worker's block with its share of the long tests.
+    """On xdist workers, start each worker's block with its share of the long tests.
 
-    Every worker collects the same order (the function is deterministic); only the
-    order changes, never which tests run (see `tests/worker_blocks.py`).
+    Made for `--dist worksteal` (xdist sets `dist` to "no" on the workers, so the mode
+    cannot be read here). Every worker collects the same order (the function is
+    deterministic); only the order changes, never which tests run (`tests/worker_blocks.py`).
     """
+    del config
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
-    if workers < 2 or config.getoption("dist", "no") != "worksteal":
+    if workers < 2:
         return
     order = worker_order([CollectedTest.of(item.nodeid) for item in items], workers)
     items[:] = [items[index] for index in order]
