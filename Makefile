@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# mypy's incremental cache, kept outside the checkout (one per checkout path) so a fresh
+# clone at the same path reuses it; mypy re-checks every file whose content changed.
+MYPY_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/conveyor/mypy/$(shell printf %s "$(CURDIR)" | sha256sum | cut -c1-16)
 
-.PHONY: test demo gate lint clean clis chromium
+.PHONY: test demo gate lint pytest clean clis chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +17,7 @@ $(STAMP): pyproject.toml
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
-	$(BIN)/mypy
+	$(BIN)/mypy --cache-dir '$(MYPY_CACHE)'
 	$(BIN)/lint-imports
 
 # The real agent CLIs at pinned versions, cached outside the repository (see the script).
@@ -27,10 +30,18 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
 
+# The gate: lint and pytest run side by side (pytest waits on subprocesses much of the
+# time, and lint fills it); the venv, the CLIs and Chromium install side by side first.
+# `-k` lets both finish so one run shows every failure; make exits non-zero if either fails.
+# No --output-sync: it would hold pytest's progress until pytest ends (lint prints a few lines).
+test:
+	$(MAKE) --no-print-directory -k -j4 lint pytest
+
 # Four workers on two cores: most tests wait on subprocesses (git, jobs, the forge), so
-# twice as many workers as cores keeps both busy; worksteal evens out the long e2e tests.
-test: lint clis chromium
-	$(BIN)/pytest -n 4 --dist worksteal --durations=20
+# twice as many workers as cores keeps both busy. worksteal evens out the long e2e tests;
+# tests/conftest.py starts each worker's block with its share of the long ones.
+pytest: $(STAMP) clis chromium
+	$(BIN)/pytest -n 4 --dist worksteal --durations=30
 
 demo: $(STAMP)
 	$(BIN)/conveyor demo

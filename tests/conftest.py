@@ -1,4 +1,4 @@
-"""Test-session set-up: hypothesis profiles and refusing stand-ins for real agent CLIs."""
+"""Test-session set-up: hypothesis profiles, refusing stand-ins for real agent CLIs, test order."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.worker_blocks import CollectedTest, worker_order
 
 pytest_plugins = ["conveyor.testing.fixtures"]
 
@@ -39,3 +41,18 @@ def refuse_real_clis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
     os.environ["PATH"] = f"{folder}{os.pathsep}{old}"
     yield folder
     os.environ["PATH"] = old
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On xdist workers, start each worker's block with its share of the long tests.
+
+    Made for `--dist worksteal` (xdist sets `dist` to "no" on the workers, so the mode
+    cannot be read here). Every worker collects the same order (the function is
+    deterministic); only the order changes, never which tests run (`tests/worker_blocks.py`).
+    """
+    del config
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
+        return
+    order = worker_order([CollectedTest.of(item.nodeid) for item in items], workers)
+    items[:] = [items[index] for index in order]

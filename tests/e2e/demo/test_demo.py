@@ -77,8 +77,10 @@ def plain_install(root: Path) -> Path:
     ignored = shutil.ignore_patterns("__pycache__", "*.egg-info")
     shutil.copytree(SOURCE / "src", source / "src", ignore=ignored)
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+    # No pip of its own (ensurepip is seconds of CPU): this interpreter's pip installs into it.
+    venv_argv = [sys.executable, "-m", "venv", "--without-pip", str(venv)]
+    subprocess.run(venv_argv, check=True, timeout=300)
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q"]
     done = subprocess.run(
         [*pip, "--disable-pip-version-check", str(source)],
         capture_output=True,
