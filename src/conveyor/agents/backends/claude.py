@@ -10,6 +10,7 @@ from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decod
 from conveyor.core.session import SessionSpec, Usage
 
 SERVER = "conveyor"
+MCP_START_MS = "120000"  # how long claude waits for the MCP server to start (`MCP_TIMEOUT`)
 READER_TOOLS = (
     "Read",
     "Grep",
@@ -79,7 +80,11 @@ class ClaudeBackend:
         if spec.max_turns is not None:
             argv += ["--max-turns", str(spec.max_turns)]
         argv += list(spec.extra_args)
-        env = {"ANTHROPIC_BASE_URL": spec.base_url.rstrip("/")} if spec.base_url else {}
+        # Claude gives an MCP server 30 s to start by default; on a loaded machine the relay
+        # and the job's endpoint can take longer, and a session without its tools is lost.
+        env = {"MCP_TIMEOUT": MCP_START_MS}
+        if spec.base_url:
+            env["ANTHROPIC_BASE_URL"] = spec.base_url.rstrip("/")
         return Launch(
             argv=argv,
             stdin_text=user_message(spec.task),
