@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from conveyor.core.labels import STOP_PREFIX, Status
+from conveyor.core.labels import Status, labelled_outcome
 from conveyor.core.state import IssueState, Stage
 
 RUNS = "runs"
@@ -33,13 +33,9 @@ class IssueLine:
 
 def outcome_of(labels: tuple[str, ...], state: IssueState | None, *, is_open: bool) -> str:
     """merged, stopped (control), waiting for an answer, split, at/working on a stage, …"""
-    if Status.MERGED.value in labels:
-        return "merged"
-    stops = [label.removeprefix(STOP_PREFIX) for label in labels if label.startswith(STOP_PREFIX)]
-    if stops:
-        return f"stopped ({stops[0]})"
-    if Status.NEEDS_INFO.value in labels:
-        return "waiting for an answer"
+    said = labelled_outcome(labels)
+    if said is not None:
+        return said
     if Status.SPLIT.value in labels:
         return "split"  # its parts are listed on their own; it closes when they all do
     if not is_open:

@@ -135,3 +135,17 @@ def labels_markdown() -> str:
     ]
     lines += [f"| `{d.name}` | {d.control} | {d.trigger} | {d.resume} |" for d in all_labels()]
     return "\n".join(lines) + "\n"
+
+
+def labelled_outcome(labels: Iterable[str]) -> str | None:
+    """What the labels alone say of an issue a person reads about: merged, stopped (control),
+    waiting for an answer; None when they say none of these."""
+    names = tuple(labels)
+    if Status.MERGED.value in names:
+        return "merged"
+    stops = [name.removeprefix(STOP_PREFIX) for name in names if name.startswith(STOP_PREFIX)]
+    if stops:
+        return f"stopped ({stops[0]})"
+    if Status.NEEDS_INFO.value in names:
+        return "waiting for an answer"
+    return None

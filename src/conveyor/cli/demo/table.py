@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from conveyor.core.labels import STOP_PREFIX, Status
+from conveyor.core.labels import Status, labelled_outcome
 
 
 @dataclass(frozen=True)
@@ -61,13 +61,9 @@ class Row:
 def outcome(facts: IssueFacts) -> str:
     """merged, stopped (<control>), waiting for an answer, split, skipped, or in progress."""
     labels = facts.labels
-    if Status.MERGED.value in labels:
-        return "merged"
-    stops = [label.removeprefix(STOP_PREFIX) for label in labels if label.startswith(STOP_PREFIX)]
-    if stops:
-        return f"stopped ({stops[0]})"
-    if Status.NEEDS_INFO.value in labels:
-        return "waiting for an answer"
+    said = labelled_outcome(labels)
+    if said is not None:
+        return said
     if Status.SPLIT.value in labels:
         return "split" if not facts.open else "split (parent open)"
     if not facts.jobs and not facts.author_trusted:
