@@ -13,22 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar
 
+from conveyor.forge.delegate import ForgeDelegate
 from conveyor.forge.errors import Transient
-from conveyor.forge.protocol import Forge, Permission
-from conveyor.forge.review_types import Review, ReviewComment
+from conveyor.forge.protocol import Forge
 from conveyor.forge.types import (
-    Branch,
     CheckRun,
     Comment,
-    CommentPage,
-    CommitStatus,
     Issue,
-    IssuePage,
     LabelSpec,
     MergeResult,
     PullRequest,
-    RepoInfo,
-    RequiredChecks,
 )
 
 T = TypeVar("T")
@@ -39,11 +33,14 @@ class InjectedFault(Transient):
     """The failure `FaultyForge` injects; a `Transient`, as a dropped connection would be."""
 
 
-class FaultyForge:
-    """Wraps a forge; the write numbered `fail_at` (1-based) fails, `when` says how."""
+class FaultyForge(ForgeDelegate):
+    """Wraps a forge; the write numbered `fail_at` (1-based) fails, `when` says how.
+
+    Reads pass through (`ForgeDelegate`); every write is counted and may fail.
+    """
 
     def __init__(self, inner: Forge, fail_at: int | None = None, when: When = "before") -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.fail_at = fail_at
         self.when = when
         self.writes = 0
@@ -57,83 +54,6 @@ class FaultyForge:
         if self.when == "after":
             call()
         raise InjectedFault(operation, number, f"injected fault at write {self.writes}")
-
-    # -- reads pass through -------------------------------------------------
-    def whoami(self) -> str:
-        """The inner forge's account."""
-        return self.inner.whoami()
-
-    def repo_info(self) -> RepoInfo:
-        """The inner forge's repository facts."""
-        return self.inner.repo_info()
-
-    def permission(self, login: str) -> Permission:
-        """Pass-through read."""
-        return self.inner.permission(login)
-
-    def is_collaborator(self, login: str) -> bool:
-        """Pass-through read."""
-        return self.inner.is_collaborator(login)
-
-    def installation_token(self) -> str | None:
-        """Pass-through read."""
-        return self.inner.installation_token()
-
-    def list_open_issues(self, etag: str | None = None) -> IssuePage:
-        """Pass-through read."""
-        return self.inner.list_open_issues(etag)
-
-    def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
-        """Pass-through read."""
-        return self.inner.list_closed_issues(label, etag)
-
-    def get_issue(self, number: int) -> Issue:
-        """Pass-through read."""
-        return self.inner.get_issue(number)
-
-    def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
-        """Pass-through read."""
-        return self.inner.list_comments(number, etag)
-
-    def list_sub_issues(self, parent: int) -> tuple[Issue, ...]:
-        """Pass-through read."""
-        return self.inner.list_sub_issues(parent)
-
-    def find_pr(self, head_branch: str) -> PullRequest | None:
-        """Pass-through read."""
-        return self.inner.find_pr(head_branch)
-
-    def list_prs_into(self, base: str) -> tuple[int, ...]:
-        """Pass-through read."""
-        return self.inner.list_prs_into(base)
-
-    def get_pr(self, number: int) -> PullRequest:
-        """Pass-through read."""
-        return self.inner.get_pr(number)
-
-    def list_reviews(self, number: int) -> tuple[Review, ...]:
-        """Pass-through read."""
-        return self.inner.list_reviews(number)
-
-    def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
-        """Pass-through read."""
-        return self.inner.list_review_comments(number)
-
-    def get_branch(self, name: str) -> Branch | None:
-        """Pass-through read."""
-        return self.inner.get_branch(name)
-
-    def required_checks(self, branch: str) -> RequiredChecks | None:
-        """Pass-through read."""
-        return self.inner.required_checks(branch)
-
-    def list_check_runs(self, sha: str) -> tuple[CheckRun, ...]:
-        """Pass-through read."""
-        return self.inner.list_check_runs(sha)
-
-    def list_statuses(self, sha: str) -> tuple[CommitStatus, ...]:
-        """Pass-through read."""
-        return self.inner.list_statuses(sha)
 
     # -- writes count and may fail --------------------------------------------
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
