@@ -29,7 +29,7 @@ from conveyor.forge.emulator.http import (
     require_user,
     validation_failed,
 )
-from conveyor.forge.emulator.records import permission_of, require_repo
+from conveyor.forge.emulator.records import permission_of, require_owned, require_repo
 from conveyor.forge.emulator.shapes import now_iso
 from conveyor.forge.emulator.state import EmulatorState
 
@@ -47,16 +47,8 @@ def _admin_repo(request: Request) -> sqlite3.Row:
 
 
 def _hook(request: Request, repo: sqlite3.Row) -> sqlite3.Row:
-    try:
-        ident = int(request.path_params["hook_id"])
-    except ValueError:
-        raise not_found() from None
-    row = emulator(request).store.one(
-        "SELECT * FROM hooks WHERE id = ? AND repo_id = ?", (ident, repo["id"])
-    )
-    if row is None:
-        raise not_found()
-    return row
+    store = emulator(request).store
+    return require_owned(store, "hooks", request.path_params["hook_id"], repo)
 
 
 def _config(value: Any, before: dict[str, Any] | None) -> dict[str, Any]:

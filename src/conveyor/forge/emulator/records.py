@@ -69,6 +69,25 @@ def require_repo(store: Store, owner: str, name: str) -> sqlite3.Row:
     return repo
 
 
+# The tables whose rows a repository owns and a route names by id in its path.
+OWNED_TABLES = frozenset({"hooks", "rulesets"})
+
+
+def require_owned(store: Store, table: str, raw_id: str, repo: sqlite3.Row) -> sqlite3.Row:
+    """The row of `table` whose id is `raw_id` (a path parameter) and that `repo` owns, or a 404."""
+    if table not in OWNED_TABLES:
+        msg = f"{table!r} is not a table of repository-owned rows"
+        raise ValueError(msg)
+    try:
+        ident = int(raw_id)
+    except ValueError:
+        raise not_found() from None
+    row = store.one(f"SELECT * FROM {table} WHERE id = ? AND repo_id = ?", (ident, repo["id"]))
+    if row is None:
+        raise not_found()
+    return row
+
+
 def split_slug(slug: str) -> tuple[str, str]:
     """`OWNER/NAME` split in two; ValueError naming the slug when it is not of that form."""
     owner, sep, name = slug.partition("/")

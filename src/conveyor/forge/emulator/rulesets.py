@@ -23,14 +23,13 @@ from conveyor.forge.emulator.http import (
     emulator,
     json_response,
     no_content,
-    not_found,
     page_params,
     paged_response,
     read_object,
     require_user,
     validation_failed,
 )
-from conveyor.forge.emulator.records import permission_of, require_repo
+from conveyor.forge.emulator.records import permission_of, require_owned, require_repo
 from conveyor.forge.emulator.required import active_rules
 from conveyor.forge.emulator.shapes import now_iso, repo_api_url, repo_html_url
 
@@ -172,16 +171,8 @@ def _context(request: Request, *, admin: bool) -> sqlite3.Row:
 
 
 def _row(request: Request, repo: sqlite3.Row) -> sqlite3.Row:
-    try:
-        ident = int(request.path_params["ruleset_id"])
-    except ValueError:
-        raise not_found() from None
-    row = emulator(request).store.one(
-        "SELECT * FROM rulesets WHERE id = ? AND repo_id = ?", (ident, repo["id"])
-    )
-    if row is None:
-        raise not_found()
-    return row
+    store = emulator(request).store
+    return require_owned(store, "rulesets", request.path_params["ruleset_id"], repo)
 
 
 async def list_rulesets(request: Request) -> Response:
