@@ -2,8 +2,10 @@
 
 One forge serves the whole test session (the `forge_server` fixture); each
 World creates its own repository from the sample template, so tests never
-share issues. Jobs and drives run as real `conveyor` subprocesses with an
-environment the World builds (its own HOME and CONVEYOR_HOME under tmp).
+share issues. Jobs and drives run as real `conveyor` processes with an
+environment the World builds (its own HOME and CONVEYOR_HOME under tmp): `run`
+forks them from a preloaded fork server (`conveyor.testing.forked_run`), `start`
+execs them, for tests that signal or kill what they started.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from conveyor.forge.types import Comment, Issue, PullRequest
 from conveyor.git import GitError, Repo, read_blob, try_rev_parse
 from conveyor.job.drive import conveyor_argv
 from conveyor.testing.emulator import ForgeServer
+from conveyor.testing.forked_run import run_conveyor
 
 ACCOUNT = "conveyor-bot"
 TRUSTED = "alice"
@@ -186,10 +189,7 @@ class World:
 
     def run(self, *args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
         """Run `conveyor ARGS --config <world config>` and wait for it."""
-        argv = [*conveyor_argv(), *args, "--config", str(self.config_path)]
-        return subprocess.run(
-            argv, env=self.env(), capture_output=True, text=True, timeout=timeout, check=False
-        )
+        return run_conveyor([*args, "--config", str(self.config_path)], self.env(), timeout=timeout)
 
     def start(self, *args: str) -> subprocess.Popen[str]:
         """Start `conveyor ARGS --config <world config>` in its own process group."""

@@ -1,0 +1,142 @@
+"""A per-test-process fork server: `conveyor ARGS` run as a fork of a preloaded process.
+
+A fresh `conveyor drive` spends about 2.5 s of CPU importing the CLI, githubkit and the MCP
+SDK before it does anything; the suite starts hundreds. The test process has threads (the
+forge, fake models), so it must not fork itself: it starts this server once
+(`python -m conveyor.testing.fork_server SOCKET PARENT`), single-threaded and preloaded as
+a job is, and asks it over a SOCK_SEQPACKET Unix socket, one connection per command. A
+request is one JSON message (`argv`, `env`, `cwd`) carrying the command's stdout and stderr
+pipes as file descriptors; the server answers `{"pid"}`, and `{"exit"}` once it has
+reaped the child. The child runs the same `conveyor.cli.main.main()` an exec'd process
+runs, in its own session, with exactly the given environment. The server dies with its
+parent (`PR_SET_PDEATHSIG`), and each child gets SIGTERM when the server dies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import sys
+from typing import Any
+
+from conveyor.job.fork_start import fork_call, preload, preload_sessions
+from conveyor.temporal.zygote import die_with_parent
+
+ENTRY_MODULE = "conveyor.cli.main"
+MAX_MESSAGE = 1 << 20
+
+
+def _child(request: dict[str, Any], out: int, err: int, server: int) -> int:
+    """The forked child: its own stdio and folder, then `conveyor ARGS` as an exec would."""
+    if not die_with_parent(signal.SIGTERM, server):
+        return 1
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    for fd in (null, out, err):
+        os.close(fd)
+    os.chdir(request["cwd"])
+    entry = __import__(ENTRY_MODULE, fromlist=["main"])
+    sys.argv = ["conveyor", *(str(a) for a in request["argv"])]
+    entry.main()
+    return 0
+
+
+class _Server:
+    """The accept, fork and reap loop."""
+
+    def __init__(self, listener: socket.socket) -> None:
+        self.listener = listener
+        self.waiting: dict[int, socket.socket] = {}  # child pid -> the connection asking
+        wake_r, self.wake_w = os.pipe()
+        self.wake = wake_r
+        os.set_blocking(self.wake_w, False)
+        signal.signal(signal.SIGCHLD, lambda _sig, _frame: None)
+        signal.set_wakeup_fd(self.wake_w, warn_on_full_buffer=False)
+
+    def start(self, conn: socket.socket) -> None:
+        try:
+            data, fds, _flags, _addr = socket.recv_fds(conn, MAX_MESSAGE, 2)
+        except OSError:
+            conn.close()
+            return
+        if len(fds) != 2 or not data:
+            for fd in fds:
+                os.close(fd)
+            conn.close()
+            return
+        request = json.loads(data)
+        env = {str(k): str(v) for k, v in request["env"].items()}
+        me = os.getpid()
+        out, err = fds
+        others = [self.listener, *self.waiting.values(), conn]
+
+        def run() -> int:
+            for sock in others:
+                sock.close()  # the child answers nothing: only the server speaks
+            os.close(self.wake)
+            os.close(self.wake_w)
+            return _child(request, out, err, me)
+
+        try:
+            pid = fork_call(run, env, new_session=True)
+        finally:
+            os.close(out)
+            os.close(err)
+        self.waiting[pid] = conn
+        self._send(conn, {"pid": pid})
+
+    @staticmethod
+    def _send(conn: socket.socket, message: dict[str, Any]) -> None:
+        # OSError: the client has gone (it timed out and killed the child): nothing to tell
+        with contextlib.suppress(OSError):
+            conn.send(json.dumps(message).encode())
+
+    def reap(self) -> None:
+        while self.waiting:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn = self.waiting.pop(pid, None)
+            if conn is not None:
+                self._send(conn, {"exit": os.waitstatus_to_exitcode(status)})
+                conn.close()
+
+    def serve(self) -> None:
+        while True:
+            listening = self.listener.fileno()
+            ready, _, _ = select.select([listening, self.wake], [], [], 1.0)
+            if self.wake in ready:
+                os.read(self.wake, 4096)
+            if listening in ready:
+                conn, _ = self.listener.accept()
+                self.start(conn)
+            self.reap()
+
+
+def main() -> int:
+    """`python -m conveyor.testing.fork_server SOCKET PARENT_PID`; prints `ready` once listening."""
+    path, parent = sys.argv[1], int(sys.argv[2])
+    if not die_with_parent(signal.SIGKILL, parent):
+        return 1
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the tests' Ctrl-C is for their own children
+    preload()
+    preload_sessions()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(path)
+    listener.listen(64)
+    print("ready", flush=True)  # noqa: T201 - the client waits for this line
+    _Server(listener).serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
