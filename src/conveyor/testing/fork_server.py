@@ -3,7 +3,7 @@
 A fresh `conveyor drive` spends about 2.5 s of CPU importing the CLI, githubkit and the MCP
 SDK before it does anything; the suite starts hundreds. The test process has threads (the
 forge, fake models), so it must not fork itself: it starts this server once
-(`python -m conveyor.testing.fork_server SOCKET PARENT`), single-threaded and preloaded as
+(`conveyor.testing.forked_run` runs `main` with SOCKET and PARENT), single-threaded and preloaded as
 a job is, and asks it over a SOCK_SEQPACKET Unix socket, one connection per command. A
 request is one JSON message (`argv`, `env`, `cwd`) carrying the command's stdout and stderr
 pipes as file descriptors; the server answers `{"pid"}`, and `{"exit"}` once it has
@@ -123,7 +123,7 @@ class _Server:
 
 
 def main() -> int:
-    """`python -m conveyor.testing.fork_server SOCKET PARENT_PID`; prints `ready` once listening."""
+    """Serve on the socket `argv[1]` for the process `argv[2]`; prints `ready` once listening."""
     path, parent = sys.argv[1], int(sys.argv[2])
     if not die_with_parent(signal.SIGKILL, parent):
         return 1

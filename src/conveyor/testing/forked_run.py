@@ -37,7 +37,9 @@ class _Client:
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="cv-fork-"))
         self.path = str(self.folder / "fork.sock")
-        argv = [sys.executable, "-m", "conveyor.testing.fork_server", self.path, str(os.getpid())]
+        # By `-c`, not `-m`: click names the program after `__main__`'s module when it has one.
+        entry = "from conveyor.testing.fork_server import main; raise SystemExit(main())"
+        argv = [sys.executable, "-c", entry, self.path, str(os.getpid())]
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -140,3 +142,9 @@ def run_conveyor(
         if client is None:
             client = _CLIENTS[os.getpid()] = _Client()
     return client.run(args, env, timeout)
+
+
+def server_pid() -> int | None:
+    """The pid of this process's fork server, once one has started."""
+    client = _CLIENTS.get(os.getpid())
+    return None if client is None else client.process.pid

@@ -208,12 +208,17 @@ class World:
         return self.run("job", "--issue", str(issue), "--stage", stage, *more)
 
     def drive(
-        self, issue: int, through: str | None = None, *, take_stopped: bool = False
+        self,
+        issue: int,
+        through: str | None = None,
+        *,
+        take_stopped: bool = False,
+        timeout: float = 240,
     ) -> subprocess.CompletedProcess[str]:
         """Drive the issue's stage jobs (until it halts, or through `through`)."""
         more = ("--through", through) if through else ()
         flags = ("--take-stopped",) if take_stopped else ()
-        return self.run("drive", "--issue", str(issue), *more, *flags)
+        return self.run("drive", "--issue", str(issue), *more, *flags, timeout=timeout)
 
     # -- what a person sees -------------------------------------------------------------
     def issue(self, number: int) -> Issue:

@@ -16,6 +16,7 @@ from tests.e2e.helpers import IMPL, TEST, implement_done, spec_ready, triage
 from tests.e2e.realcli.agents import CANARY, CLIS, IDS, Cli
 
 pytestmark = [pytest.mark.e2e, pytest.mark.realcli]
+DRIVE_TIMEOUT_S = 900
 
 
 def _playbook(tag: str) -> Playbook:
@@ -26,6 +27,7 @@ def _playbook(tag: str) -> Playbook:
                                          *clean_back_half(tag)]))  # fmt: skip
 
 
+@pytest.mark.timeout(DRIVE_TIMEOUT_S + 120)
 @pytest.mark.parametrize("cli", CLIS, ids=IDS)
 def test_a_clean_issue_merges_through_the_real_cli(
     cli: Cli, clis_bin: Path, forge_server: ForgeServer, tmp_path: Path
@@ -41,7 +43,9 @@ def test_a_clean_issue_merges_through_the_real_cli(
         )
         world.extra_env |= cli.environ()
         issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
-        done = world.drive(issue.number)
+        # Nine CLI sessions (opencode's each take ~8 s of CPU to start): under a loaded
+        # gate that is minutes, so the guard against a hang is wide.
+        done = world.drive(issue.number, timeout=DRIVE_TIMEOUT_S)
         requests = model.requests
     assert done.returncode == 0, done.stdout + done.stderr
     state = world.state(issue.number)

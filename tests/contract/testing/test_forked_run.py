@@ -1,0 +1,66 @@
+"""The tests' fork server answers a `conveyor` command as `subprocess.run` of it would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conveyor.testing.forked_run import EXEC_ENV, run_conveyor, server_pid
+
+ENV = {k: v for k in ("PATH", "LANG") if (v := os.environ.get(k)) is not None} | {"COLUMNS": "100"}
+
+
+def _children_of(pid: int) -> list[int]:
+    """The live processes whose parent is `pid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--help",), ("job", "--issue", "1", "--stage", "nonsense")],
+    ids=["help", "usage-error"],
+)
+def test_a_forked_command_exits_and_prints_as_the_execd_one_does(
+    args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit code, stdout and stderr, each apart, are those of the same command exec'd."""
+    env = ENV | {"HOME": str(tmp_path)}
+    forked = run_conveyor(args, env, timeout=60)
+    monkeypatch.setenv(EXEC_ENV, "1")
+    execd = run_conveyor(args, env, timeout=60)
+    assert (forked.returncode, forked.stdout, forked.stderr) == (
+        execd.returncode,
+        execd.stdout,
+        execd.stderr,
+    )
+    assert forked.returncode == (0 if args == ("--help",) else 2)
+
+
+def test_a_command_past_its_timeout_is_killed_with_its_group_and_the_server_goes_on(
+    tmp_path: Path,
+) -> None:
+    """A forge that serves forever: TimeoutExpired with what it printed, and no child left."""
+    env = ENV | {"HOME": str(tmp_path)}
+    with pytest.raises(subprocess.TimeoutExpired) as timed_out:
+        run_conveyor(("forge", "serve", "--data", str(tmp_path / "data")), env, timeout=8)
+    assert "http://" in str(timed_out.value.output)
+    server = server_pid()
+    assert server is not None
+    deadline = time.monotonic() + 10
+    while _children_of(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children_of(server) == []
+    assert run_conveyor(("--help",), env, timeout=60).returncode == 0
