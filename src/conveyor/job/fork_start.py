@@ -76,16 +76,18 @@ def fork_job(
     stdout_fd: int | None = None,
 ) -> int:
     """Fork a child that runs `conveyor ARGS` with exactly `env`; the child's pid."""
-    argv = ["conveyor", *args]
+    return fork_call(
+        lambda: run_conveyor_main(args), env, new_session=new_session, stdout_fd=stdout_fd
+    )
 
-    def run_conveyor() -> int:
-        # By name, as the exec path names it: the job layer sits below the CLI.
-        entry = importlib.import_module(ENTRY_MODULE)
-        sys.argv = argv
-        entry.main()
-        return 0
 
-    return fork_call(run_conveyor, env, new_session=new_session, stdout_fd=stdout_fd)
+def run_conveyor_main(args: Sequence[str]) -> int:
+    """In a forked child: run `conveyor ARGS` through the entry point an exec'd one runs."""
+    # By name, as the exec path names it: the job layer sits below the CLI.
+    entry = importlib.import_module(ENTRY_MODULE)
+    sys.argv = ["conveyor", *(str(a) for a in args)]
+    entry.main()
+    return 0
 
 
 def fork_call(
@@ -94,11 +96,12 @@ def fork_call(
     *,
     new_session: bool,
     stdout_fd: int | None = None,
+    stderr_fd: int | None = None,
 ) -> int:
     """Fork a child that runs `fn` and exits with its code; the child's pid, in the parent.
 
-    With `stdout_fd`, the child's stdout and stderr go there and its stdin is /dev/null;
-    without, it shares the parent's, as an exec'd child would.
+    With `stdout_fd`, the child's stdout goes there, its stderr too (or to `stderr_fd`),
+    and its stdin is /dev/null; without, it shares the parent's, as an exec'd child would.
     """
     for stream in (sys.stdout, sys.stderr):
         stream.flush()  # or the child would write the parent's pending output again
@@ -107,7 +110,7 @@ def fork_call(
         return pid
     code = 1
     try:
-        _become_child(env, new_session=new_session, stdout_fd=stdout_fd)
+        _become_child(env, new_session=new_session, stdio=_stdio(stdout_fd, stderr_fd))
         code = fn()
     except SystemExit as exc:
         code = _exit_code(exc.code)
@@ -122,18 +125,27 @@ def fork_call(
     return pid  # pragma: no cover - `_leave` never returns
 
 
-def _become_child(env: Mapping[str, str], *, new_session: bool, stdout_fd: int | None) -> None:
+def _stdio(stdout_fd: int | None, stderr_fd: int | None) -> tuple[int, int] | None:
+    """The child's stdout and stderr, or None to keep the parent's."""
+    if stdout_fd is None:
+        return None
+    return stdout_fd, stdout_fd if stderr_fd is None else stderr_fd
+
+
+def _become_child(
+    env: Mapping[str, str], *, new_session: bool, stdio: tuple[int, int] | None
+) -> None:
     """Look like a freshly started process: own session, log, signals and environment."""
     gc.freeze()  # the parent's garbage is not ours to finalise (its files, its sockets)
     atexit._clear()  # the parent's exit handlers are not ours to run
     if new_session:
         os.setsid()
-    if stdout_fd is not None:
+    if stdio is not None:
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
-        os.dup2(stdout_fd, 1)
-        os.dup2(stdout_fd, 2)
+        os.dup2(stdio[0], 1)
+        os.dup2(stdio[1], 2)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGHUP):

@@ -13,7 +13,6 @@ gets SIGTERM when the fork server dies, so no job outlives its worker unsaved.
 from __future__ import annotations
 
 import ctypes
-import importlib
 import json
 import os
 import select
@@ -22,11 +21,10 @@ import socket
 import sys
 from typing import Any
 
-from conveyor.job.fork_start import fork_call, preload, preload_sessions
+from conveyor.job.fork_start import fork_call, preload, preload_sessions, run_conveyor_main
 
 PR_SET_PDEATHSIG = 1
 REAP_EVERY_S = 0.05
-ENTRY_MODULE = "conveyor.cli.main"
 
 
 def die_with_parent(sig: int, parent: int) -> bool:
@@ -36,14 +34,11 @@ def die_with_parent(sig: int, parent: int) -> bool:
     return os.getppid() == parent
 
 
-def _job(argv: list[str], server: int) -> int:
+def _job(args: list[str], server: int) -> int:
     """The forked child: die with the fork server, then run `conveyor ARGS` as an exec would."""
     if not die_with_parent(signal.SIGTERM, server):
         return 1
-    entry = importlib.import_module(ENTRY_MODULE)
-    sys.argv = argv
-    entry.main()
-    return 0
+    return run_conveyor_main(args)
 
 
 class _Server:
@@ -67,9 +62,7 @@ class _Server:
             return
         try:
             me = os.getpid()
-            pid = fork_call(
-                lambda: _job(["conveyor", *args], me), env, new_session=True, stdout_fd=log
-            )
+            pid = fork_call(lambda: _job(args, me), env, new_session=True, stdout_fd=log)
         finally:
             os.close(log)
         self.children.add(pid)

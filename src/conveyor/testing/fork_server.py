@@ -23,28 +23,18 @@ import socket
 import sys
 from typing import Any
 
-from conveyor.job.fork_start import fork_call, preload, preload_sessions
+from conveyor.job.fork_start import fork_call, preload, preload_sessions, run_conveyor_main
 from conveyor.temporal.zygote import die_with_parent
 
-ENTRY_MODULE = "conveyor.cli.main"
 MAX_MESSAGE = 1 << 20
 
 
-def _child(request: dict[str, Any], out: int, err: int, server: int) -> int:
-    """The forked child: its own stdio and folder, then `conveyor ARGS` as an exec would."""
+def _child(request: dict[str, Any], server: int) -> int:
+    """The forked child: its own folder, then `conveyor ARGS` as an exec would."""
     if not die_with_parent(signal.SIGTERM, server):
         return 1
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.dup2(out, 1)
-    os.dup2(err, 2)
-    for fd in (null, out, err):
-        os.close(fd)
     os.chdir(request["cwd"])
-    entry = __import__(ENTRY_MODULE, fromlist=["main"])
-    sys.argv = ["conveyor", *(str(a) for a in request["argv"])]
-    entry.main()
-    return 0
+    return run_conveyor_main(request["argv"])
 
 
 class _Server:
@@ -53,8 +43,7 @@ class _Server:
     def __init__(self, listener: socket.socket) -> None:
         self.listener = listener
         self.waiting: dict[int, socket.socket] = {}  # child pid -> the connection asking
-        wake_r, self.wake_w = os.pipe()
-        self.wake = wake_r
+        self.wake, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
         signal.signal(signal.SIGCHLD, lambda _sig, _frame: None)
         signal.set_wakeup_fd(self.wake_w, warn_on_full_buffer=False)
@@ -79,12 +68,12 @@ class _Server:
         def run() -> int:
             for sock in others:
                 sock.close()  # the child answers nothing: only the server speaks
-            os.close(self.wake)
-            os.close(self.wake_w)
-            return _child(request, out, err, me)
+            for fd in (self.wake, self.wake_w, out, err):  # out and err are now 1 and 2
+                os.close(fd)
+            return _child(request, me)
 
         try:
-            pid = fork_call(run, env, new_session=True)
+            pid = fork_call(run, env, new_session=True, stdout_fd=out, stderr_fd=err)
         finally:
             os.close(out)
             os.close(err)
