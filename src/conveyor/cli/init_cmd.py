@@ -40,9 +40,17 @@ model = "sonnet"
 def _repository_around(path: Path) -> Path | None:
     """The git work tree `path` would be written into, if any."""
     for folder in (path.parent, *path.parent.parents):
-        if (folder / ".git").exists():
+        if _is_work_tree(folder):
             return folder
     return None
+
+
+def _is_work_tree(folder: Path) -> bool:
+    """Whether `folder` holds a repository: a `.git` file (a linked work tree) or a `.git`
+    folder with a HEAD. An empty `.git` is not one: codex's sandbox makes `/tmp/.git` empty
+    for the length of a session, to mount it read-only."""
+    git = folder / ".git"
+    return git.is_file() or (git / "HEAD").is_file()
 
 
 def init(

@@ -53,10 +53,20 @@ def test_init_writes_a_starter_config_that_loads_and_refuses_to_overwrite(tmp_pa
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 1
     assert target.read_text(encoding="utf-8") == before
-    (tmp_path / "repo" / ".git").mkdir(parents=True)
-    inside = CliRunner().invoke(app, ["init", str(tmp_path / "repo" / "conveyor.toml")])
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+    inside = CliRunner().invoke(app, ["init", str(repo / "sub" / "conveyor.toml")])
     assert inside.exit_code == 1
-    assert not (tmp_path / "repo" / "conveyor.toml").exists()
+    assert not (repo / "sub" / "conveyor.toml").exists()
+
+
+def test_init_takes_an_empty_git_folder_for_no_repository(tmp_path: Path) -> None:
+    """codex's sandbox leaves an empty `/tmp/.git` while a session runs: not a repository."""
+    (tmp_path / ".git").mkdir()
+    target = tmp_path / "conveyor.toml"
+    done = CliRunner().invoke(app, ["init", str(target), "--repo", "octo/widgets"])
+    assert done.exit_code == 0, done.output
+    assert target.exists()
 
 
 def test_a_config_that_is_not_utf8_is_one_line_naming_the_file_and_line(tmp_path: Path) -> None:
