@@ -28,7 +28,6 @@ from pathlib import Path
 from conveyor.job.drive import conveyor_argv
 
 EXEC_ENV = "CONVEYOR_TEST_EXEC"
-START_TIMEOUT_S = 60.0
 
 
 class _Client:
