@@ -34,6 +34,7 @@ PRELOAD = (
     "conveyor.job.runner",
     "conveyor.forge.connect",
     "conveyor.forge.github.client",
+    "httpcore",  # httpx imports it when the first client's transport is made
 )
 # Sessions' MCP servers run in the job (`McpEndpoint`): the SDK's ~1 s import, paid once.
 # Imported after the first fork (`preload_sessions`), while that job runs on the other core.
@@ -61,6 +62,9 @@ def preload(modules: Sequence[str] = PRELOAD) -> None:
     """Import what a job imports, so each forked job starts with it already loaded."""
     for name in modules:
         importlib.import_module(name)
+    if "conveyor.forge.github.client" in modules:
+        # The forge clients' TLS context (the CA bundle, parsed): built once, here.
+        importlib.import_module("conveyor.forge.github.client").tls_context()
 
 
 def preload_sessions() -> None:

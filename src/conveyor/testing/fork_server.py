@@ -21,12 +21,14 @@ import select
 import signal
 import socket
 import sys
+import time
 from typing import Any
 
 from conveyor.job.fork_start import fork_call, preload, preload_sessions, run_conveyor_main
 from conveyor.temporal.zygote import die_with_parent
 
 MAX_MESSAGE = 1 << 20
+GROUP_WAIT_S = 5.0
 
 
 def _child(request: dict[str, Any], server: int) -> int:
@@ -35,6 +37,20 @@ def _child(request: dict[str, Any], server: int) -> int:
         return 1
     os.chdir(request["cwd"])
     return run_conveyor_main(request["argv"])
+
+
+def _await_own_group(pid: int) -> None:
+    """Return once the child leads its own process group, as `Popen(start_new_session=True)`
+    has when it returns (a test may signal the group at once), or has already ended.
+    `setsid` is the child's first step; the bound only guards against a child gone before it."""
+    deadline = time.monotonic() + GROUP_WAIT_S
+    while time.monotonic() < deadline:
+        try:
+            if os.getpgid(pid) == pid:
+                return
+        except ProcessLookupError:
+            return
+        time.sleep(0.0002)
 
 
 class _Server:
@@ -77,6 +93,7 @@ class _Server:
         finally:
             os.close(out)
             os.close(err)
+        _await_own_group(pid)
         self.waiting[pid] = conn
         self._send(conn, {"pid": pid})
 

@@ -1,10 +1,11 @@
-"""`run_conveyor`: `conveyor ARGS` to completion, forked by this process's fork server.
+"""`run_conveyor` and `start_conveyor`: `conveyor ARGS`, forked by this process's fork server.
 
-The answer is the `subprocess.CompletedProcess` that `subprocess.run(..., capture_output=True,
-text=True)` gives, and a timeout raises `subprocess.TimeoutExpired` after killing the
-command's process group. `CONVEYOR_TEST_EXEC=1` runs every command by exec instead (to
-rule the fork server out when a test misbehaves). The server starts on first use and ends
-with this process.
+`run_conveyor` answers the `subprocess.CompletedProcess` that `subprocess.run(...,
+capture_output=True, text=True)` gives, and a timeout raises `subprocess.TimeoutExpired`
+after killing the command's process group. `start_conveyor` answers a `ForkedCommand`, which
+a test signals, polls and reads as it would a `Popen` started in its own session.
+`CONVEYOR_TEST_EXEC=1` runs every command by exec instead (to rule the fork server out when
+a test misbehaves). The server starts on first use and ends with this process.
 """
 
 from __future__ import annotations
@@ -24,10 +25,37 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from conveyor.job.drive import conveyor_argv
 
 EXEC_ENV = "CONVEYOR_TEST_EXEC"
+
+
+class Process(Protocol):
+    """What a test does with a started command: a `subprocess.Popen` or a `ForkedCommand`."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+    def communicate(
+        self,
+        input: str | None = None,  # noqa: A002 - Popen's name for it
+        timeout: float | None = None,
+    ) -> tuple[str, str]: ...
+
+    def send_signal(self, sig: int) -> None: ...
+
+    def terminate(self) -> None: ...
+
+    def kill(self) -> None: ...
 
 
 class _Client:
@@ -53,9 +81,7 @@ class _Client:
         self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def run(
-        self, args: Sequence[str], env: Mapping[str, str], timeout: float
-    ) -> subprocess.CompletedProcess[str]:
+    def start(self, args: Sequence[str], env: Mapping[str, str]) -> ForkedCommand:
         argv = [*conveyor_argv(), *args]
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -64,54 +90,116 @@ class _Client:
             conn.connect(self.path)
             request = {"argv": list(args), "env": dict(env), "cwd": str(Path.cwd())}
             socket.send_fds(conn, [json.dumps(request).encode()], [out_w, err_w])
-        finally:
-            os.close(out_w)
-            os.close(err_w)
-        try:
             pid = int(json.loads(conn.recv(4096))["pid"])
-            return _collect(argv, conn, pid=pid, out_r=out_r, err_r=err_r, timeout=timeout)
-        finally:
+        except BaseException:
             conn.close()
             os.close(out_r)
             os.close(err_r)
+            raise
+        finally:
+            os.close(out_w)
+            os.close(err_w)
+        return ForkedCommand(argv, conn, pid=pid, out_r=out_r, err_r=err_r)
 
 
-def _collect(
-    argv: list[str],
-    conn: socket.socket,
-    *,
-    pid: int,
-    out_r: int,
-    err_r: int,
-    timeout: float,
-) -> subprocess.CompletedProcess[str]:
-    """Read both pipes to their end and the exit message; kill the group at the deadline."""
-    deadline = time.monotonic() + timeout
-    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
-    open_pipes = {out_r, err_r}
-    code: int | None = None
-    with selectors.DefaultSelector() as selector:
-        for fd in open_pipes:
-            selector.register(fd, selectors.EVENT_READ)
-        selector.register(conn, selectors.EVENT_READ)
-        while open_pipes or code is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                _kill_group(pid)
-                raise subprocess.TimeoutExpired(
-                    argv, timeout, output=_text(chunks[out_r]), stderr=_text(chunks[err_r])
-                )
-            for key, _ in selector.select(left):
-                if key.fileobj is conn:
-                    selector.unregister(conn)
-                    message = conn.recv(4096)  # empty when the server died: as by SIGKILL
-                    code = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
-                elif data := os.read(key.fd, 65536):
-                    chunks[key.fd].append(data)
-                else:
-                    selector.unregister(key.fd)
-                    open_pipes.discard(key.fd)
-    return subprocess.CompletedProcess(argv, code, _text(chunks[out_r]), _text(chunks[err_r]))
+class ForkedCommand:
+    """A command the fork server started: waited on, signalled and read as a `Popen` is.
+
+    `pid` leads its own process group. Its output is read by `communicate` (text, as
+    `Popen(..., text=True)` gives it); its exit code comes from the server, which reaps it.
+    """
+
+    def __init__(self, argv: list[str], conn: socket.socket, *, pid: int, out_r: int, err_r: int):
+        self.args = argv
+        self.pid = pid
+        self.returncode: int | None = None
+        self._conn: socket.socket | None = conn
+        self._chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+        self._out, self._err = out_r, err_r
+        self._open = {out_r, err_r}
+
+    def poll(self) -> int | None:
+        """The exit code once the command has ended, else None (never blocks)."""
+        self._pump(wait_pipes=False, deadline=time.monotonic())
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for the exit code (`subprocess.TimeoutExpired` after `timeout` seconds)."""
+        self._pump(wait_pipes=False, deadline=_deadline(timeout), timeout=timeout)
+        assert self.returncode is not None
+        return self.returncode
+
+    def communicate(
+        self,
+        input: str | None = None,  # noqa: A002 - Popen's name for it
+        timeout: float | None = None,
+    ) -> tuple[str, str]:
+        """Read stdout and stderr to their end and wait for the exit code, as `Popen` does."""
+        if input is not None:
+            msg = "a forked command has no stdin"
+            raise ValueError(msg)
+        self._pump(wait_pipes=True, deadline=_deadline(timeout), timeout=timeout)
+        return _text(self._chunks[self._out]), _text(self._chunks[self._err])
+
+    def send_signal(self, sig: int) -> None:
+        """Signal the command, unless it has already been reaped."""
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        """SIGTERM."""
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """SIGKILL."""
+        self.send_signal(signal.SIGKILL)
+
+    def _pump(
+        self, *, wait_pipes: bool, deadline: float | None, timeout: float | None = None
+    ) -> None:
+        """Read what is ready until the exit code (and, with `wait_pipes`, both ends) is in."""
+        with selectors.DefaultSelector() as selector:
+            for fd in self._open:
+                selector.register(fd, selectors.EVENT_READ)
+            if self._conn is not None:
+                selector.register(self._conn, selectors.EVENT_READ)
+            while self._conn is not None or (wait_pipes and self._open):
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                ready = selector.select(left)
+                if not ready and left is not None and left <= 0:
+                    if timeout is None:
+                        return  # a poll: nothing more yet
+                    out, err = (_text(self._chunks[fd]) for fd in (self._out, self._err))
+                    raise subprocess.TimeoutExpired(self.args, timeout, output=out, stderr=err)
+                for key, _ in ready:
+                    self._take(selector, key)
+
+    def _take(self, selector: selectors.BaseSelector, key: selectors.SelectorKey) -> None:
+        if key.fileobj is self._conn:
+            selector.unregister(self._conn)
+            message = self._conn.recv(4096)  # empty when the server died: as by SIGKILL
+            self.returncode = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
+            self._conn.close()
+            self._conn = None
+        elif data := os.read(key.fd, 65536):
+            self._chunks[key.fd].append(data)
+        else:
+            selector.unregister(key.fd)
+            self._open.discard(key.fd)
+            os.close(key.fd)
+
+    def __del__(self) -> None:
+        for fd in self._open:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._open = set()
+        if self._conn is not None:
+            self._conn.close()
+
+
+def _deadline(timeout: float | None) -> float | None:
+    return None if timeout is None else time.monotonic() + timeout
 
 
 def _text(chunks: list[bytes]) -> str:
@@ -136,11 +224,37 @@ def run_conveyor(
         return subprocess.run(
             argv, env=dict(env), capture_output=True, text=True, timeout=timeout, check=False
         )
+    command = _client().start(args, env)
+    try:
+        out, err = command.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(command.pid)
+        raise
+    assert command.returncode is not None
+    return subprocess.CompletedProcess(command.args, command.returncode, out, err)
+
+
+def start_conveyor(args: Sequence[str], env: Mapping[str, str]) -> Process:
+    """Start `conveyor ARGS` with exactly `env`, in its own process group, as `Popen` would."""
+    if os.environ.get(EXEC_ENV, "").strip() in {"1", "true"}:
+        argv = [*conveyor_argv(), *args]
+        return subprocess.Popen(
+            argv,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+    return _client().start(args, env)
+
+
+def _client() -> _Client:
     with _LOCK:
         client = _CLIENTS.get(os.getpid())
         if client is None:
             client = _CLIENTS[os.getpid()] = _Client()
-    return client.run(args, env, timeout)
+    return client
 
 
 def server_pid() -> int | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from conveyor.forge.github import token_forge
+from conveyor.testing.forked_run import Process
 from conveyor.testing.world import TRUSTED, World
 
 SECRET_ENV = "CONVEYOR_WEBHOOK_SECRET"  # noqa: S105 - the variable's name
@@ -72,7 +73,7 @@ class HookedRun:
         self.webhooks = webhooks
         self.hook = hook
         self.decisions: dict[str, str] = {}
-        self.process: subprocess.Popen[str] | None = None
+        self.process: Process | None = None
         self.port: int | None = None
 
     @property

@@ -3,9 +3,9 @@
 One forge serves the whole test session (the `forge_server` fixture); each
 World creates its own repository from the sample template, so tests never
 share issues. Jobs and drives run as real `conveyor` processes with an
-environment the World builds (its own HOME and CONVEYOR_HOME under tmp): `run`
-forks them from a preloaded fork server (`conveyor.testing.forked_run`), `start`
-execs them, for tests that signal or kill what they started.
+environment the World builds (its own HOME and CONVEYOR_HOME under tmp), forked from a
+preloaded fork server (`conveyor.testing.forked_run`): `run` waits for the command, `start`
+answers a handle for tests that signal or kill what they started.
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ from conveyor.forge.emulator.records import bare_repo_path
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import Comment, Issue, PullRequest
 from conveyor.git import GitError, Repo, read_blob, try_rev_parse
-from conveyor.job.drive import conveyor_argv
 from conveyor.testing.emulator import ForgeServer
-from conveyor.testing.forked_run import run_conveyor
+from conveyor.testing.forked_run import Process, run_conveyor, start_conveyor
 
 ACCOUNT = "conveyor-bot"
 TRUSTED = "alice"
@@ -87,6 +86,7 @@ class World:
     home: Path
     extra_env: dict[str, str] = field(default_factory=dict)
     wiki_on: bool = False
+    _forges: dict[str, GitHubForge] = field(default_factory=dict, repr=False)
 
     @classmethod
     def create(
@@ -162,8 +162,11 @@ class World:
 
     # -- people -------------------------------------------------------------------------
     def forge_as(self, login: str) -> GitHubForge:
-        """The forge client acting as `login`."""
-        return token_forge(self.repo, self.tokens[login], base_url=self.server.url)
+        """The forge client acting as `login` (one per login, kept for the World's life)."""
+        if login not in self._forges:
+            token = self.tokens[login]
+            self._forges[login] = token_forge(self.repo, token, base_url=self.server.url)
+        return self._forges[login]
 
     def open_issue(self, title: str, body: str, author: str = TRUSTED) -> Issue:
         """Open an issue as `author`."""
@@ -191,17 +194,13 @@ class World:
         """Run `conveyor ARGS --config <world config>` and wait for it."""
         return run_conveyor([*args, "--config", str(self.config_path)], self.env(), timeout=timeout)
 
-    def start(self, *args: str) -> subprocess.Popen[str]:
-        """Start `conveyor ARGS --config <world config>` in its own process group."""
-        argv = [*conveyor_argv(), *args, "--config", str(self.config_path)]
-        return subprocess.Popen(
-            argv,
-            env=self.env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
+    def start(self, *args: str) -> Process:
+        """Start `conveyor ARGS --config <world config>` in its own process group.
+
+        A fork of the preloaded fork server, as `run` is (`CONVEYOR_TEST_EXEC=1`: by exec);
+        the answer is signalled, polled and read as a `Popen` is.
+        """
+        return start_conveyor([*args, "--config", str(self.config_path)], self.env())
 
     def job(self, issue: int, stage: str, *more: str) -> subprocess.CompletedProcess[str]:
         """Run one stage job."""

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from conveyor.testing.forked_run import EXEC_ENV, run_conveyor, server_pid
+from conveyor.testing.forked_run import EXEC_ENV, run_conveyor, server_pid, start_conveyor
 
 ENV = {k: v for k in ("PATH", "LANG") if (v := os.environ.get(k)) is not None} | {"COLUMNS": "100"}
 
@@ -64,3 +65,26 @@ def test_a_command_past_its_timeout_is_killed_with_its_group_and_the_server_goes
         time.sleep(0.05)
     assert _children_of(server) == []
     assert run_conveyor(("--help",), env, timeout=60).returncode == 0
+
+
+@pytest.mark.parametrize("start", ["fork", "exec"])
+def test_a_started_command_is_polled_signalled_and_read_as_a_popen_is(
+    start: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forge serving forever: running until signalled, in its own group, then its output."""
+    if start == "exec":
+        monkeypatch.setenv(EXEC_ENV, "1")
+    env = ENV | {"HOME": str(tmp_path)}
+    command = start_conveyor(("forge", "serve", "--data", str(tmp_path / "data")), env)
+    assert os.getpgid(command.pid) == command.pid
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "data").is_dir() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert command.poll() is None
+    with pytest.raises(subprocess.TimeoutExpired):
+        command.communicate(timeout=1)
+    command.send_signal(signal.SIGTERM)
+    out, _ = command.communicate(timeout=30)
+    assert out.startswith("http://")
+    assert command.returncode == command.poll() == -signal.SIGTERM
+    command.kill()  # after the end: nothing to signal, no error

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import signal
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from conveyor.core.state import Stage
 from conveyor.job.jobfile import load_job_file
+from conveyor.testing.forked_run import Process
 from conveyor.testing.world import World
 from tests.e2e.helpers import triage
 from tests.e2e.orchestrator.chain import log_lines, spec_entry, wait_for
@@ -16,7 +16,7 @@ from tests.e2e.orchestrator.chain import log_lines, spec_entry, wait_for
 EXIT_INTERRUPTED = 130
 
 
-def _paused_triage(world: World, tmp_path: Path) -> tuple[int, Path, subprocess.Popen[str]]:
+def _paused_triage(world: World, tmp_path: Path) -> tuple[int, Path, Process]:
     """An issue whose triage session waits for `release`; `conveyor run` started on it."""
     release = tmp_path / "release"
     entry: dict[str, Any] = triage("calm")

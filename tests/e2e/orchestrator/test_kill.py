@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 from pathlib import Path
 
 from conveyor.core.state import Stage
 from conveyor.git import is_ancestor
 from conveyor.job.jobfile import load_job_file
+from conveyor.testing.forked_run import Process
 from conveyor.testing.world import World
 from tests.e2e.helpers import triage
 from tests.e2e.orchestrator.chain import (
@@ -42,7 +42,7 @@ def _implement_pid(world: World, number: int) -> int:
     return load_job_file(found[0]).pid
 
 
-def _finish(run: subprocess.Popen[str]) -> None:
+def _finish(run: Process) -> None:
     out, err = run.communicate(timeout=240)
     assert run.returncode == 0, out + err
 

@@ -31,6 +31,7 @@ from conveyor.orchestrator.shell.executor import JobHandle
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
 from conveyor.orchestrator.tick import Orchestrator, tick
+from conveyor.testing.forked_run import Process
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.helpers import triage
 from tests.e2e.orchestrator.chain import wait_for
@@ -109,11 +110,11 @@ def release(tmp_path: Path) -> Iterator[Path]:
     path.touch()
 
 
-def _run_job(world: World, number: int) -> subprocess.Popen[str]:
+def _run_job(world: World, number: int) -> Process:
     return world.start("job", "--issue", str(number), "--stage", "triage")
 
 
-def _end(job: subprocess.Popen[str], release: Path) -> None:
+def _end(job: Process, release: Path) -> None:
     release.touch()
     try:
         job.communicate(timeout=120)

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 
 from conveyor.core.state import Stage
-from conveyor.job.drive import conveyor_argv
+from conveyor.testing.forked_run import Process, start_conveyor
 from conveyor.testing.world import ACCOUNT, World, config_toml
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.orchestrator.chain import (
@@ -24,7 +24,7 @@ from tests.e2e.orchestrator.chain import (
 TAGS = tuple(f"t{n}" for n in range(10))
 
 
-def _finish(run: subprocess.Popen[str], timeout: float) -> str:
+def _finish(run: Process, timeout: float) -> str:
     """The orchestrator's output once it ended (killed after `timeout` seconds)."""
     try:
         out, err = run.communicate(timeout=timeout)
@@ -66,13 +66,7 @@ def test_three_orchestrators_merge_ten_issues_without_doubling_any_job(
     numbers = [world.open_issue(f"Add {tag} [{tag}]", f"{tag}() returns 1.").number for tag in TAGS]
     configs = [_config(world, tmp_path, n) for n in range(3)]
     runs = [
-        subprocess.Popen(
-            [*conveyor_argv(), "run", "--until-idle", "--config", str(path)],
-            env=world.env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        start_conveyor(["run", "--until-idle", "--config", str(path)], world.env())
         for path, _ in configs
     ]
     said = [_finish(run, timeout=290) for run in runs]
