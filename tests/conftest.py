@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 from collections.abc import Iterator
@@ -56,3 +57,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     order = worker_order([CollectedTest.of(item.nodeid) for item in items], workers)
     items[:] = [items[index] for index in order]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move what start-up and collection made (every test module, the libraries they import)
+    to the GC's permanent generation: a full collection in a worker no longer walks it."""
+    del session
+    gc.freeze()

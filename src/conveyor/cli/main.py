@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
+from typing import Any
 
 # Groups of several commands that start without importing the whole typer app (the job
 # and drive commands pull in the state and stage modules); `conveyor forge …` runs often.
 LEAN_GROUPS = {"forge": "conveyor.cli.forge_cmd"}
+
+
+def _import_app() -> Any:
+    """The typer app, imported with the cyclic GC paused, then frozen out of its way.
+
+    Importing it (githubkit, pydantic, the stages) makes hundreds of thousands of objects
+    that live as long as the process; without this, full collections during and after the
+    import walk them all again and again.
+    """
+    gc.disable()
+    try:
+        from conveyor.cli.app import app
+    finally:
+        gc.freeze()
+        gc.enable()
+    return app
 
 
 def main() -> None:
@@ -29,8 +47,7 @@ def main() -> None:
             group = importlib.import_module(LEAN_GROUPS[sys.argv[1]])
             group.app(args=sys.argv[2:], prog_name=f"conveyor {sys.argv[1]}")
             return
-        from conveyor.cli.app import app
-
+        app = _import_app()
         app()
     except Exception as error:
         # A stage job's crash keeps its traceback for its log; elsewhere a person reads one
