@@ -5,7 +5,8 @@ SDK before it does anything; the suite starts hundreds. The test process has thr
 forge, fake models), so it must not fork itself: it starts this server once
 (`conveyor.testing.forked_run` runs `main` with SOCKET and PARENT), single-threaded and preloaded as
 a job is, and asks it over a SOCK_SEQPACKET Unix socket, one connection per command. A
-request is one JSON message (`argv`, `env`, `cwd`) carrying the command's stdout and stderr
+request is one JSON message (`argv`, `env`, `cwd`, and `script` for a Python script run in
+place of `conveyor`) carrying the command's stdout and stderr
 pipes as file descriptors; the server answers `{"pid"}`, and `{"exit"}` once it has
 reaped the child. The child runs the same `conveyor.cli.main.main()` an exec'd process
 runs, in its own session, with exactly the given environment. The server dies with its
@@ -17,11 +18,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import runpy
 import select
 import signal
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from conveyor.job.fork_start import fork_call, preload, preload_sessions, run_conveyor_main
@@ -36,7 +39,18 @@ def _child(request: dict[str, Any], server: int) -> int:
     if not die_with_parent(signal.SIGTERM, server):
         return 1
     os.chdir(request["cwd"])
+    script = request.get("script")
+    if script is not None:
+        return _run_script(str(script), request["argv"])
     return run_conveyor_main(request["argv"])
+
+
+def _run_script(path: str, args: list[str]) -> int:
+    """`python PATH ARGS` as an exec'd one runs it: its folder first on `sys.path`."""
+    sys.argv = [path, *args]
+    sys.path.insert(0, str(Path(path).resolve().parent))
+    runpy.run_path(path, run_name="__main__")
+    return 0
 
 
 def _await_own_group(pid: int) -> None:

@@ -81,14 +81,22 @@ class _Client:
         self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def start(self, args: Sequence[str], env: Mapping[str, str]) -> ForkedCommand:
-        argv = [*conveyor_argv(), *args]
+    def start(
+        self, args: Sequence[str], env: Mapping[str, str], script: Path | None = None
+    ) -> ForkedCommand:
+        argv = [*conveyor_argv(), *args] if script is None else [sys.executable, str(script), *args]
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             conn.connect(self.path)
-            request = {"argv": list(args), "env": dict(env), "cwd": str(Path.cwd())}
+            request: dict[str, object] = {
+                "argv": list(args),
+                "env": dict(env),
+                "cwd": str(Path.cwd()),
+            }
+            if script is not None:
+                request["script"] = str(script)
             socket.send_fds(conn, [json.dumps(request).encode()], [out_w, err_w])
             pid = int(json.loads(conn.recv(4096))["pid"])
         except BaseException:
@@ -247,6 +255,22 @@ def start_conveyor(args: Sequence[str], env: Mapping[str, str]) -> Process:
             start_new_session=True,
         )
     return _client().start(args, env)
+
+
+def start_script(script: Path, args: Sequence[str], env: Mapping[str, str]) -> Process:
+    """Start `python SCRIPT ARGS` with exactly `env` as a fork of the preloaded server (a
+    test's stand-in for a `conveyor` command that imports what a job imports)."""
+    if os.environ.get(EXEC_ENV, "").strip() in {"1", "true"}:
+        argv = [sys.executable, str(script), *args]
+        return subprocess.Popen(
+            argv,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+    return _client().start(args, env, script=script)
 
 
 def _client() -> _Client:

@@ -3,32 +3,30 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import encode_state
+from conveyor.testing.forked_run import Process
+from conveyor.testing.forked_run import start_script as start_script_fork
 from conveyor.testing.world import ACCOUNT, World
 
 SCRIPT = Path(__file__).with_name("stage_script.py")
 
 
-def start_script(world: World, issue: int, stage: str, behaviour: str) -> subprocess.Popen[str]:
-    """Start a job with a stand-in runner (see stage_script.py)."""
-    argv = [sys.executable, str(SCRIPT), str(world.config_path), str(issue), stage, behaviour]
-    return subprocess.Popen(
-        argv, env=world.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+def start_script(world: World, issue: int, stage: str, behaviour: str) -> Process:
+    """Start a job with a stand-in runner (see stage_script.py), forked as `World.start` is."""
+    args = [str(world.config_path), str(issue), stage, behaviour]
+    return start_script_fork(SCRIPT, args, world.env())
 
 
 def run_script(world: World, issue: int, stage: str, behaviour: str) -> tuple[int, str]:
     """Run a stand-in job to its end: exit code and stderr."""
     proc = start_script(world, issue, stage, behaviour)
     _, err = proc.communicate(timeout=120)
-    return proc.returncode, err
+    return proc.wait(), err
 
 
 def job_dirs(world: World, issue: int) -> list[Path]:
@@ -38,7 +36,7 @@ def job_dirs(world: World, issue: int) -> list[Path]:
     return sorted(found, key=lambda d: d.name.rsplit("-", 1)[-1])
 
 
-def wait_for(path: Path, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+def wait_for(path: Path, proc: Process, timeout: float = 60) -> None:
     """Wait until `path` exists (the job reached its waiting point) or fail."""
     deadline = time.monotonic() + timeout
     while not path.exists():
@@ -62,9 +60,7 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text())
 
 
-def wait_for_new_job(
-    world: World, issue: int, proc: subprocess.Popen[str], before: int = 0
-) -> Path:
+def wait_for_new_job(world: World, issue: int, proc: Process, before: int = 0) -> Path:
     """The job folder the running `proc` creates (after `before` earlier ones), once it exists."""
     deadline = time.monotonic() + 60
     while len(found := job_dirs(world, issue)) <= before:

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.testing.forked_run import EXEC_ENV, run_conveyor, server_pid, start_conveyor
+from conveyor.testing.forked_run import (
+    EXEC_ENV,
+    run_conveyor,
+    server_pid,
+    start_conveyor,
+    start_script,
+)
 
 ENV = {k: v for k in ("PATH", "LANG") if (v := os.environ.get(k)) is not None} | {"COLUMNS": "100"}
 
@@ -88,3 +94,26 @@ def test_a_started_command_is_polled_signalled_and_read_as_a_popen_is(
     assert out.startswith("http://")
     assert command.returncode == command.poll() == -signal.SIGTERM
     command.kill()  # after the end: nothing to signal, no error
+
+
+def test_a_forked_script_sees_its_arguments_and_folder_and_exits_as_the_execd_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`python SCRIPT ARGS` forked: the same output, stderr and exit code as exec'd."""
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import sys\n"
+        "print(sys.argv[1:], sys.path[0] == sys.argv[0].rsplit('/', 1)[0])\n"
+        "if __name__ == '__main__':\n"
+        "    sys.exit('ended: ' + sys.argv[1])\n"
+    )
+    env = ENV | {"HOME": str(tmp_path)}
+    answers = []
+    for start in ("fork", "exec"):
+        if start == "exec":
+            monkeypatch.setenv(EXEC_ENV, "1")
+        command = start_script(script, ["one", "two"], env)
+        out, err = command.communicate(timeout=60)
+        answers.append((command.wait(), out, err))
+    assert answers[0] == answers[1]
+    assert answers[0] == (1, "['one', 'two'] True\n", "ended: one\n")
