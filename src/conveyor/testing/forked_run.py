@@ -244,33 +244,27 @@ def run_conveyor(
 
 def start_conveyor(args: Sequence[str], env: Mapping[str, str]) -> Process:
     """Start `conveyor ARGS` with exactly `env`, in its own process group, as `Popen` would."""
-    if os.environ.get(EXEC_ENV, "").strip() in {"1", "true"}:
-        argv = [*conveyor_argv(), *args]
-        return subprocess.Popen(
-            argv,
-            env=dict(env),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-    return _client().start(args, env)
+    return _start(args, env, None)
 
 
 def start_script(script: Path, args: Sequence[str], env: Mapping[str, str]) -> Process:
     """Start `python SCRIPT ARGS` with exactly `env` as a fork of the preloaded server (a
     test's stand-in for a `conveyor` command that imports what a job imports)."""
-    if os.environ.get(EXEC_ENV, "").strip() in {"1", "true"}:
-        argv = [sys.executable, str(script), *args]
-        return subprocess.Popen(
-            argv,
-            env=dict(env),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-    return _client().start(args, env, script=script)
+    return _start(args, env, script)
+
+
+def _start(args: Sequence[str], env: Mapping[str, str], script: Path | None) -> Process:
+    if os.environ.get(EXEC_ENV, "").strip() not in {"1", "true"}:
+        return _client().start(args, env, script=script)
+    program = conveyor_argv() if script is None else [sys.executable, str(script)]
+    return subprocess.Popen(
+        [*program, *args],
+        env=dict(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def _client() -> _Client:
