@@ -84,7 +84,7 @@ class _Client:
     def start(
         self, args: Sequence[str], env: Mapping[str, str], script: Path | None = None
     ) -> ForkedCommand:
-        argv = [*conveyor_argv(), *args] if script is None else [sys.executable, str(script), *args]
+        argv = [*_program(script), *args]
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -128,12 +128,12 @@ class ForkedCommand:
 
     def poll(self) -> int | None:
         """The exit code once the command has ended, else None (never blocks)."""
-        self._pump(wait_pipes=False, deadline=time.monotonic())
+        self._pump(wait_pipes=False, timeout=0.0, poll=True)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         """Wait for the exit code (`subprocess.TimeoutExpired` after `timeout` seconds)."""
-        self._pump(wait_pipes=False, deadline=_deadline(timeout), timeout=timeout)
+        self._pump(wait_pipes=False, timeout=timeout)
         assert self.returncode is not None
         return self.returncode
 
@@ -146,7 +146,7 @@ class ForkedCommand:
         if input is not None:
             msg = "a forked command has no stdin"
             raise ValueError(msg)
-        self._pump(wait_pipes=True, deadline=_deadline(timeout), timeout=timeout)
+        self._pump(wait_pipes=True, timeout=timeout)
         return _text(self._chunks[self._out]), _text(self._chunks[self._err])
 
     def send_signal(self, sig: int) -> None:
@@ -163,10 +163,12 @@ class ForkedCommand:
         """SIGKILL."""
         self.send_signal(signal.SIGKILL)
 
-    def _pump(
-        self, *, wait_pipes: bool, deadline: float | None, timeout: float | None = None
-    ) -> None:
-        """Read what is ready until the exit code (and, with `wait_pipes`, both ends) is in."""
+    def _pump(self, *, wait_pipes: bool, timeout: float | None, poll: bool = False) -> None:
+        """Read what is ready until the exit code (and, with `wait_pipes`, both ends) is in.
+
+        Past `timeout` seconds: `subprocess.TimeoutExpired`, or for a `poll`, just return.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
         with selectors.DefaultSelector() as selector:
             for fd in self._open:
                 selector.register(fd, selectors.EVENT_READ)
@@ -175,9 +177,9 @@ class ForkedCommand:
             while self._conn is not None or (wait_pipes and self._open):
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
                 ready = selector.select(left)
-                if not ready and left is not None and left <= 0:
-                    if timeout is None:
-                        return  # a poll: nothing more yet
+                if not ready and timeout is not None and left is not None and left <= 0:
+                    if poll:
+                        return  # nothing more yet
                     out, err = (_text(self._chunks[fd]) for fd in (self._out, self._err))
                     raise subprocess.TimeoutExpired(self.args, timeout, output=out, stderr=err)
                 for key, _ in ready:
@@ -206,10 +208,6 @@ class ForkedCommand:
             self._conn.close()
 
 
-def _deadline(timeout: float | None) -> float | None:
-    return None if timeout is None else time.monotonic() + timeout
-
-
 def _text(chunks: list[bytes]) -> str:
     return b"".join(chunks).decode(errors="replace").replace("\r\n", "\n")
 
@@ -227,8 +225,8 @@ def run_conveyor(
     args: Sequence[str], env: Mapping[str, str], *, timeout: float
 ) -> subprocess.CompletedProcess[str]:
     """Run `conveyor ARGS` with exactly `env` and wait for it, as `subprocess.run` would."""
-    if os.environ.get(EXEC_ENV, "").strip() in {"1", "true"}:
-        argv = [*conveyor_argv(), *args]
+    if _exec_wanted():
+        argv = [*_program(None), *args]
         return subprocess.run(
             argv, env=dict(env), capture_output=True, text=True, timeout=timeout, check=False
         )
@@ -254,17 +252,26 @@ def start_script(script: Path, args: Sequence[str], env: Mapping[str, str]) -> P
 
 
 def _start(args: Sequence[str], env: Mapping[str, str], script: Path | None) -> Process:
-    if os.environ.get(EXEC_ENV, "").strip() not in {"1", "true"}:
+    if not _exec_wanted():
         return _client().start(args, env, script=script)
-    program = conveyor_argv() if script is None else [sys.executable, str(script)]
     return subprocess.Popen(
-        [*program, *args],
+        [*_program(script), *args],
         env=dict(env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
     )
+
+
+def _exec_wanted() -> bool:
+    """`CONVEYOR_TEST_EXEC=1`: run commands as fresh processes, not forks."""
+    return os.environ.get(EXEC_ENV, "").strip() in {"1", "true"}
+
+
+def _program(script: Path | None) -> list[str]:
+    """The argv before the arguments: `conveyor`, or `python SCRIPT`."""
+    return conveyor_argv() if script is None else [sys.executable, str(script)]
 
 
 def _client() -> _Client:
