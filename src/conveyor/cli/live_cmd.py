@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -38,11 +39,13 @@ def live(
     console = Console()
     if not console.is_terminal:
         typer.echo(f"following {home} (Ctrl-C to stop)", err=True)
+    # Ctrl-C is taken by `sigwait`, never raised: a KeyboardInterrupt landing inside a lock's
+    # `with` in the view (or in `threading`) could leave the lock held, and stopping the view
+    # would then wait forever. Blocked first, so one pressed while the view starts waits.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     view = LiveView(home, console, money_per_day=loaded.money.per_day, backlog=backlog)
-    try:  # Ctrl-C may come at any moment from here on, even while the view starts
+    try:
         view.start(interval)
-        view.wait()
-    except KeyboardInterrupt:
-        pass
+        signal.sigwait({signal.SIGINT})
     finally:
         view.stop()

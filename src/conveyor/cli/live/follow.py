@@ -98,11 +98,6 @@ class LiveView:
         while not self._stopped.wait(interval):
             self.refresh()
 
-    def wait(self) -> None:
-        """Block until `stop()` (Ctrl-C in the waiting thread ends the wait)."""
-        while not self._stopped.wait(0.5):
-            pass
-
     def stop(self) -> None:
         """Stop refreshing after one last refresh; the last frame stays on screen. Idempotent."""
         if self._stopped.is_set():
