@@ -2,7 +2,7 @@
 sessions were given, and what the demo's config still does after it exits.
 
 The demo runs from a fresh virtual environment holding a non-editable install of this
-source tree without the test extra (pip's cache makes that quick), as a new user's would.
+source tree without the test extra (uv's cache makes that quick), as a new user's would.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Demo:
 
 
 def plain_install(root: Path) -> Path:
-    """A fresh venv with `pip install SOURCE` (no extras, not editable); its bin folder."""
+    """A fresh venv with `uv pip install SOURCE` (no extras, not editable); its bin folder."""
     source = root / "source"
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
@@ -77,15 +77,14 @@ def plain_install(root: Path) -> Path:
     ignored = shutil.ignore_patterns("__pycache__", "*.egg-info")
     shutil.copytree(SOURCE / "src", source / "src", ignore=ignored)
     venv = root / "venv"
-    # No pip of its own (ensurepip is seconds of CPU): this interpreter's pip installs into it.
+    # No pip of its own (ensurepip is seconds of CPU): uv, from the test extra, installs into
+    # it, as pip would (a wheel built from the source, its dependencies, no bytecode).
     venv_argv = [sys.executable, "-m", "venv", "--without-pip", str(venv)]
     subprocess.run(venv_argv, check=True, timeout=300)
-    # No bytecode at install (pip compiles every file it installs: a third of the time);
-    # what the demo imports is compiled as it is imported, as in any fresh environment.
+    uv = Path(sys.executable).parent / "uv"
     python = str(venv / "bin" / "python")
-    pip = [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile"]
     done = subprocess.run(
-        [*pip, "--disable-pip-version-check", str(source)],
+        [str(uv), "pip", "install", "-q", "--python", python, str(source)],
         capture_output=True,
         text=True,
         timeout=900,
