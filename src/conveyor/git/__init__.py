@@ -31,7 +31,7 @@ from conveyor.git.refs import (
     try_rev_parse,
     update_ref,
 )
-from conveyor.git.remote import checkout_detached, clone_bare, fetch, init_bare, push
+from conveyor.git.remote import checkout_detached, fetch, init_bare, push
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo, run_git
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "Repo",
     "TreeEntry",
     "checkout_detached",
-    "clone_bare",
     "commit_details",
     "commit_message",
     "commit_tree",

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from conveyor.git.hooks import install_hook
+from conveyor.git.hooks import install_hooks
 from conveyor.git.refs import try_rev_parse
-from conveyor.git.remote import TRACKING_REFSPEC, clone_bare, fetch
+from conveyor.git.remote import TRACKING_REFSPEC, fetch, init_bare
 from conveyor.git.runner import GitEnv, Identity, Repo, git_text, run_git
 from conveyor.git.token_push import PUSH_OP_VAR
 
@@ -38,19 +38,38 @@ def lock_path(cache: Path) -> Path:
 
 
 TAGS_REFSPEC = "+refs/tags/*:refs/tags/*"
+# A checkout's clone copies the cache's remote-tracking refs as they are (clone fetches with
+# this refspec besides its default, which matches nothing: the cache has no branches).
+CLONE_REFSPEC = "+refs/remotes/origin/*:refs/remotes/origin/*"
+# In a cache once its local branches are gone: those of a cache made by a `clone --bare`
+# (before this layout) were its first clone's, stale, and would clash with CLONE_REFSPEC.
+NO_BRANCHES_MARK = "conveyor-no-local-branches"
 
 
 def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
-    """Create the bare cache of `url` at `cache`, or fetch it with prune; under its lock."""
+    """Create the bare cache of `url` at `cache`, or fetch it with prune; under its lock.
+
+    The cache holds the remote's branches as `refs/remotes/origin/*`, its tags, and no
+    branch of its own. The URL is given to the fetch, not kept in the cache's config: a
+    forge that moved (a new port) is fetched from where it is now.
+    """
     with file_lock(lock_path(cache)):
         if not (cache / "HEAD").is_file():
-            return clone_bare(url, cache, env)
-        repo = Repo(cache, env)
-        run_git(["config", "remote.origin.url", url], cwd=cache, env=env)
-        run_git(["config", "remote.origin.fetch", TRACKING_REFSPEC], cwd=cache, env=env)
+            repo = init_bare(cache, env)
+        else:
+            repo = Repo(cache, env)
+            if not (cache / NO_BRANCHES_MARK).is_file():
+                _drop_branches(repo)
         # Tags too: versioning tools (setuptools-scm) in the setup command read them.
-        fetch(repo, "origin", (TRACKING_REFSPEC, TAGS_REFSPEC))
+        fetch(repo, url, (TRACKING_REFSPEC, TAGS_REFSPEC))
+        (cache / NO_BRANCHES_MARK).touch()
         return repo
+
+
+def _drop_branches(repo: Repo) -> None:
+    names = git_text(repo, "for-each-ref", "--format=delete %(refname)", "refs/heads/")
+    if names:
+        git_text(repo, "update-ref", "--stdin", input_text=names + "\n")
 
 
 def write_git_config(path: Path, identity: Identity) -> Path:
@@ -84,16 +103,15 @@ def create_checkout(
     `origin/<base>`; `origin` is the real remote `url`."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     with file_lock(lock_path(cache.path)):
-        run_git(
-            ["clone", "--quiet", "--no-checkout", "--", str(cache.path), str(dest)],
-            cwd=dest.parent,
-            env=env,
-        )
-        repo = Repo(dest, env)
-        copy = "+refs/remotes/origin/*:refs/remotes/origin/*"
-        run_git(
-            ["fetch", "--quiet", "--no-tags", "--prune", str(cache.path), copy], cwd=dest, env=env
-        )
+        clone = [
+            "clone",
+            "--quiet",
+            "--no-checkout",
+            "--config",
+            f"remote.origin.fetch={CLONE_REFSPEC}",
+        ]
+        run_git([*clone, "--", str(cache.path), str(dest)], cwd=dest.parent, env=env)
+    repo = Repo(dest, env)
     run_git(["remote", "set-url", "origin", url], cwd=dest, env=env)
     begin = (
         try_rev_parse(repo, f"refs/remotes/origin/{branch}")
@@ -104,15 +122,7 @@ def create_checkout(
         msg = f"the remote has neither {branch!r} nor the base branch {base!r}"
         raise ValueError(msg)
     run_git(["checkout", "--quiet", "--no-track", "-B", branch, begin], cwd=dest, env=env)
-    _drop_other_branches(repo, branch)
     return repo
-
-
-def _drop_other_branches(repo: Repo, keep: str) -> None:
-    names = git_text(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/")
-    for name in names.splitlines():
-        if name and name != keep:
-            run_git(["branch", "--quiet", "-D", name], cwd=repo.path, env=repo.env)
 
 
 def pre_push_hook(nonce: str) -> str:
@@ -131,8 +141,7 @@ def pre_push_hook(nonce: str) -> str:
 
 def install_checkout_hooks(repo: Repo, nonce: str, commit_msg: str) -> None:
     """The checkout's `pre-push` (refusing other pushes) and `commit-msg` hooks."""
-    install_hook(repo, "pre-push", pre_push_hook(nonce))
-    install_hook(repo, "commit-msg", commit_msg)
+    install_hooks(repo, {"pre-push": pre_push_hook(nonce), "commit-msg": commit_msg})
 
 
 def dirty_paths(repo: Repo) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 from conveyor.git.runner import Repo, git_text
@@ -15,9 +16,16 @@ def hooks_dir(repo: Repo) -> str:
 
 def install_hook(repo: Repo, name: str, script: str) -> None:
     """Write `script` as hook `name` (e.g. `post-receive`) in `repo`, executable."""
-    path = Path(hooks_dir(repo)) / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(script)
-    tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    tmp.replace(path)
+    install_hooks(repo, {name: script})
+
+
+def install_hooks(repo: Repo, scripts: Mapping[str, str]) -> None:
+    """Write each script as the hook its key names, executable (one lookup of the folder)."""
+    folder = Path(hooks_dir(repo))
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, script in scripts.items():
+        path = folder / name
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(script)
+        tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        tmp.replace(path)

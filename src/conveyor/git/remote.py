@@ -1,4 +1,4 @@
-"""Repositories and remotes: init --bare, clone --bare, fetch, push, temporary checkouts."""
+"""Repositories and remotes: init --bare, fetch, push, temporary checkouts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conveyor.git.runner import GitEnv, Repo, run_git
 
-# Remote-tracking refs in a bare clone, so the local heads never shadow the remote's.
+# The remote's branches as remote-tracking refs in a bare cache, which has no branch of its own.
 TRACKING_REFSPEC = "+refs/heads/*:refs/remotes/origin/*"
 
 
@@ -21,21 +21,6 @@ def init_bare(path: Path, env: GitEnv, default_branch: str = "main") -> Repo:
         env=env,
     )
     return Repo(path, env)
-
-
-def clone_bare(url: str, dest: Path, env: GitEnv) -> Repo:
-    """Clone `url` bare into `dest`, with remote-tracking refs under `refs/remotes/origin/`.
-
-    A plain `clone --bare` maps the remote's branches onto local ones; this
-    clone also fetches them as `origin/*`, which later fetches keep current.
-    """
-    dest = dest.absolute()
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    run_git(["clone", "--quiet", "--bare", "--", url, str(dest)], cwd=dest.parent, env=env)
-    repo = Repo(dest, env)
-    run_git(["config", "remote.origin.fetch", TRACKING_REFSPEC], cwd=dest, env=env)
-    fetch(repo)
-    return repo
 
 
 def fetch(

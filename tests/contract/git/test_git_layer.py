@@ -14,13 +14,11 @@ from conveyor.git import (
     Identity,
     Repo,
     checkout_detached,
-    clone_bare,
     commit_message,
     commit_tree,
     count_commits,
     delete_ref,
     diff_stat,
-    fetch,
     head_branch,
     init_bare,
     is_ancestor,
@@ -39,6 +37,7 @@ from conveyor.git import (
     update_ref,
     write_tree_from_dir,
 )
+from conveyor.git.checkout import update_cache
 from tests.contract.git.workrepo import TEST_ENV, WorkRepo
 
 pytestmark = pytest.mark.contract
@@ -55,20 +54,31 @@ def origin(tmp_path: Path) -> tuple[Repo, WorkRepo]:
     return bare, work
 
 
-def test_clone_bare_has_remote_tracking_refs_and_fetch_prunes(
+def test_the_cache_tracks_origins_branches_has_none_of_its_own_and_prunes(
     tmp_path: Path, origin: tuple[Repo, WorkRepo]
 ) -> None:
-    """A bare clone tracks origin's branches as origin/*, and a fetch drops deleted ones."""
+    """The bare cache holds origin's branches as origin/* and no branch; an update drops
+    deleted ones, and one made by `clone --bare` (the old layout) loses its stale branches."""
     bare, work = origin
     work.branch("topic")
     work.commit({"c.txt": "3\n"}, "topic work")
     work.push("topic")
-    cache = clone_bare(bare.path.as_uri(), tmp_path / "cache.git", TEST_ENV)
+    url = bare.path.as_uri()
+    cache = update_cache(tmp_path / "cache.git", url, TEST_ENV)
     assert rev_parse(cache, "refs/remotes/origin/topic") == rev_parse(work.repo, "topic")
+    assert list_refs(cache, "refs/heads/") == {}
     work.git("push", "--quiet", "origin", ":topic")
-    fetch(cache)
+    update_cache(tmp_path / "cache.git", url, TEST_ENV)
     assert "refs/remotes/origin/topic" not in list_refs(cache, "refs/remotes/")
     assert "refs/remotes/origin/main" in list_refs(cache, "refs/remotes/")
+    old = tmp_path / "old-cache.git"
+    run_git(["clone", "--quiet", "--bare", "--", url, str(old)], cwd=tmp_path, env=TEST_ENV)
+    work.git("checkout", "--quiet", "main")
+    work.commit({"d.txt": "4\n"}, "after the old clone")
+    work.push("main")
+    stale = update_cache(old, url, TEST_ENV)
+    assert list_refs(stale, "refs/heads/") == {}
+    assert rev_parse(stale, "refs/remotes/origin/main") == rev_parse(work.repo, "HEAD")
 
 
 def test_rev_parse_names_the_revision_and_git_stderr_when_missing(
@@ -177,12 +187,13 @@ def test_push_moves_the_remote_branch_and_rejects_non_fast_forward(
 ) -> None:
     """push updates the remote; a non-fast-forward push fails with git's reason."""
     bare, _ = origin
-    cache = clone_bare(bare.path.as_uri(), tmp_path / "cache.git", TEST_ENV)
+    url = bare.path.as_uri()
+    cache = update_cache(tmp_path / "cache.git", url, TEST_ENV)
     old = rev_parse(cache, "origin/main~1")
-    push(cache, "origin", [f"{old}:refs/heads/older"])
+    push(cache, url, [f"{old}:refs/heads/older"])
     assert rev_parse(bare, "older") == old
     with pytest.raises(GitError) as caught:
-        push(cache, "origin", [f"{old}:refs/heads/main"])
+        push(cache, url, [f"{old}:refs/heads/main"])
     assert caught.value.returncode != 0
 
 

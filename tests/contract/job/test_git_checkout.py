@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from conveyor.git import GitEnv, Identity, Repo, rev_parse, run_git
+from conveyor.git import GitEnv, Identity, Repo, list_refs, rev_parse, run_git
 from conveyor.git.checkout import (
     create_checkout,
     dirty_paths,
@@ -47,6 +47,7 @@ def test_a_checkout_starts_at_the_issue_branch_or_the_base(tmp_path: Path) -> No
         cache, tmp_path / "c1", url, branch="agent/issue-1", base="main", env=ENV
     )
     assert rev_parse(first, "HEAD") == rev_parse(remote, "refs/heads/main")
+    assert list(list_refs(first, "refs/heads/")) == ["refs/heads/agent/issue-1"]
     origin = run_git(["remote", "get-url", "origin"], cwd=first.path, env=ENV).stdout.decode()
     assert origin.strip() == url
     work = create_checkout(cache, tmp_path / "w", url, branch="main", base="main", env=ENV)
