@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
 import os
@@ -13,20 +14,28 @@ from typing import Any
 LEAN_GROUPS = {"forge": "conveyor.cli.forge_cmd"}
 
 
-def _import_app() -> Any:
-    """The typer app, imported with the cyclic GC paused, then frozen out of its way.
+@functools.cache
+def cli_command() -> Any:
+    """The typer app as its click command, built once per process (a job forked from a
+    process that built it, `job/fork_start.py::preload`, inherits it).
 
-    Importing it (githubkit, pydantic, the stages) makes hundreds of thousands of objects
-    that live as long as the process; without this, full collections during and after the
-    import walk them all again and again.
+    Calling the typer app builds the command anew each time: every command's parameters,
+    their annotations evaluated (80 ms of CPU per forked job). Importing the app (githubkit,
+    pydantic, the stages) and building it make hundreds of thousands of objects that live
+    as long as the process: the cyclic GC is paused meanwhile, then they are frozen out of
+    its way, or full collections would walk them all again and again.
     """
     gc.disable()
     try:
+        from typer.main import get_command
+
         from conveyor.cli.app import app
+
+        command = get_command(app)
     finally:
         gc.freeze()
         gc.enable()
-    return app
+    return command
 
 
 def main() -> None:
@@ -47,8 +56,7 @@ def main() -> None:
             group = importlib.import_module(LEAN_GROUPS[sys.argv[1]])
             group.app(args=sys.argv[2:], prog_name=f"conveyor {sys.argv[1]}")
             return
-        app = _import_app()
-        app()
+        cli_command()()
     except Exception as error:
         # A stage job's crash keeps its traceback for its log; elsewhere a person reads one
         # line naming the problem (CONVEYOR_DEBUG=1 shows the traceback).

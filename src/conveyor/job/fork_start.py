@@ -62,6 +62,8 @@ def preload(modules: Sequence[str] = PRELOAD) -> None:
     """Import what a job imports, so each forked job starts with it already loaded."""
     for name in modules:
         importlib.import_module(name)
+    if ENTRY_MODULE in modules:
+        importlib.import_module(ENTRY_MODULE).cli_command()  # the CLI, built once, here
     if "conveyor.forge.github.client" in modules:
         # The forge clients' TLS context (the CA bundle, parsed): built once, here.
         importlib.import_module("conveyor.forge.github.client").tls_context()
