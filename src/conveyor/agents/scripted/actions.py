@@ -6,7 +6,6 @@ import json
 import subprocess
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +14,19 @@ from conveyor.agents.scripted.mcp_client import McpClient, McpError, connect_fro
 COMMAND_TIMEOUT = 600.0
 
 
-@dataclass
 class Workspace:
     """Where actions happen, and the MCP connection once one is needed."""
 
-    cwd: Path
-    env: dict[str, str]
-    session_dir: Path | None
-    mcp_config: Path | None
-    client: McpClient | None = None
-    accepted: bool = False
-    log: list[str] = field(default_factory=list)
+    def __init__(
+        self, cwd: Path, env: dict[str, str], session_dir: Path | None, mcp_config: Path | None
+    ) -> None:
+        self.cwd = cwd
+        self.env = env
+        self.session_dir = session_dir
+        self.mcp_config = mcp_config
+        self.client: McpClient | None = None
+        self.accepted = False
+        self.log: list[str] = []
 
     def mcp(self) -> McpClient:
         """The MCP connection, started on first use."""

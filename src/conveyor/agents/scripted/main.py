@@ -6,7 +6,6 @@ import os
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,18 +67,20 @@ def parse_argv(argv: list[str]) -> tuple[dict[str, str], list[str]]:
     return options, positional
 
 
-@dataclass
 class Run:
     """One scripted session's progress."""
 
-    entry: Entry
-    ws: Workspace
-    inbox: Inbox
-    session_id: str
-    model: str
-    turns: int = 0
-    totals: dict[str, int] = field(default_factory=dict)
-    cost: float | None = None
+    def __init__(
+        self, entry: Entry, ws: Workspace, inbox: Inbox, session_id: str, model: str
+    ) -> None:
+        self.entry = entry
+        self.ws = ws
+        self.inbox = inbox
+        self.session_id = session_id
+        self.model = model
+        self.turns = 0
+        self.totals: dict[str, int] = {}
+        self.cost: float | None = None
 
     def turn(
         self, text: str, usage: Mapping[str, int], cost: float | None, tools: list[Any]

@@ -1,18 +1,16 @@
 """Scenario files (JSON or TOML): entries matched on the session's identity and issue tag.
 
-The format is documented in docs/scenarios.md. Plain dataclasses, no pydantic: the scripted
-agent must start fast.
+The format is documented in docs/scenarios.md. Named tuples, not pydantic nor dataclasses
+(whose import is a quarter of the agent's start): the scripted agent starts once per session.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ACTIONS = frozenset(
     {"write", "apply", "run", "commit", "commit_tool", "reply", "handoff", "pause_until", "fail"}
@@ -27,8 +25,7 @@ class ScenarioError(Exception):
     """The scenario file is unreadable or malformed; the message names where."""
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """One assistant turn: text, usage and cost, then actions."""
 
     text: str
@@ -38,8 +35,7 @@ class Turn:
     await_steer: bool
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One scripted session and what it matches."""
 
     match: Mapping[str, object]
@@ -54,7 +50,12 @@ def load(path: Path) -> list[Entry]:
     """Read and check a scenario file."""
     try:
         text = path.read_text()
-        raw = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+        if path.suffix == ".toml":
+            import tomllib  # only here: the agent starts once per session
+
+            raw = tomllib.loads(text)
+        else:
+            raw = json.loads(text)
     except (OSError, ValueError) as exc:
         msg = f"scenario {path}: {exc}"
         raise ScenarioError(msg) from exc
