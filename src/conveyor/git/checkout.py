@@ -54,15 +54,15 @@ def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
     forge that moved (a new port) is fetched from where it is now.
     """
     with file_lock(lock_path(cache)):
-        if not (cache / "HEAD").is_file():
-            repo = init_bare(cache, env)
-        else:
-            repo = Repo(cache, env)
-            if not (cache / NO_BRANCHES_MARK).is_file():
+        made = not (cache / "HEAD").is_file()
+        repo = init_bare(cache, env) if made else Repo(cache, env)
+        mark = cache / NO_BRANCHES_MARK
+        if not mark.is_file():
+            if not made:
                 _drop_branches(repo)
+            mark.touch()
         # Tags too: versioning tools (setuptools-scm) in the setup command read them.
         fetch(repo, url, (TRACKING_REFSPEC, TAGS_REFSPEC))
-        (cache / NO_BRANCHES_MARK).touch()
         return repo
 
 

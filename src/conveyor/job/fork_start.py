@@ -45,6 +45,12 @@ SESSION_PRELOAD = (
     "mcp.server.stdio",
 )
 ENTRY_MODULE = "conveyor.cli.main"
+# What a preloaded module builds once, for every fork to inherit (each cached per process):
+# the CLI's click command, and the forge clients' TLS context (the CA bundle, parsed).
+BUILT_AT_PRELOAD = {
+    ENTRY_MODULE: "cli_command",
+    "conveyor.forge.github.client": "tls_context",
+}
 _POLL_MAX_S = 0.05
 
 
@@ -61,12 +67,9 @@ def can_fork() -> bool:
 def preload(modules: Sequence[str] = PRELOAD) -> None:
     """Import what a job imports, so each forked job starts with it already loaded."""
     for name in modules:
-        importlib.import_module(name)
-    if ENTRY_MODULE in modules:
-        importlib.import_module(ENTRY_MODULE).cli_command()  # the CLI, built once, here
-    if "conveyor.forge.github.client" in modules:
-        # The forge clients' TLS context (the CA bundle, parsed): built once, here.
-        importlib.import_module("conveyor.forge.github.client").tls_context()
+        module = importlib.import_module(name)
+        if (build := BUILT_AT_PRELOAD.get(name)) is not None:
+            getattr(module, build)()
 
 
 def preload_sessions() -> None:

@@ -225,19 +225,14 @@ def run_conveyor(
     args: Sequence[str], env: Mapping[str, str], *, timeout: float
 ) -> subprocess.CompletedProcess[str]:
     """Run `conveyor ARGS` with exactly `env` and wait for it, as `subprocess.run` would."""
-    if _exec_wanted():
-        argv = [*_program(None), *args]
-        return subprocess.run(
-            argv, env=dict(env), capture_output=True, text=True, timeout=timeout, check=False
-        )
-    command = _client().start(args, env)
+    command = _start(args, env, None)
     try:
         out, err = command.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill_group(command.pid)
+        command.wait()
         raise
-    assert command.returncode is not None
-    return subprocess.CompletedProcess(command.args, command.returncode, out, err)
+    return subprocess.CompletedProcess([*_program(None), *args], command.wait(), out, err)
 
 
 def start_conveyor(args: Sequence[str], env: Mapping[str, str]) -> Process:
