@@ -15,7 +15,7 @@ import pytest
 
 from conveyor.agents.mcp_endpoint import McpEndpoint
 from conveyor.agents.mcp_server import make_gate
-from conveyor.agents.runner import run_session
+from conveyor.agents.runner import relay_argv, run_session
 from conveyor.agents.scripted.mcp_client import McpClient
 from conveyor.core.session import SessionStatus
 from tests.contract.agents.conftest import ACCEPT, Sessions
@@ -46,8 +46,8 @@ def endpoint(tmp_path: Path) -> Iterator[McpEndpoint]:
 
 
 def relay(socket_path: Path, session_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """A relay process with pipes on all three streams."""
-    args = [CONVEYOR, "mcp-relay", "--socket", str(socket_path), "--session-dir", str(session_dir)]
+    """A relay process started as sessions start it, with pipes on all three streams."""
+    args = relay_argv(socket_path, session_dir)
     pipe = subprocess.PIPE
     return subprocess.Popen(args, stdin=pipe, stdout=pipe, stderr=pipe, env=env)
 
@@ -92,7 +92,8 @@ def test_the_relay_records_the_names_of_its_variables_never_their_values(
 def test_two_connections_in_turn_each_get_a_working_server(
     tmp_path: Path, endpoint: McpEndpoint
 ) -> None:
-    """A CLI that starts its MCP server twice finds the tools both times."""
+    """A CLI that starts its MCP server twice finds the tools both times (here through the
+    `conveyor mcp-relay` command a person can run)."""
     args = ["mcp-relay", "--socket", str(endpoint.socket_path), "--session-dir", str(tmp_path)]
     first = McpClient(CONVEYOR, args, {}, tmp_path)
     try:
@@ -128,6 +129,22 @@ def test_closing_the_endpoint_ends_a_connected_relay_promptly(tmp_path: Path) ->
     assert not served.socket_path.exists()
 
 
+def test_a_relay_given_a_bad_argument_says_which_in_its_last_line_and_exits_two(
+    tmp_path: Path,
+) -> None:
+    """An unknown option or a missing value is named; nothing is relayed."""
+    cases = {
+        "--sockt": ["--sockt", "x"],
+        "--socket": ["--socket"],
+        "--socket ": ["--session-dir", "d"],
+    }
+    for named, bad in cases.items():
+        proc = subprocess.run([*relay_argv(tmp_path / "x.sock", tmp_path)[:4], *bad],
+                              capture_output=True, text=True, timeout=10, check=False)  # fmt: skip
+        assert proc.returncode == 2, bad
+        assert named.strip() in proc.stderr.splitlines()[-1], proc.stderr
+
+
 def test_a_relay_that_cannot_connect_says_so_on_one_line_and_exits_one(tmp_path: Path) -> None:
     """No endpoint at the path: exit 1, and stderr names the socket."""
     missing = tmp_path / "gone.sock"
@@ -148,9 +165,9 @@ def test_the_socket_is_private_and_short_whatever_the_session_folder(
     assert len(os.fsencode(endpoint.socket_path)) <= 100
 
 
-@pytest.mark.parametrize(("mode", "command"), [("", "mcp-relay"), ("process", "mcp")])
+@pytest.mark.parametrize(("mode", "relayed"), [("", True), ("process", False)])
 def test_a_session_replies_through_the_relay_or_with_conveyor_mcp_process_its_own_server(
-    sessions: Sessions, mode: str, command: str
+    sessions: Sessions, mode: str, relayed: bool
 ) -> None:
     """By default the CLI's MCP config starts the relay; `CONVEYOR_MCP=process` starts `mcp`."""
     scenario = sessions.scenario({"turns": [{"actions": [{"reply": ACCEPT}]}]})
@@ -159,4 +176,4 @@ def test_a_session_replies_through_the_relay_or_with_conveyor_mcp_process_its_ow
     assert result.status is SessionStatus.REPLIED
     assert json.loads((spec.session_dir / "reply.json").read_text()) == ACCEPT
     server = json.loads((spec.session_dir / "mcp.json").read_text())["mcpServers"]["conveyor"]
-    assert server["args"][0] == command
+    assert ("--socket" in server["args"]) == relayed
