@@ -11,13 +11,17 @@ ZERO_SHA = "0" * 40
 
 def rev_parse(repo: Repo, rev: str) -> str:
     """The full SHA of the commit `rev` names; GitError when it names none."""
-    return git_text(repo, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
+    return read_branch_commit(repo, rev) or git_text(
+        repo, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}"
+    )
 
 
 def try_rev_parse(repo: Repo, rev: str) -> str | None:
     """The full SHA of the commit `rev` names, or None when it names none."""
     if "\0" in rev:  # no name holds a NUL, and argv cannot carry one
         return None
+    if (sha := read_branch_commit(repo, rev)) is not None:
+        return sha
     done = run_git(
         ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
         cwd=repo.path,
@@ -25,6 +29,64 @@ def try_rev_parse(repo: Repo, rev: str) -> str | None:
         ok_codes=(0, 1, 128),
     )
     return done.stdout.decode().strip() if done.returncode == 0 else None
+
+
+# Only these name commits whatever the ref files hold: git refuses to point a branch at any
+# other object, and fetch writes remote-tracking refs from the remote's branches.
+BRANCH_PREFIXES = ("refs/heads/", "refs/remotes/")
+
+
+def read_branch_commit(repo: Repo, rev: str) -> str | None:
+    """The commit `HEAD` or a full branch or remote-tracking ref name points to, read from the
+    ref files; None when `rev` is anything else, or the files do not say (git is asked then).
+
+    A job resolves HEAD and `refs/remotes/origin/*` dozens of times (a `git rev-parse`
+    process each, two thirds of its git processes). Only a plain repository in git's
+    files format is read: a worktree, a reftable repository or a SHA-256 one is git's.
+    """
+    git_dir = _files_git_dir(repo.path)
+    if git_dir is None:
+        return None
+    if rev == "HEAD":
+        try:
+            head = (git_dir / "HEAD").read_text().strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        if _is_sha(head):
+            return head
+        rev = head.removeprefix("ref: ") if head.startswith("ref: ") else ""
+    if not rev.startswith(BRANCH_PREFIXES) or not _plain_name(rev):
+        return None
+    sha = _loose_or_packed(git_dir, rev)
+    return sha if sha is not None and _is_sha(sha) else None
+
+
+def _files_git_dir(path: Path) -> Path | None:
+    """The git dir of the work tree or bare repository at `path`, when git keeps its refs
+    there in files; None for a worktree (`.git` is a file) or a reftable repository."""
+    dot_git = path / ".git"
+    git_dir = dot_git if dot_git.is_dir() else path
+    if not (git_dir / "refs").is_dir() or (git_dir / "reftable").exists():
+        return None
+    if git_dir is path and dot_git.exists():
+        return None
+    return git_dir
+
+
+def _plain_name(ref: str) -> bool:
+    parts = ref.split("/")
+    return all(p not in {"", ".", ".."} and not p.endswith(".lock") for p in parts) and (
+        "\0" not in ref
+    )
+
+
+def _loose_or_packed(git_dir: Path, ref: str) -> str | None:
+    try:
+        return (git_dir / ref).read_text().strip()
+    except FileNotFoundError:
+        return _packed(git_dir, ref)
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def read_ref(repo: Repo, ref: str) -> str | None:

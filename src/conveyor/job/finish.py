@@ -50,7 +50,7 @@ def push_local_commits(ctx: JobContext) -> str | None:
     """
     if ctx.live.role is not JobRole.WRITER or not ctx.where.checkout.is_dir():
         return None
-    head = unpushed_head(ctx.where.git, ctx.what.branch, ctx.what.base)
+    head = unpushed_head(ctx.where.git)
     if head is None:
         return None
     error = ""

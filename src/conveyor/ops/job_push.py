@@ -93,18 +93,13 @@ def commit_split(
     return sha
 
 
-def unpushed_head(repo: Repo, branch: str, base: str) -> str | None:
-    """HEAD when it has commits on neither `origin/<branch>`, `origin/<base>` nor any other
-    branch of the remote (a stacked issue starts on its prerequisite's), else None."""
+def unpushed_head(repo: Repo) -> str | None:
+    """HEAD when it has commits on no branch of the remote as last fetched (`--remotes=origin`:
+    the issue's branch, the base, a prerequisite's branch a stacked issue starts on), else None."""
     head = try_rev_parse(repo, "HEAD")
     if head is None:
         return None
-    known = [
-        sha
-        for ref in (f"refs/remotes/origin/{branch}", f"refs/remotes/origin/{base}")
-        if (sha := try_rev_parse(repo, ref)) is not None
-    ]
-    count = git_text(repo, "rev-list", "--count", head, "--not", *known, "--remotes=origin", "--")
+    count = git_text(repo, "rev-list", "--count", head, "--not", "--remotes=origin", "--")
     return head if int(count) > 0 else None
 
 

@@ -38,6 +38,7 @@ from conveyor.git import (
     write_tree_from_dir,
 )
 from conveyor.git.checkout import update_cache
+from conveyor.git.refs import read_branch_commit
 from tests.contract.git.workrepo import TEST_ENV, WorkRepo
 
 pytestmark = pytest.mark.contract
@@ -248,3 +249,48 @@ def test_relative_paths_work_from_any_folder(
     update_ref(bare, "refs/heads/main", sha)
     work = checkout_detached(bare, sha, Path("co"))
     assert (work.path / "f.txt").read_text() == "f\n"
+
+
+def _git_says(repo: Repo, rev: str) -> str | None:
+    done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=repo.path,
+                   env=TEST_ENV, ok_codes=(0, 1, 128))  # fmt: skip
+    return done.stdout.decode().strip() or None
+
+
+def test_head_and_branch_refs_resolve_as_git_resolves_them_loose_packed_detached_or_in_a_worktree(
+    origin: tuple[Repo, WorkRepo], tmp_path: Path
+) -> None:
+    """rev_parse's answer from the ref files is git's, and anything else is asked of git."""
+    bare, work = origin
+    repo = work.repo
+    work.branch("agent/issue-1")
+    work.commit({"c.txt": "three\n"}, "third")
+    cases = [
+        (repo, ["HEAD", "refs/heads/agent/issue-1", "refs/remotes/origin/main", "refs/heads/main"]),
+        (bare, ["HEAD", "refs/heads/main", "refs/heads/nope", "refs/remotes/origin/nope"]),
+    ]
+    for target, revs in cases:
+        for rev in revs:
+            assert try_rev_parse(target, rev) == _git_says(target, rev), (target.path, rev)
+    assert read_branch_commit(repo, "HEAD") == _git_says(repo, "HEAD")  # from the files
+    run_git(["pack-refs", "--all"], cwd=work.path, env=TEST_ENV)
+    assert read_branch_commit(repo, "refs/heads/agent/issue-1") == _git_says(repo, "HEAD")
+    work.git("checkout", "--quiet", "--detach", "HEAD~1")
+    assert read_branch_commit(repo, "HEAD") == _git_says(repo, "HEAD") == _git_says(repo, "main")
+    worktree = tmp_path / "tree"
+    work.git("worktree", "add", "--quiet", "--detach", str(worktree), "main~1")
+    in_tree = Repo(worktree, TEST_ENV)
+    assert read_branch_commit(in_tree, "HEAD") is None  # a worktree's HEAD is git's to read
+    assert rev_parse(in_tree, "HEAD") == _git_says(repo, "main~1")
+    for other in (
+        "main",
+        "HEAD~1",
+        "refs/tags/none",
+        "refs/heads/../HEAD",
+        "refs/remotes/origin/HEAD",
+    ):
+        assert read_branch_commit(repo, other) is None, other
+    unborn = WorkRepo.init(tmp_path / "unborn").repo
+    assert try_rev_parse(unborn, "HEAD") is None
+    with pytest.raises(GitError):
+        rev_parse(unborn, "refs/heads/main")
