@@ -7,6 +7,7 @@ at teardown with the list of violations.
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 from collections.abc import Iterator
@@ -27,6 +28,8 @@ TRUSTED = "alice"
 VISITOR = "mallory"
 # One try: the contract suite wants to see the forge's first answer, not a retried one.
 ONCE = RetryPolicy(attempts=1)
+
+_SETUPS = itertools.count(1)
 
 
 @dataclass
@@ -105,9 +108,13 @@ def world(
     tmp_path_factory: pytest.TempPathFactory,
     request: pytest.FixtureRequest,
 ) -> Iterator[World]:
-    """A fresh repository named after the test module, with owner, pipeline, trusted, visitor."""
+    """A fresh repository named after the test module, with owner, pipeline, trusted, visitor.
+
+    Numbered: a worker can set one module up twice on its forge (worksteal may hand it the
+    module's last tests after other modules' tests), and a repository name is taken once.
+    """
     name = request.module.__name__.rsplit(".", 1)[-1].replace("_", "-")
-    slug = f"{OWNER}/{name}"
+    slug = f"{OWNER}/{name}-{next(_SETUPS)}"
     source = write_sample(tmp_path_factory.mktemp("sample"))
     created = forge_server.create_repo(slug, source)
     forge_server.add_collaborator(slug, PIPELINE, "write")
