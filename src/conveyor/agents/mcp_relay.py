@@ -22,13 +22,6 @@ ENV_RECORD = "mcp-env.json"  # the same record `conveyor mcp` writes
 CHUNK = 65536
 USAGE = "usage: conveyor mcp-relay --socket PATH [--session-dir DIR]"
 OPTIONS = ("--socket", "--session-dir")
-
-
-def json_names(names: list[str]) -> str:
-    """A JSON array of strings, as `json.dumps` writes it (without importing json)."""
-    return "[" + ", ".join(_json_string(name) for name in names) + "]"
-
-
 SHORT_ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
@@ -38,6 +31,11 @@ SHORT_ESCAPES = {
     "\b": "\\b",
     "\f": "\\f",
 }
+
+
+def json_names(names: list[str]) -> str:
+    """A JSON array of strings, as `json.dumps` writes it (without importing json)."""
+    return "[" + ", ".join(_json_string(name) for name in names) + "]"
 
 
 def _json_string(text: str) -> str:

@@ -74,8 +74,9 @@ def mcp_command(
         command, *args = relay_argv(endpoint, spec.session_dir)
         return McpCommand(command, tuple(args), dict(conveyor_vars))
     script = Path(sys.executable).parent / "conveyor"
-    prefix = ["-m", "conveyor.agents.mcp_server"]
-    command, prefix = (str(script), ["mcp"]) if script.exists() else (sys.executable, prefix)
+    command, prefix = (str(script), ["mcp"])
+    if not script.exists():
+        command, prefix = sys.executable, ["-m", "conveyor.agents.mcp_server"]
     args = [
         *prefix,
         "--session-dir",

@@ -75,8 +75,8 @@ def _files_git_dir(path: Path) -> Path | None:
 
 def _plain_name(ref: str) -> bool:
     parts = ref.split("/")
-    return all(p not in {"", ".", ".."} and not p.endswith(".lock") for p in parts) and (
-        "\0" not in ref
+    return "\0" not in ref and all(
+        p not in {"", ".", ".."} and not p.endswith(".lock") for p in parts
     )
 
 
@@ -94,17 +94,13 @@ def read_ref(repo: Repo, ref: str) -> str | None:
 
     Reads the ref files directly (a loose ref, else `packed-refs`) so hot paths run no
     subprocess; git replaces ref files atomically, so a reader never sees half a ref.
-    Symbolic refs and odd names fall back to `git rev-parse`.
+    Symbolic refs, odd names and repositories whose refs are not plain files go to git.
     """
-    git_dir = repo.path / ".git" if (repo.path / ".git").is_dir() else repo.path
-    parts = ref.split("/")
-    if parts[0] != "refs" or any(p in {"", ".", ".."} for p in parts) or "\0" in ref:
+    git_dir = _files_git_dir(repo.path)
+    if git_dir is None or not ref.startswith("refs/") or not _plain_name(ref):
         return try_rev_parse(repo, ref)
-    try:
-        text = (git_dir / ref).read_text().strip()
-    except FileNotFoundError:
-        return _packed(git_dir, ref)
-    except (IsADirectoryError, NotADirectoryError, UnicodeDecodeError):
+    text = _loose_or_packed(git_dir, ref)
+    if text is None:
         return None
     return text if _is_sha(text) else try_rev_parse(repo, ref)
 
