@@ -97,6 +97,8 @@ def read_ref(repo: Repo, ref: str) -> str | None:
     Symbolic refs, odd names and repositories whose refs are not plain files go to git.
     """
     git_dir = _files_git_dir(repo.path)
+    if git_dir is None and not repo.path.is_dir():
+        return None  # no repository there (yet)
     if git_dir is None or not ref.startswith("refs/") or not _plain_name(ref):
         return try_rev_parse(repo, ref)
     text = _loose_or_packed(git_dir, ref)
