@@ -43,13 +43,15 @@ SESSION_PRELOAD = (
     "mcp_types",
     "mcp.server.lowlevel",
     "mcp.server.stdio",
+    "anyio._backends._asyncio",  # anyio's event loop backend, loaded when the server first runs
 )
 ENTRY_MODULE = "conveyor.cli.main"
-# What a preloaded module builds once, for every fork to inherit (each cached per process):
-# the CLI's click command, and the forge clients' TLS context (the CA bundle, parsed).
-BUILT_AT_PRELOAD = {
-    ENTRY_MODULE: "cli_command",
-    "conveyor.forge.github.client": "tls_context",
+# What a preloaded module builds or loads once, for every fork to inherit (each cached per
+# process): the CLI's click command; the forge clients' TLS context (the CA bundle, parsed)
+# and githubkit's models that it would otherwise load at a job's first request.
+BUILT_AT_PRELOAD: dict[str, tuple[str, ...]] = {
+    ENTRY_MODULE: ("cli_command",),
+    "conveyor.forge.github.client": ("tls_context", "load_kit_models"),
 }
 _POLL_MAX_S = 0.05
 
@@ -68,7 +70,7 @@ def preload(modules: Sequence[str] = PRELOAD) -> None:
     """Import what a job imports, so each forked job starts with it already loaded."""
     for name in modules:
         module = importlib.import_module(name)
-        if (build := BUILT_AT_PRELOAD.get(name)) is not None:
+        for build in BUILT_AT_PRELOAD.get(name, ()):
             getattr(module, build)()
 
 

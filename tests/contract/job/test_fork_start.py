@@ -11,6 +11,7 @@ from typing import Any
 from conveyor.job.fork_start import job_start
 
 PROBE = Path(__file__).with_name("fork_probe.py")
+KIT_PROBE = Path(__file__).with_name("kit_models_probe.py")
 
 
 def _probe(tmp_path: Path, case: str, *more: str) -> tuple[dict[str, Any], str]:
@@ -116,3 +117,18 @@ def test_jobs_start_by_fork_unless_the_environment_asks_for_exec() -> None:
     assert job_start({"CONVEYOR_JOB_START": "exec"}) == "exec"
     assert job_start({"CONVEYOR_JOB_START": " EXEC "}) == "exec"
     assert job_start({"CONVEYOR_JOB_START": "fork"}) == "fork"
+
+
+def test_after_preload_a_jobs_forge_requests_load_none_of_githubkits_models(
+    tmp_path: Path,
+) -> None:
+    """A forking parent loads the models githubkit's methods import on first use, once."""
+    done = subprocess.run(
+        [sys.executable, str(KIT_PROBE), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {"loaded": []}
