@@ -140,8 +140,16 @@ def pre_push_hook(nonce: str) -> str:
 
 
 def install_checkout_hooks(repo: Repo, nonce: str, commit_msg: str) -> None:
-    """The checkout's `pre-push` (refusing other pushes) and `commit-msg` hooks."""
-    install_hooks(repo, {"pre-push": pre_push_hook(nonce), "commit-msg": commit_msg})
+    """The `pre-push` (refusing other pushes) and `commit-msg` hooks of a checkout that
+    `create_checkout` just made.
+
+    Its hooks folder is its own `.git/hooks`: its git reads no system config, its global one
+    is the job's (`write_git_config`) or none (`GitEnv`), and neither that nor the clone sets
+    `core.hooksPath`. So git is not asked (a process per job); a worktree (a `.git` file) is.
+    """
+    own = repo.path / ".git" / "hooks"
+    known = own if own.is_dir() else None
+    install_hooks(repo, {"pre-push": pre_push_hook(nonce), "commit-msg": commit_msg}, known)
 
 
 def dirty_paths(repo: Repo) -> list[str]:

@@ -19,9 +19,10 @@ def install_hook(repo: Repo, name: str, script: str) -> None:
     install_hooks(repo, {name: script})
 
 
-def install_hooks(repo: Repo, scripts: Mapping[str, str]) -> None:
-    """Write each script as the hook its key names, executable (one lookup of the folder)."""
-    folder = Path(hooks_dir(repo))
+def install_hooks(repo: Repo, scripts: Mapping[str, str], folder: Path | None = None) -> None:
+    """Write each script as the hook its key names, executable, in `folder` when the caller
+    knows git's hooks folder, else in the one git names (one lookup)."""
+    folder = folder or Path(hooks_dir(repo))
     folder.mkdir(parents=True, exist_ok=True)
     for name, script in scripts.items():
         path = folder / name

@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from conveyor.git.refs import read_branch_commit
+from conveyor.git.runner import Repo
+
 
 class PlainGitError(Exception):
     """A plain git command failed: carries the command and git's stderr."""
@@ -55,8 +58,9 @@ class Change:
 
 
 def head(checkout: Path) -> str:
-    """The commit the checkout's HEAD is at."""
-    return git(checkout, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
+    """The commit the checkout's HEAD is at (read from its ref files when git's are plain)."""
+    read = read_branch_commit(Repo(checkout), "HEAD")
+    return read or git(checkout, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
 
 
 def merge_base(checkout: Path, a: str, b: str) -> str:
