@@ -89,9 +89,11 @@ def add_worktree(checkout: Path, where: Path, sha: str) -> None:
 
 def remove_worktree(checkout: Path, where: Path) -> None:
     """Remove the worktree at `where` and every trace of it, even half-made."""
-    git(checkout, "worktree", "remove", "--force", "--force", str(where), ok_codes=(0, 128))
-    shutil.rmtree(where, ignore_errors=True)
-    git(checkout, "worktree", "prune", ok_codes=(0, 128))
+    try:
+        git(checkout, "worktree", "remove", "--force", "--force", str(where))
+    except PlainGitError:  # half-made or half-gone: clear what is left by hand, then git's record
+        shutil.rmtree(where, ignore_errors=True)
+        git(checkout, "worktree", "prune", ok_codes=(0, 128))
 
 
 def restore(tree: Path, sha: str, paths: Sequence[str]) -> None:
