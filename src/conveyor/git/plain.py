@@ -6,7 +6,9 @@ or on the machine changes what these commands do.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -37,11 +39,13 @@ def _env() -> dict[str, str]:
     }
 
 
-def git(cwd: Path, *args: str, ok_codes: Sequence[int] = (0,)) -> bytes:
+def git(cwd: Path, *args: str, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None) -> bytes:
     """Run `git ARGS` in `cwd` (hooks off) and return stdout; PlainGitError otherwise."""
     argv = ["git", "-c", f"core.hooksPath={os.devnull}", *args]
     try:
-        done = subprocess.run(argv, cwd=cwd, env=_env(), capture_output=True, check=False)
+        done = subprocess.run(
+            argv, cwd=cwd, env=_env(), input=stdin, capture_output=True, check=False
+        )
     except OSError as exc:
         raise PlainGitError(argv, -1, str(exc)) from exc
     if done.returncode not in ok_codes:
@@ -76,10 +80,61 @@ def changes(checkout: Path, base: str, tip: str) -> tuple[Change, ...]:
 
 
 def blob(checkout: Path, sha: str, path: str) -> bytes | None:
-    """The content of `path` at commit `sha`, or None when it does not exist there."""
-    if not git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path):
+    """The content of `path` at commit `sha`, or None when it does not exist there.
+
+    One `cat-file --batch` (it answers "missing" for a path the commit lacks). What a full
+    commit SHA holds never changes, so those answers are kept for the process's life.
+    """
+    if _FULL_SHA.fullmatch(sha):
+        return _blob_at_commit(checkout, sha, path)
+    return _read_blob(checkout, sha, path)
+
+
+_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+@functools.lru_cache(maxsize=256)
+def _blob_at_commit(checkout: Path, sha: str, path: str) -> bytes | None:
+    return _read_blob(checkout, sha, path)
+
+
+def _read_blob(checkout: Path, sha: str, path: str) -> bytes | None:
+    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None."""
+    if "\n" in path:  # --batch reads one name per line: such a path is read in two steps
+        if not git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path):
+            return None
+        return git(checkout, "cat-file", "blob", f"{sha}:{path}")
+    names = (f"{sha}^{{commit}}", f"{sha}:{path}")
+    out = git(checkout, "cat-file", "--batch", stdin="".join(f"{n}\n" for n in names).encode())
+    (commit_kind, _), (kind, content) = _batch_answers(out, names)
+    if commit_kind != b"commit":
+        raise PlainGitError(["git", "cat-file", "--batch", names[0]], 128, f"{sha}: no commit")
+    if kind == b"missing":
         return None
-    return git(checkout, "cat-file", "blob", f"{sha}:{path}")
+    if kind != b"blob":
+        raise PlainGitError(["git", "cat-file", "--batch", names[1]], 128, f"not a file: {kind!r}")
+    return content
+
+
+def _batch_answers(out: bytes, names: Sequence[str]) -> list[tuple[bytes, bytes]]:
+    """`cat-file --batch`'s answer to each name: (object type or b"missing", content)."""
+    answers: list[tuple[bytes, bytes]] = []
+    at = 0
+    for name in names:
+        end = out.index(b"\n", at)
+        header = out[at:end]
+        at = end + 1
+        if header.endswith(b" missing") and header[: -len(b" missing")] == name.encode():
+            answers.append((b"missing", b""))
+            continue
+        fields = header.split(b" ")
+        if len(fields) != 3 or not fields[2].isdigit():  # e.g. "<name> ambiguous"
+            what = header.decode(errors="replace")
+            raise PlainGitError(["git", "cat-file", "--batch", name], 128, what)
+        kind, size = fields[1], int(fields[2])
+        answers.append((kind, out[at : at + size]))
+        at += size + 1  # the content, then a newline
+    return answers
 
 
 def add_worktree(checkout: Path, where: Path, sha: str) -> None:

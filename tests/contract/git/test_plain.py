@@ -1,4 +1,4 @@
-"""verify's throwaway worktrees, with real git: made at a commit, and removed without a trace."""
+"""verify's plain git with real git: blobs at a commit, and throwaway worktrees removed whole."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conveyor.git import plain
+from conveyor.git.plain import PlainGitError
 
 
 def _checkout(root: Path) -> tuple[Path, str]:
@@ -62,3 +65,44 @@ def test_a_half_gone_worktree_leaves_no_record_and_a_half_made_one_no_folder(
     assert not where.exists()
     plain.add_worktree(checkout, where, sha)
     assert (where / "a.txt").is_file()
+
+
+def _commit_files(checkout: Path, files: dict[str, bytes]) -> str:
+    for name, data in files.items():
+        path = checkout / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    ident = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    for argv in (["add", "-A"], [*ident, "commit", "-q", "-m", "files"]):
+        subprocess.run(["git", *argv], cwd=checkout, check=True, capture_output=True)
+    return plain.head(checkout)
+
+
+def test_a_blob_is_read_exactly_or_is_none_where_the_commit_lacks_the_path(
+    tmp_path: Path,
+) -> None:
+    """Bytes as committed (binary, spaces, a newline in the name); None for a missing path."""
+    checkout, first = _checkout(tmp_path / "repo")
+    files = {
+        "pkg/mod.py": b"print('x')\n",
+        "with space.txt": b"spaced\n",
+        "bin.dat": bytes(range(256)) * 3,
+        "empty": b"",
+        "new\nline.txt": b"odd name\n",
+    }
+    sha = _commit_files(checkout, files)
+    for name, data in files.items():
+        assert plain.blob(checkout, sha, name) == data, name
+    assert plain.blob(checkout, sha, "no/such.py") is None
+    assert plain.blob(checkout, first, "pkg/mod.py") is None
+    assert plain.blob(checkout, "HEAD", "empty") == b""  # a revision, not a SHA: not kept
+
+
+def test_a_blob_of_an_unknown_commit_or_of_a_folder_is_an_error(tmp_path: Path) -> None:
+    """Not None: a commit the checkout lacks, or a path naming a folder, fails loudly."""
+    checkout, _ = _checkout(tmp_path / "repo")
+    sha = _commit_files(checkout, {"pkg/mod.py": b"x\n"})
+    with pytest.raises(PlainGitError):
+        plain.blob(checkout, "0" * 40, "pkg/mod.py")
+    with pytest.raises(PlainGitError):
+        plain.blob(checkout, sha, "pkg")
