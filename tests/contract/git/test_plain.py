@@ -23,14 +23,8 @@ def _checkout(root: Path) -> tuple[Path, str]:
 
 
 def _worktrees(checkout: Path) -> list[str]:
-    done = subprocess.run(
-        ["git", "worktree", "list", "--porcelain"],
-        cwd=checkout,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return [line for line in done.stdout.splitlines() if line.startswith("worktree ")]
+    listed = plain.git(checkout, "worktree", "list", "--porcelain").decode()
+    return [line for line in listed.splitlines() if line.startswith("worktree ")]
 
 
 def test_a_worktree_is_at_its_commit_and_gone_with_its_record_after_removal(
