@@ -20,13 +20,17 @@ MYPY_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/conveyor/mypy/shared
 # every worker on every run (8 s of CPU per worker; 3 s with the rewrites cached).
 unexport PYTHONDONTWRITEBYTECODE
 
-# uv installs (pinned in pyproject's test extra; bootstrapped with the venv's pip): the whole
-# install takes seconds where pip took over half a minute of one core.
+# uv installs (pinned in pyproject's test extra): the whole install takes seconds where pip
+# took over half a minute of one core. The venv has no pip of its own (ensurepip is ~4 s of
+# one core while nothing else can run): the interpreter's pip puts uv in it (`pip --python`,
+# pip 22.3+); without such a pip, the venv gets its own first.
 UV_PIN := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
+PIP_QUIET := -q --disable-pip-version-check
 
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check '$(UV_PIN)'
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(BIN)/python install $(PIP_QUIET) '$(UV_PIN)' 2>/dev/null || \
+		{ $(BIN)/python -m ensurepip >/dev/null && $(BIN)/python -m pip install $(PIP_QUIET) '$(UV_PIN)'; }
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[test,lint]'
 	touch $(STAMP)
 
