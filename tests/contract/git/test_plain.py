@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from conveyor.git import plain
 from conveyor.git.plain import PlainGitError
+from tests.contract.git.workrepo import WorkRepo
 
 
 def _checkout(root: Path) -> tuple[Path, str]:
     """A repository with one commit; its path and that commit."""
-    root.mkdir()
-    (root / "a.txt").write_text("a\n")
-    ident = ["-c", "user.name=t", "-c", "user.email=t@t"]
-    for argv in (["init", "-q", "-b", "main"], ["add", "."], [*ident, "commit", "-q", "-m", "a"]):
-        subprocess.run(["git", *argv], cwd=root, check=True, capture_output=True)
-    return root, plain.head(root)
+    return root, WorkRepo.init(root).commit({"a.txt": "a\n"}, "a")
 
 
 def _worktrees(checkout: Path) -> list[str]:
@@ -62,14 +57,12 @@ def test_a_half_gone_worktree_leaves_no_record_and_a_half_made_one_no_folder(
 
 
 def _commit_files(checkout: Path, files: dict[str, bytes]) -> str:
+    """Write `files` as bytes (WorkRepo writes text) and commit them; the new commit."""
     for name, data in files.items():
         path = checkout / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    ident = ["-c", "user.name=t", "-c", "user.email=t@t"]
-    for argv in (["add", "-A"], [*ident, "commit", "-q", "-m", "files"]):
-        subprocess.run(["git", *argv], cwd=checkout, check=True, capture_output=True)
-    return plain.head(checkout)
+    return WorkRepo(checkout).commit({}, "files")
 
 
 def test_a_blob_is_read_exactly_or_is_none_where_the_commit_lacks_the_path(

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+from conveyor.forge.emulator.records import bare_repo_path
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import token_forge
 from conveyor.forge.types import LabelSpec
+from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, commit_tree, rev_parse, update_ref
+from conveyor.git.runner import git_text
 from conveyor.job.fork_start import preload
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import sample_template
@@ -26,18 +28,10 @@ REPO = "acme/probe"
 
 def _branch(bare: Path, name: str) -> None:
     """A branch on the forge one commit past `main`, made in its bare repository."""
-    env = {"GIT_AUTHOR_NAME": "p", "GIT_AUTHOR_EMAIL": "p@p", "PATH": "/usr/bin:/bin"}
-    env |= {"GIT_COMMITTER_NAME": "p", "GIT_COMMITTER_EMAIL": "p@p"}
-
-    def git(*args: str) -> str:
-        done = subprocess.run(
-            ["git", "-C", str(bare), *args], env=env, capture_output=True, text=True, check=True
-        )
-        return done.stdout.strip()
-
-    tree = git("rev-parse", "main^{tree}")
-    commit = git("commit-tree", tree, "-p", "main", "-m", "probe")
-    git("update-ref", f"refs/heads/{name}", commit)
+    repo = Repo(bare, GitEnv(identity=Identity("probe", "probe@example.invalid")))
+    main = rev_parse(repo, "refs/heads/main")
+    commit = commit_tree(repo, git_text(repo, "rev-parse", f"{main}^{{tree}}"), [main], "probe")
+    update_ref(repo, f"refs/heads/{name}", commit, ZERO_SHA)
 
 
 def main(out: Path) -> dict[str, list[str]]:
@@ -47,8 +41,7 @@ def main(out: Path) -> dict[str, list[str]]:
         server.create_repo(REPO, sample_template())
         token = server.add_user("conveyor-bot")
         server.add_collaborator(REPO, "conveyor-bot")
-        bare = next((out / "forge").rglob("probe.git"))
-        _branch(bare, "agent/issue-1")
+        _branch(bare_repo_path(out / "forge", *REPO.split("/")), "agent/issue-1")
         before = set(sys.modules)
         forge = token_forge(REPO, token, base_url=server.url)
         issue = forge.create_issue("probe", "body")
