@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from conveyor.forge.emulator.store import Store
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator.openapi_check import check_response
 
@@ -43,7 +44,7 @@ class World:
     def client(self, token: str | None = None, scheme: str = "token") -> httpx.Client:
         """An HTTP client for the forge that checks every answer against the OpenAPI subset."""
         headers = {"Authorization": f"{scheme} {token}"} if token else {}
-        return httpx.Client(
+        return http.client(
             base_url=self.server.url,
             headers=headers,
             event_hooks={"response": [check_response]},

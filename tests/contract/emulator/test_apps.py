@@ -9,6 +9,7 @@ import httpx
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from conveyor.testing import http
 from tests.contract.emulator.conftest import World
 from tests.contract.emulator.openapi_check import check_error_shape, check_response
 
@@ -22,7 +23,7 @@ def _jwt(app_id: int, key: object, *, exp_in: int = 540) -> str:
 
 def _client(world: World, bearer: str) -> httpx.Client:
     """A client sending `Authorization: Bearer ...`."""
-    return httpx.Client(
+    return http.client(
         base_url=world.server.url,
         headers={"Authorization": f"Bearer {bearer}"},
         event_hooks={"response": [check_response]},

@@ -7,10 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 from typer.testing import CliRunner
 
 from conveyor.cli.forge_cmd import app
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 
 CONVEYOR = str(Path(sys.executable).parent / "conveyor")
@@ -46,7 +46,7 @@ def test_admin_commands_work_against_a_running_server(
     joined = _invoke("add-collaborator", "--data", data, "cli-owner/cli-repo", "cli-person")
     assert joined.returncode == 0, joined.stderr
     headers = {"Authorization": f"token {token}"}
-    with httpx.Client(base_url=forge_server.url, headers=headers) as client:
+    with http.client(base_url=forge_server.url, headers=headers) as client:
         assert client.get("/user").json()["login"] == "cli-person"
         permission = client.get("/repos/cli-owner/cli-repo/collaborators/cli-person/permission")
         assert permission.json()["permission"] == "write"
@@ -99,7 +99,7 @@ def test_serve_prints_its_url_and_answers_there(tmp_path: Path) -> None:
         assert server.stdout is not None
         url = server.stdout.readline().strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url), url
-        with httpx.Client(base_url=url, timeout=30) as client:
+        with http.client(base_url=url, timeout=30) as client:
             assert client.get("/_conveyor/stats").json()["requests"] == 0
             assert "Conveyor forge" in client.get("/").text
     finally:

@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator.conftest import World, make_world
 
@@ -15,7 +16,7 @@ from tests.contract.emulator.conftest import World, make_world
 def test_fail_rate_answers_502s_and_429s_with_retry_after(tmp_path: Path) -> None:
     """At fail rate 1 every API answer is a 502 or a 429 carrying Retry-After; stats still work."""
     with ForgeServer(tmp_path / "forge", fail_rate=1.0, seed=7) as server:
-        with httpx.Client(base_url=server.url) as client:
+        with http.client(base_url=server.url) as client:
             statuses = [client.get("/repos/a/b/issues") for _ in range(20)]
         assert {answer.status_code for answer in statuses} == {502, 429}
         for answer in statuses:
@@ -27,7 +28,7 @@ def test_fail_rate_answers_502s_and_429s_with_retry_after(tmp_path: Path) -> Non
 
 def test_knobs_can_be_turned_on_a_running_server(tmp_path: Path) -> None:
     """POST /_conveyor/knobs sets the fail rate; bad values are 422."""
-    with ForgeServer(tmp_path / "forge") as server, httpx.Client(base_url=server.url) as client:
+    with ForgeServer(tmp_path / "forge") as server, http.client(base_url=server.url) as client:
         assert client.get("/repos/a/b").status_code == 404
         assert client.post("/_conveyor/knobs", json={"fail_rate": 1}).status_code == 200
         assert client.get("/repos/a/b").status_code in {502, 429}
@@ -37,7 +38,7 @@ def test_knobs_can_be_turned_on_a_running_server(tmp_path: Path) -> None:
 
 def test_an_injected_secondary_limit_answers_githubs_403_then_lifts(tmp_path: Path) -> None:
     """Two injected limits: two 403s in GitHub's words with Retry-After, then the real answer."""
-    with ForgeServer(tmp_path / "forge") as server, httpx.Client(base_url=server.url) as client:
+    with ForgeServer(tmp_path / "forge") as server, http.client(base_url=server.url) as client:
         knobs = server.set_knobs(secondary_limit={"count": 2, "retry_after": 30})
         assert knobs["secondary_limit"]["count"] == 2
         limited = [client.get("/repos/a/b") for _ in range(2)]
@@ -101,7 +102,7 @@ def test_stopping_the_server_runs_the_shutdown_hooks(tmp_path: Path) -> None:
     server.stop()
     assert stopped == ["ci"]
     with pytest.raises(httpx.ConnectError):
-        httpx.get(f"{server.url}/_conveyor/stats", timeout=5)
+        http.get(f"{server.url}/_conveyor/stats", timeout=5)
 
 
 def test_an_issue_html_url_leads_to_its_own_page_and_a_comments_to_its_anchor(

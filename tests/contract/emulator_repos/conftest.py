@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator.openapi_check import check_response
 from tests.contract.git.workrepo import WorkRepo
@@ -37,7 +38,7 @@ class GitWorld:
     def client(self, token: str | None) -> httpx.Client:
         """A client whose every answer is checked against the OpenAPI subset."""
         headers = {"Authorization": f"token {token}"} if token else {}
-        return httpx.Client(
+        return http.client(
             base_url=self.server.url,
             headers=headers,
             event_hooks={"response": [check_response]},

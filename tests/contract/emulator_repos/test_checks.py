@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from conveyor.testing import http
 from tests.contract.emulator.openapi_check import check_error_shape
 from tests.contract.emulator_repos.conftest import GitWorld
 
@@ -50,7 +51,7 @@ def test_bad_check_runs_are_refused(gw: GitWorld, writer: httpx.Client) -> None:
     )
     check_error_shape(bad, 422)
     check_error_shape(writer.get(f"{gw.repo_path}/check-runs/999999"), 404)
-    anonymous = httpx.post(
+    anonymous = http.post(
         f"{gw.server.url}{gw.repo_path}/check-runs", json={"name": "x", "head_sha": sha}
     )
     assert anonymous.status_code == 401

@@ -11,6 +11,7 @@ import pytest
 from graphql import GraphQLSchema
 
 from conveyor.forge.emulator import graphql
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, open_pr, settled
 
@@ -78,7 +79,7 @@ def test_an_invalid_document_gets_errors(writer: httpx.Client) -> None:
 
 def test_graphql_needs_a_token(gw: GitWorld) -> None:
     """An anonymous request gets 401, as on GitHub."""
-    assert httpx.post(f"{gw.server.url}/graphql", json={"query": READY}).status_code == 401
+    assert http.post(f"{gw.server.url}/graphql", json={"query": READY}).status_code == 401
 
 
 def test_the_first_graphql_request_does_not_stall_other_requests(
@@ -98,7 +99,7 @@ def test_the_first_graphql_request_does_not_stall_other_requests(
         monkeypatch.setattr(graphql, "github_schema", slow_schema)
         token = server.add_user("reader")
         auth = {"Authorization": f"token {token}"}
-        with httpx.Client(base_url=server.url, timeout=20) as client, ThreadPoolExecutor(1) as pool:
+        with http.client(base_url=server.url, timeout=20) as client, ThreadPoolExecutor(1) as pool:
             pending = pool.submit(
                 client.post, "/graphql", json={"query": "{ viewer { login } }"}, headers=auth
             )

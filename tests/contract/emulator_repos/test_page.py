@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from conveyor.testing import http
 from tests.contract.emulator_repos.conftest import GitWorld, open_pr
 
 pytestmark = pytest.mark.contract
@@ -20,8 +21,8 @@ def test_the_page_shows_a_pr_with_its_check_and_escapes_its_title(
         f"{gw.repo_path}/check-runs",
         json={"name": "lint", "head_sha": head, "conclusion": "success"},
     )
-    index = httpx.get(f"{gw.server.url}/").text
-    own = httpx.get(pr["html_url"]).text
+    index = http.get(f"{gw.server.url}/").text
+    own = http.get(pr["html_url"]).text
     for page in (index, own):
         assert "<script>alert(1)</script>" not in page
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page

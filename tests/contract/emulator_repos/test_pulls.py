@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from conveyor.git import Repo, commit_message, log_commits, rev_parse
+from conveyor.testing import http
 from tests.contract.emulator.openapi_check import check_error_shape
 from tests.contract.emulator_repos.conftest import GitWorld, open_pr, settled
 
@@ -128,7 +129,7 @@ def test_opening_needs_existing_branches_and_one_open_pr_per_head_and_base(
         f"{gw.repo_path}/pulls", json={"title": "t", "head": "feature", "base": "main"}
     )
     assert "already exists" in check_error_shape(again, 422)["errors"][0]["message"]
-    anonymous = httpx.post(f"{gw.server.url}{gw.repo_path}/pulls", json={"title": "t"})
+    anonymous = http.post(f"{gw.server.url}{gw.repo_path}/pulls", json={"title": "t"})
     assert anonymous.status_code == 401
 
 

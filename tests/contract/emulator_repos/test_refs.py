@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from conveyor.testing import http
 from tests.contract.emulator.openapi_check import check_error_shape
 from tests.contract.emulator_repos.conftest import GitWorld, open_pr
 
@@ -43,7 +44,7 @@ def test_refs_are_created_moved_and_deleted(gw: GitWorld, writer: httpx.Client) 
     assert writer.delete(f"{gw.repo_path}/git/refs/heads/copy").status_code == 204
     gone = writer.delete(f"{gw.repo_path}/git/refs/heads/copy")
     assert check_error_shape(gone, 422)["message"] == "Reference does not exist"
-    anonymous = httpx.delete(f"{gw.server.url}{gw.repo_path}/git/refs/heads/ahead")
+    anonymous = http.delete(f"{gw.server.url}{gw.repo_path}/git/refs/heads/ahead")
     assert anonymous.status_code == 401
 
 

@@ -11,6 +11,7 @@ import pytest
 from conveyor.forge.emulator.admin import AdminError
 from conveyor.forge.emulator.repos import create_repo
 from conveyor.git import Repo, log_commits, read_tree
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import make_git_world, open_pr
 from tests.contract.git.workrepo import WorkRepo
@@ -70,15 +71,15 @@ def test_the_admin_endpoint_creates_a_repository_the_api_serves(
     """`POST /_conveyor/repos` imports; the owner is an admin collaborator; errors are 422."""
     src = WorkRepo.init(tmp_path / "src")
     sha = src.commit({"x.txt": "x\n"}, "x")
-    made = httpx.post(
+    made = http.post(
         f"{forge_server.url}/_conveyor/repos",
         json={"slug": "dana/thing", "src": str(src.path), "ci": "true"},
     )
     assert made.status_code == 201, made.text
     assert made.json()["head_sha"] == sha
-    branch = httpx.get(f"{forge_server.url}/repos/dana/thing/branches/main").json()
+    branch = http.get(f"{forge_server.url}/repos/dana/thing/branches/main").json()
     assert branch["commit"]["sha"] == sha
-    again = httpx.post(
+    again = http.post(
         f"{forge_server.url}/_conveyor/repos", json={"slug": "dana/thing", "src": str(src.path)}
     )
     assert again.status_code == 422

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import httpx
 import pytest
 
 from conveyor.forge.emulator.admin import AdminError
@@ -13,6 +12,7 @@ from conveyor.forge.emulator.repos import create_repo
 from conveyor.forge.emulator.wiki import create_wiki
 from conveyor.forge.github import token_forge
 from conveyor.git import Repo, read_blob
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 
 pytestmark = pytest.mark.contract
@@ -70,7 +70,7 @@ def test_the_admin_endpoint_makes_a_wiki_and_names_a_missing_repository(
     """`POST /_conveyor/repos/OWNER/NAME/wiki` answers 201 with the URL, 422 when unknown."""
     slug = "acme/api-wiki"
     forge_server.create_repo(slug, _folder(tmp_path / "code", {"README.md": "# x\n"}))
-    with httpx.Client(base_url=forge_server.url, timeout=30) as client:
+    with http.client(base_url=forge_server.url, timeout=30) as client:
         made = client.post(f"/_conveyor/repos/{slug}/wiki", json={})
         missing = client.post("/_conveyor/repos/acme/nowhere/wiki", json={})
     assert made.status_code == 201

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from conveyor.forge.github import AppIdentity, GitHubForge, app_forge, token_forge
 from conveyor.forge.retry import RetryPolicy
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.forge.validation import ValidatingTransport
 
@@ -119,7 +119,7 @@ def world(
     created = forge_server.create_repo(slug, source)
     forge_server.add_collaborator(slug, PIPELINE, "write")
     forge_server.add_collaborator(slug, TRUSTED, "write")
-    hook = ValidatingTransport(httpx.HTTPTransport())
+    hook = ValidatingTransport(http.transport())
     tokens = {login: forge_server.add_user(login) for login in (OWNER, PIPELINE, TRUSTED, VISITOR)}
 
     def client(login: str) -> GitHubForge:

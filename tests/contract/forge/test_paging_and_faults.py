@@ -11,6 +11,7 @@ import pytest
 from conveyor.forge.errors import RateLimited, Transient
 from conveyor.forge.github import token_forge
 from conveyor.forge.retry import RetryPolicy
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.forge.conftest import World, write_sample
 from tests.contract.forge.validation import ValidatingTransport
@@ -22,7 +23,7 @@ def _seeder(world: World, login: str) -> httpx.Client:
     """A plain HTTP client of a new collaborator, to seed long lists quickly (not under test)."""
     token = world.server.add_user(login)
     world.server.add_collaborator(world.repo, login, "write")
-    return httpx.Client(
+    return http.client(
         base_url=f"{world.server.url}/repos/{world.repo}",
         headers={"Authorization": f"token {token}"},
         timeout=30,
@@ -67,7 +68,7 @@ def faulty(tmp_path: Path) -> Iterator[ForgeServer]:
 def test_retries_ride_out_the_forge_s_injected_faults(faulty: ForgeServer) -> None:
     """Every call succeeds through 502s and 429s; the waits asked for are the policy's."""
     waits: list[float] = []
-    hook = ValidatingTransport(httpx.HTTPTransport())
+    hook = ValidatingTransport(http.transport())
     forge = token_forge(
         "acme/faulty",
         faulty.add_user("retry-user"),

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from githubkit.exception import RequestFailed
 
 from conveyor.forge.errors import NotMergeable
+from conveyor.testing import http
 from tests.contract.forge.conftest import OWNER, World, push_change
 
 pytestmark = pytest.mark.contract
@@ -118,7 +118,7 @@ def test_only_admins_write_rulesets_and_bad_rules_are_refused(world: World) -> N
     owner = {"Authorization": f"token {world.server.add_user(OWNER)}"}
     bad = {"name": "bad", "enforcement": "active", "rules": [{"type": "no_such_rule"}]}
     url = f"{world.server.url}/repos/{world.repo}/rulesets"
-    assert httpx.post(url, headers=owner, json=bad).status_code == 422
+    assert http.post(url, headers=owner, json=bad).status_code == 422
     broken = _checks("ok")
     broken["parameters"]["required_status_checks"] = [{"context": ""}]
     with pytest.raises(RequestFailed) as empty:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from conveyor.testing import http
 from tests.contract.forge.openapi import description
 from tests.contract.forge.validation import ValidatingTransport
 
@@ -37,7 +38,7 @@ def _client(
         return httpx.Response(status, json=body, headers=RATE)
 
     hook = ValidatingTransport(httpx.MockTransport(handler))
-    return httpx.Client(transport=hook, base_url="http://forge.test"), hook
+    return http.client(transport=hook, base_url="http://forge.test"), hook
 
 
 def test_the_hook_passes_github_s_own_example_exchanges() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
 
 from conveyor.core.signatures import Signature
@@ -16,6 +15,7 @@ from conveyor.ops.split import Part, close_parent, split
 from conveyor.ops.state_store import fetch_state, save_state
 from conveyor.ops.stop import stop
 from conveyor.ops.sweep import WrongAccount, sweep
+from conveyor.testing import http
 from tests.contract.ops.git_pr import open_pr
 from tests.contract.ops.world import ACCOUNT, NOW, World
 
@@ -93,7 +93,7 @@ def test_labels_are_created_on_first_use_with_their_descriptions(world: World) -
     number = world.owner.create_issue("Fix", "body").number
     claim_for(world, number)
     url = f"{world.server.url}/repos/{world.slug}/labels/agent:working"
-    label = httpx.get(url, timeout=10).json()
+    label = http.get(url, timeout=10).json()
     assert "lane" in label["description"]
 
 

@@ -23,6 +23,7 @@ from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.protocol import Forge
 from conveyor.ops.context import OpContext
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 
 ACCOUNT = "conveyor-bot"
@@ -143,7 +144,7 @@ class KeptOpen(httpx.BaseTransport):
     """
 
     def __init__(self) -> None:
-        self.inner = httpx.HTTPTransport()
+        self.inner = http.transport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Send through the shared pool."""

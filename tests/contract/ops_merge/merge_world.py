@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-import httpx
-
 from conveyor.core.config import AccountConfig, Commands, Config, Limits
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.git import GitEnv, Identity, Repo, run_git
 from conveyor.git.token_push import PushResult
 from conveyor.ops.context import OpContext
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 
 ACCOUNT = "conveyor-bot"
@@ -126,7 +125,7 @@ class MergeWorld:
 
     def protect(self, contexts: list[str], *, strict: bool, branch: str = "main") -> None:
         """Protect `branch` with required checks, as the repository's admin."""
-        answer = httpx.put(
+        answer = http.put(
             f"{self.server.url}/repos/{self.slug}/branches/{branch}/protection",
             headers={"Authorization": f"token {self.admin_token}"},
             json={

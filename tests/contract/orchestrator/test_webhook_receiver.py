@@ -7,11 +7,11 @@ import threading
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 
-import httpx
 import pytest
 
 from conveyor.forge.webhook import sign
 from conveyor.orchestrator.shell.webhooks import WebhookServer
+from conveyor.testing import http
 
 SECRET = b"hook-secret"
 REPO = "acme/widgets"
@@ -64,7 +64,7 @@ def _post(server: WebhookServer, event: str, body: bytes, signature: str) -> int
         "X-Hub-Signature-256": signature,
         "Content-Type": "application/json",
     }
-    return httpx.post(f"http://127.0.0.1:{server.port}/", content=body, headers=headers).status_code
+    return http.post(f"http://127.0.0.1:{server.port}/", content=body, headers=headers).status_code
 
 
 def _deliver(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 
+from conveyor.testing import http
 from conveyor.testing.fake_model import (
     CallTool,
     Conversation,
@@ -98,7 +98,7 @@ def test_messages_stream_carries_a_tool_call_with_usage_and_any_model_name() -> 
         "messages": [{"role": "user", "content": "go"}],
     }
     with FakeModel(SCRIPT) as model:
-        answer = httpx.post(f"{model.url}/v1/messages?beta=true", json=body, timeout=10)
+        answer = http.post(f"{model.url}/v1/messages?beta=true", json=body, timeout=10)
     events = _events(answer.text)
     assert answer.headers["content-type"] == "text/event-stream"
     assert [e["type"] for e in events] == [
@@ -130,7 +130,7 @@ def test_responses_stream_calls_a_namespaced_mcp_tool_and_completes_with_usage()
         "input": [{"type": "function_call_output", "call_id": "call_fake1", "output": "ok"}],
     }
     with FakeModel(SCRIPT) as model:
-        answer = httpx.post(f"{model.url}/v1/responses", json=body, timeout=10)
+        answer = http.post(f"{model.url}/v1/responses", json=body, timeout=10)
         assert model.turns == [ToolCall("mcp__conveyor__submit_reply", {"status": "done"})]
     events = _events(answer.text)
     assert [e["sequence_number"] for e in events] == list(range(len(events)))
@@ -150,13 +150,13 @@ def test_responses_stream_calls_a_namespaced_mcp_tool_and_completes_with_usage()
 def test_every_request_is_recorded_so_a_secret_can_be_looked_for() -> None:
     """Paths, headers and bodies are kept; `saw` finds a value in any of them."""
     with FakeModel(SCRIPT) as model:
-        httpx.post(
+        http.post(
             f"{model.url}/v1/messages",
             json={"model": "m", "messages": []},
             headers={"x-api-key": "canary-header"},
             timeout=10,
         )
-        httpx.get(f"{model.url}/v1/models", timeout=10)
+        http.get(f"{model.url}/v1/models", timeout=10)
         assert [r.path for r in model.requests] == ["/v1/messages", "/v1/models"]
         assert model.saw("canary-header")
         assert not model.saw("never-sent")

@@ -7,6 +7,7 @@ import json
 import httpx
 import pytest
 
+from conveyor.testing import http
 from conveyor.testing.fake_model import (
     Branch,
     CallTool,
@@ -35,7 +36,7 @@ def test_a_rejecting_step_answers_every_request_with_its_status_body_and_headers
     reset = ("retry-after", "30")
     with FakeModel(Script((Reject(401, "invalid x-api-key", headers=(reset,)),))) as model:
         for _ in range(2):
-            answer = httpx.post(f"{model.url}/v1/messages", json=_messages("go"), timeout=10)
+            answer = http.post(f"{model.url}/v1/messages", json=_messages("go"), timeout=10)
             assert answer.status_code == 401
             assert answer.headers["retry-after"] == "30"
             assert answer.json()["error"] == {
@@ -46,7 +47,7 @@ def test_a_rejecting_step_answers_every_request_with_its_status_body_and_headers
 def test_a_hangup_closes_the_connection_without_an_answer() -> None:
     """What a network failure looks like to a client."""
     with FakeModel(Script((Hangup(),))) as model, pytest.raises(httpx.RemoteProtocolError):
-        httpx.post(f"{model.url}/v1/responses", json={"input": [], "tools": []}, timeout=10)
+        http.post(f"{model.url}/v1/responses", json={"input": [], "tools": []}, timeout=10)
 
 
 def test_a_steer_in_a_later_user_message_switches_to_its_branch() -> None:
@@ -56,7 +57,7 @@ def test_a_steer_in_a_later_user_message_switches_to_its_branch() -> None:
     result = {"type": "tool_result", "tool_use_id": "toolu_fake1", "content": "ok"}
     body = _messages("go", [result], [{"type": "text", "text": "STEER now"}])
     with FakeModel(script) as model:
-        answer = httpx.post(f"{model.url}/v1/messages", json=body, timeout=10)
+        answer = http.post(f"{model.url}/v1/messages", json=body, timeout=10)
         assert model.turns == [ToolCall("mcp__conveyor__submit_reply", {"status": "handoff"})]
     assert answer.json()["content"][0]["name"] == "mcp__conveyor__submit_reply"
 
@@ -68,10 +69,10 @@ def test_a_playbook_reads_the_issue_file_first_then_plays_the_tagged_script() ->
     book = Playbook([Part("triage", other, "b"), Part("triage", reply, "a")])
     task = "You are the triage reader. Triage issue #3. Its text is in `/runs/issue-3/issue.md`."
     with FakeModel(book) as model:
-        httpx.post(f"{model.url}/v1/messages", json=_messages(task), timeout=10)
+        http.post(f"{model.url}/v1/messages", json=_messages(task), timeout=10)
         read = {"type": "tool_result", "tool_use_id": "toolu_look1",
                 "content": "# #3: Add a thing [a]\n\nPlease."}  # fmt: skip
-        httpx.post(f"{model.url}/v1/messages", json=_messages(task, [read]), timeout=10)
+        http.post(f"{model.url}/v1/messages", json=_messages(task, [read]), timeout=10)
         first, second = model.turns
     assert first == ToolCall("Read", {"file_path": "/runs/issue-3/issue.md"}, look=True)
     assert second == ToolCall("mcp__conveyor__submit_reply", {"decision": "ready"})
@@ -81,6 +82,6 @@ def test_a_request_naming_no_session_role_is_answered_with_text() -> None:
     """A CLI's side request (a title, a summary) gets words, not a step."""
     assert session_kind("Summarise this conversation.") is None
     with FakeModel(Playbook([])) as model:
-        answer = httpx.post(f"{model.url}/v1/messages", json=_messages("hi"), timeout=10)
+        answer = http.post(f"{model.url}/v1/messages", json=_messages("hi"), timeout=10)
     assert json.loads(answer.text)["content"][0]["type"] == "text"
     assert model.turns == [Text("fake model: no session role")]

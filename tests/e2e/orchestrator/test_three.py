@@ -5,9 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import httpx
-
 from conveyor.core.state import Stage
+from conveyor.testing import http
 from conveyor.testing.forked_run import Process, start_conveyor
 from conveyor.testing.world import ACCOUNT, World, config_toml
 from tests.e2e.back.merge_helpers import clean_back_half
@@ -39,7 +38,7 @@ def pr_heads(world: World) -> list[str]:
     """The head branch of every PR of the repository, open or closed."""
     url = f"{world.server.url}/repos/{world.repo}/pulls?state=all&per_page=100"
     headers = {"Authorization": f"token {world.tokens[ACCOUNT]}"}
-    answer = httpx.get(url, headers=headers, timeout=30)
+    answer = http.get(url, headers=headers, timeout=30)
     answer.raise_for_status()
     return [pr["head"]["ref"] for pr in answer.json()]
 

@@ -8,11 +8,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from conveyor.core.state import Stage
 from conveyor.forge.webhook import sign
 from conveyor.job.drive import conveyor_argv
+from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.hooked_run import SECRET_ENV, HookedRun, run_config, wait_for
 from conveyor.testing.world import TRUSTED, World
@@ -40,7 +39,7 @@ def test_a_trusted_answer_by_webhook_starts_triage_long_before_the_poll(
         body = json.dumps({"action": "created", "repository": {"full_name": world.repo}}).encode()
         forged = {"X-GitHub-Event": "issue_comment", "X-Hub-Signature-256": sign(b"guess", body)}
         url = f"http://127.0.0.1:{run.port}/"
-        assert httpx.post(url, content=body, headers=forged, timeout=30).status_code == 401
+        assert http.post(url, content=body, headers=forged, timeout=30).status_code == 401
         refused = [line for line in run.log_lines() if "webhook refused (401)" in line]
         assert len(refused) == 1
         assert "bad signature" in refused[0]

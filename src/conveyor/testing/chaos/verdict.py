@@ -10,14 +10,13 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import httpx
-
 from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
 from conveyor.core.labels import STOP_PREFIX, Status
 from conveyor.core.signatures import parse_marker
 from conveyor.core.state import Stage
 from conveyor.core.state_codec import find_state
 from conveyor.core.stops import StopCode
+from conveyor.testing import http
 from conveyor.testing.chaos.commits import lost_commits
 from conveyor.testing.chaos.run import ChaosRun
 from conveyor.testing.chaos.scenario import done_module
@@ -55,7 +54,7 @@ class Outcome:
 def _pr_heads(run: ChaosRun) -> Counter[str]:
     world = run.world
     url = f"{world.server.url}/repos/{world.repo}/pulls?state=all&per_page=100"
-    answer = httpx.get(url, headers={"Authorization": f"token {world.tokens[TRUSTED]}"}, timeout=30)
+    answer = http.get(url, headers={"Authorization": f"token {world.tokens[TRUSTED]}"}, timeout=30)
     answer.raise_for_status()
     return Counter(pr["head"]["ref"] for pr in answer.json())
 
