@@ -6,7 +6,8 @@
 2. 1,000 mixed calls of the kinds a poll and a busy pipeline make (issue list,
    issue, comment list, comment create and edit, labels, PR read), one request
    each, timed through the client: p50 <= 5 ms; p99 printed.
-3. What the client adds over a plain httpx GET of the same issue (p50).
+3. What the client adds over a plain httpx GET of the same issue (p50), and the forge
+   server's own CPU per such GET (its thread's, from /proc).
 4. Squash merges, timed apart (each makes a real commit in the bare repository).
 
 Run from the repository root: `.venv/bin/python bench/forge.py`. The last line
@@ -21,6 +22,7 @@ import random
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +38,7 @@ SLUG = "bench/sample"
 OPEN_ISSUES = 200
 MIXED_CALLS = 1_000
 MERGES = 5
+SERVER_GETS = 1_000
 GOAL_POLL_REQUESTS = 1
 GOAL_POLL_POINTS = 0
 GOAL_P50_MS = 5.0
@@ -161,6 +164,26 @@ def client_overhead(server: ForgeServer, forge: GitHubForge, token: str, number:
     return statistics.median(ours) - statistics.median(raw)
 
 
+def server_cpu_ms_per_get(server: ForgeServer, token: str, number: int) -> float:
+    """The forge server thread's CPU per plain GET of one issue, in ms (from its /proc stat)."""
+    thread = next(t for t in threading.enumerate() if t.name == "forge-server")
+    stat = Path(f"/proc/self/task/{thread.native_id}/stat")
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu_s() -> float:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    path = f"/repos/{SLUG}/issues/{number}"
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"token {token}"}) as plain:
+        plain.get(path).raise_for_status()
+        before = cpu_s()
+        for _ in range(SERVER_GETS):
+            plain.get(path).raise_for_status()
+        spent = cpu_s() - before
+    return spent * 1000 / SERVER_GETS
+
+
 def timed_merges(forge: GitHubForge, heads: dict[str, str]) -> list[float]:
     """Milliseconds per squash merge of ready PRs with their expected head."""
     pulls = []
@@ -247,6 +270,7 @@ def main() -> None:
                 times = mixed_calls(forge, issues, pr)
                 cpu_per_call = (time.process_time() - cpu_start) * 1000 / MIXED_CALLS
                 overhead = client_overhead(server, forge, token, issues[0])
+                server_cpu = server_cpu_ms_per_get(server, token, issues[0])
                 merges = timed_merges(forge, heads)
             tick_requests, tick_points = idle_tick(server, root)
     every = [t for kind in times.values() for t in kind]
@@ -264,6 +288,8 @@ def main() -> None:
         # CPU of client and server (one process) per mixed call: steadier than latency under load.
         "mixed_cpu_ms_per_call": round(cpu_per_call, 3),
         "client_overhead_p50_ms": round(overhead, 3),
+        # The forge's own CPU per request (uvicorn on httptools, starlette, the emulator).
+        "server_cpu_ms_per_get": round(server_cpu, 3),
         "merge_p50_ms": round(statistics.median(merges), 1),
         "merge_max_ms": round(max(merges), 1),
         "idle_tick_requests": tick_requests,  # goal 1 request, 0 points (`conveyor tick`)
