@@ -28,6 +28,13 @@ def test_the_scripted_agent_imports_neither_pydantic_nor_the_mcp_sdk() -> None:
     assert not {"githubkit", "typer", "rich", "pydantic", "mcp", "httpx"} & roots
 
 
+def test_the_scripted_agent_imports_neither_typing_nor_pathlib() -> None:
+    """A quarter of its start-up was typing, pathlib and what pathlib imports (once a session)."""
+    assert not {"typing", "pathlib", "dataclasses", "urllib.parse"} & loaded(
+        "conveyor.agents.scripted.main"
+    )
+
+
 def test_the_mcp_relay_imports_only_the_standard_library_and_its_own_package() -> None:
     """`conveyor mcp-relay` starts in milliseconds: no SDK, pydantic, typer or forge client."""
     roots = {m.split(".")[0] for m in loaded("conveyor.agents.mcp_relay")}

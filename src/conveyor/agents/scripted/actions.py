@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
 from conveyor.agents.scripted.mcp_client import McpClient, McpError, connect_from_config
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 COMMAND_TIMEOUT = 600.0
 
 
 class Workspace:
-    """Where actions happen, and the MCP connection once one is needed."""
+    """Where actions happen (folders as text), and the MCP connection once one is needed."""
 
     def __init__(
-        self, cwd: Path, env: dict[str, str], session_dir: Path | None, mcp_config: Path | None
+        self, cwd: str, env: dict[str, str], session_dir: str | None, mcp_config: str | None
     ) -> None:
         self.cwd = cwd
         self.env = env
@@ -68,7 +71,7 @@ def tool_input(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _git(
-    ws: Workspace, *args: str, stdin: str | None = None, cwd: Path | None = None
+    ws: Workspace, *args: str, stdin: str | None = None, cwd: str | None = None
 ) -> tuple[bool, str]:
     proc = subprocess.run(
         ["git", *args],
@@ -87,9 +90,10 @@ def perform(ws: Workspace, action: Mapping[str, Any]) -> tuple[bool, str]:
     """Run one action; returns (is_error, output) as the tool result would carry them."""
     name, arg = next(iter(action.items()))
     if name == "write":
-        target = ws.cwd / str(arg["path"])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(str(arg.get("content", "")))
+        target = os.path.join(ws.cwd, str(arg["path"]))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w") as file:
+            file.write(str(arg.get("content", "")))
         return False, f"wrote {arg['path']}"
     if name == "apply":
         return _git(ws, "apply", "--whitespace=nowarn", "-", stdin=str(arg))
@@ -108,7 +112,7 @@ def perform(ws: Workspace, action: Mapping[str, Any]) -> tuple[bool, str]:
         spec = arg if isinstance(arg, dict) else {"message": str(arg)}
         paths = [str(p) for p in spec.get("paths", [])]
         # `dir`: commit in that folder's repository (the wiki checkout, `wiki`).
-        where = ws.cwd / str(spec["dir"]) if spec.get("dir") else ws.cwd
+        where = os.path.join(ws.cwd, str(spec["dir"])) if spec.get("dir") else ws.cwd
         add = ("add", "--", *paths) if paths else ("add", "-A")
         failed, out = _git(ws, *add, cwd=where)
         if failed:
@@ -117,12 +121,12 @@ def perform(ws: Workspace, action: Mapping[str, Any]) -> tuple[bool, str]:
     if name == "handoff":
         if ws.session_dir is None:
             return True, "no CONVEYOR_SESSION_DIR to write handoff.md into"
-        (ws.session_dir / "handoff.md").write_text(str(arg) + "\n")
+        with open(os.path.join(ws.session_dir, "handoff.md"), "w") as file:
+            file.write(str(arg) + "\n")
         return False, "wrote handoff.md"
     if name == "pause_until":
-        target = Path(str(arg))
-        target = target if target.is_absolute() else ws.cwd / target
-        while not target.exists():
+        target = os.path.join(ws.cwd, str(arg))  # an absolute path stays as it is
+        while not os.path.exists(target):
             time.sleep(0.05)
         return False, f"{arg} exists"
     return _mcp_action(ws, name, arg)
@@ -139,7 +143,8 @@ def _mcp_action(ws: Workspace, name: str, arg: Any) -> tuple[bool, str]:
     return failed, text
 
 
-def record_env(session_dir: Path | None, env: Mapping[str, str]) -> None:
+def record_env(session_dir: str | None, env: Mapping[str, str]) -> None:
     """Write the names (never the values) of the variables the agent received."""
-    if session_dir is not None and session_dir.is_dir():
-        (session_dir / "agent-env.json").write_text(json.dumps(sorted(env)) + "\n")
+    if session_dir is not None and os.path.isdir(session_dir):
+        with open(os.path.join(session_dir, "agent-env.json"), "w") as file:
+            file.write(json.dumps(sorted(env)) + "\n")

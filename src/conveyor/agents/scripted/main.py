@@ -5,9 +5,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
 from conveyor.agents.scripted.actions import (
     Workspace,
@@ -26,6 +23,11 @@ from conveyor.agents.scripted.scenario import (
     load,
 )
 from conveyor.agents.scripted.stream import EOF, Inbox, emit, usage_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 VALUE_FLAGS = frozenset(
     {
@@ -200,13 +202,16 @@ def main() -> None:
         first = inbox.next(None)
         task = first if isinstance(first, str) else ""
     env = dict(os.environ)
-    session_dir = Path(env["CONVEYOR_SESSION_DIR"]) if "CONVEYOR_SESSION_DIR" in env else None
+    session_dir = env.get("CONVEYOR_SESSION_DIR")
     record_env(session_dir, env)
-    issue_file = env.get("CONVEYOR_ISSUE_FILE")
-    from_file = bool(issue_file) and Path(str(issue_file)).is_file()
-    issue_text = Path(str(issue_file)).read_text() if from_file else task
+    issue_file = env.get("CONVEYOR_ISSUE_FILE") or ""
+    issue_text = task
+    from_file = os.path.isfile(issue_file)
+    if from_file:
+        with open(issue_file) as file:
+            issue_text = file.read()
     try:
-        entries = load(Path(env.get("CONVEYOR_SCENARIO", "")))
+        entries = load(env.get("CONVEYOR_SCENARIO", ""))
     except ScenarioError as exc:
         sys.exit(f"conveyor-scripted-agent: {exc}")
     ident = identity(env, issue_tag(issue_text, has_title=from_file))
@@ -214,7 +219,7 @@ def main() -> None:
     if entry is None:
         sys.exit(f"conveyor-scripted-agent: no scenario entry matches {ident}")
     mcp = options.get("--mcp-config")
-    ws = Workspace(Path.cwd(), env, session_dir, Path(mcp) if mcp else None)
+    ws = Workspace(os.getcwd(), env, session_dir, mcp or None)
     if entry_replies(entry):
         try:
             ws.mcp()  # start the server now, as claude does, so its start overlaps our turns

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PROTOCOL_VERSION = "2025-06-18"
 
@@ -17,7 +20,9 @@ class McpError(Exception):
 class McpClient:
     """One connection to one stdio MCP server, started from an `mcpServers` entry."""
 
-    def __init__(self, command: str, args: list[str], env: dict[str, str], cwd: Path) -> None:
+    def __init__(
+        self, command: str, args: list[str], env: dict[str, str], cwd: str | os.PathLike[str]
+    ) -> None:
         try:
             self._proc = subprocess.Popen(
                 [command, *args],
@@ -99,10 +104,11 @@ class McpClient:
             self._proc.stdout.close()
 
 
-def connect_from_config(config: Path, env: dict[str, str], cwd: Path) -> McpClient:
+def connect_from_config(config: str, env: dict[str, str], cwd: str) -> McpClient:
     """Start the first server of a claude `--mcp-config` file (conveyor's own, by name)."""
     try:
-        servers = json.loads(config.read_text())["mcpServers"]
+        with open(config) as file:
+            servers = json.load(file)["mcpServers"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         msg = f"unreadable MCP config {config}: {exc}"
         raise McpError(msg) from exc

@@ -1,16 +1,20 @@
 """Scenario files (JSON or TOML): entries matched on the session's identity and issue tag.
 
-The format is documented in docs/scenarios.md. Named tuples, not pydantic nor dataclasses
-(whose import is a quarter of the agent's start): the scripted agent starts once per session.
+The format is documented in docs/scenarios.md. The scripted agent starts once per session,
+so its modules import neither pydantic, dataclasses, typing nor pathlib (together over half
+of its start-up): plain classes hold the entries and folders are text.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 ACTIONS = frozenset(
     {"write", "apply", "run", "commit", "commit_tool", "reply", "handoff", "pause_until", "fail"}
@@ -25,32 +29,57 @@ class ScenarioError(Exception):
     """The scenario file is unreadable or malformed; the message names where."""
 
 
-class Turn(NamedTuple):
+class Turn:
     """One assistant turn: text, usage and cost, then actions."""
 
-    text: str
-    usage: Mapping[str, int]
-    cost: float | None
-    actions: tuple[Mapping[str, Any], ...]
-    await_steer: bool
+    __slots__ = ("actions", "await_steer", "cost", "text", "usage")
+
+    def __init__(
+        self,
+        *,
+        text: str,
+        usage: Mapping[str, int],
+        cost: float | None,
+        actions: tuple[Mapping[str, Any], ...],
+        await_steer: bool,
+    ) -> None:
+        self.text = text
+        self.usage = usage
+        self.cost = cost
+        self.actions = actions
+        self.await_steer = await_steer
 
 
-class Entry(NamedTuple):
+class Entry:
     """One scripted session and what it matches."""
 
-    match: Mapping[str, object]
-    turns: tuple[Turn, ...]
-    on_steer: str
-    handoff: str
-    handoff_reply: Mapping[str, Any] | None
-    final: str
+    __slots__ = ("final", "handoff", "handoff_reply", "match", "on_steer", "turns")
+
+    def __init__(
+        self,
+        *,
+        match: Mapping[str, object],
+        turns: tuple[Turn, ...],
+        on_steer: str,
+        handoff: str,
+        handoff_reply: Mapping[str, Any] | None,
+        final: str,
+    ) -> None:
+        self.match = match
+        self.turns = turns
+        self.on_steer = on_steer
+        self.handoff = handoff
+        self.handoff_reply = handoff_reply
+        self.final = final
 
 
-def load(path: Path) -> list[Entry]:
+def load(path: str | os.PathLike[str]) -> list[Entry]:
     """Read and check a scenario file."""
+    path = os.fspath(path)
     try:
-        text = path.read_text()
-        if path.suffix == ".toml":
+        with open(path) as file:
+            text = file.read()
+        if path.endswith(".toml"):
             import tomllib  # only here: the agent starts once per session
 
             raw = tomllib.loads(text)

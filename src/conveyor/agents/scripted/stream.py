@@ -6,7 +6,10 @@ import json
 import os
 import select
 import sys
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EOF = object()
 
