@@ -228,7 +228,7 @@ def main() -> None:
     if entry is None:
         _cannot_play(
             f"no entry of the scenario file {scenario} matches this session ({describe(ident)});"
-            " add one (docs/scenarios.md, \"Choosing an entry\")"
+            ' add one (docs/scenarios.md, "Choosing an entry")'
         )
     mcp = options.get("--mcp-config")
     ws = Workspace(os.getcwd(), env, session_dir, mcp or None)
