@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.screen import say, say_lines
 from conveyor.cli.status_list import known_issues, render_lines
 
 if TYPE_CHECKING:
@@ -212,12 +213,10 @@ def status(
                 err=True,
             )
             raise typer.Exit(1)
-        shown = (
-            json.dumps(report, indent=2)
-            if as_json
-            else "\n".join(_issue_lines(report, str(config or "$CONVEYOR_CONFIG")))
-        )
-        typer.echo(shown)
+        if as_json:
+            typer.echo(json.dumps(report, indent=2))  # JSON escapes every control character
+        else:
+            say_lines(_issue_lines(report, str(config or "$CONVEYOR_CONFIG")))
         return
     issues = known_issues(home)
     if as_json:
@@ -226,7 +225,7 @@ def status(
         )
         return
     if current is None:
-        typer.echo(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
+        say(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
     else:
-        typer.echo("\n".join(_table(current)))
-    typer.echo("\n".join(render_lines(issues)))
+        say_lines(_table(current))
+    say_lines(render_lines(issues))
