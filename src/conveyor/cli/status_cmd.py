@@ -15,6 +15,7 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, load_config, repo_home
 from conveyor.cli.live.lines import duration
+from conveyor.cli.screen import say, say_lines
 from conveyor.cli.status_list import known_issues, render_lines
 
 
@@ -97,8 +98,10 @@ def status(
                 err=True,
             )
             raise typer.Exit(1)
-        shown = json.dumps(report, indent=2) if as_json else "\n".join(issue_lines(report, path))
-        typer.echo(shown)
+        if as_json:
+            typer.echo(json.dumps(report, indent=2))  # JSON escapes every control character
+        else:
+            say_lines(issue_lines(report, path))
         return
     issues = known_issues(home)
     if as_json:
@@ -107,7 +110,7 @@ def status(
         )
         return
     if current is None:
-        typer.echo(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
+        say(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
     else:
-        typer.echo("\n".join(_table(current)))
-    typer.echo("\n".join(render_lines(issues)))
+        say_lines(_table(current))
+    say_lines(render_lines(issues))
