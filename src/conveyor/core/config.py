@@ -47,6 +47,8 @@ class Commands(MigrateCommands, Strict):
 
     setup: str | None = None
     test: str
+    # Runs given test files: `{tests}` is replaced with their paths (fails-before-fix).
+    test_files: str | None = None
     lint: str | None = None
     typecheck: str | None = None
     teardown: str | None = None
@@ -57,6 +59,14 @@ class Commands(MigrateCommands, Strict):
     # Commands keep pip's (and other tools') cache under $CONVEYOR_HOME and see the
     # user's pip configuration; false gives them only the job's empty HOME.
     shared_cache: bool = True
+
+    @field_validator("test_files")
+    @classmethod
+    def _names_the_tests(cls, value: str | None) -> str | None:
+        if value is not None and "{tests}" not in value:
+            msg = "test_files must contain `{tests}`, where the test files' paths go"
+            raise ValueError(msg)
+        return value
 
 
 class Paths(Strict):

@@ -24,7 +24,8 @@ class CommandResult:
 
     A skipped command has no exit code and no log; `reason` says why it was skipped
     (or, for a failure that is not the command's exit status, what went wrong).
-    `command` is the shell command as it ran.
+    `command` is the shell command as it ran; `outcomes`, for a test run, where its
+    outcomes were read (its JUnit report, or its output).
     """
 
     name: str
@@ -35,6 +36,7 @@ class CommandResult:
     tail: str = ""
     reason: str = ""
     command: str = ""
+    outcomes: str = ""
 
     @property
     def ok(self) -> bool:
@@ -139,7 +141,9 @@ class VerifyResult:
         """A short plain-text account, one line per command and check (not redacted)."""
         lines = [f"verify of {self.head_sha[:12]} against {self.base_sha[:12]}"]
         lines += [
-            f"- {c.name}: {c.outcome.value}" + (f" ({c.reason})" if c.reason else "")
+            f"- {c.name}: {c.outcome.value}"
+            + (f" ({c.reason})" if c.reason else "")
+            + (f"; outcomes read from {c.outcomes}" if c.outcomes else "")
             for c in self.commands
         ]
         lines += [

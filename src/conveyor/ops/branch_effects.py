@@ -45,6 +45,7 @@ def shared_dirs(what: JobSubject, where: JobPlace) -> SharedDirs:
         baselines_dir=where.home / "baselines",
         test_globs=paths.tests,
         lockfiles=paths.lockfiles,
+        non_code=paths.non_code,
     )
 
 

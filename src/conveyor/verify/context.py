@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Mapping
+import shlex
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -11,6 +11,8 @@ from conveyor.core.config import Commands
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.verify import setup_env
 from conveyor.verify.commands import run_command
+from conveyor.verify.reports import clear_report, report_path, with_report
+from conveyor.verify.setup_env import SharedEnv
 from conveyor.verify.test_paths import fit_command
 
 
@@ -18,12 +20,14 @@ from conveyor.verify.test_paths import fit_command
 class Context:
     """One verify run's fixed inputs.
 
-    `env` is the allowlisted session environment (verify adds nothing to it but
-    PYTHONPATH when setup is shared); `work_dir` is where temporary worktrees go
-    (None: the system's temp folder); `heartbeat` is called every few seconds
-    while a command runs. `envs_dir` holds the shared set-up environments (None:
-    setup runs in every tree); `baselines_dir` keeps the failures found at base
-    commits; `test_globs` say which words of the test command are test paths.
+    `env` is the allowlisted session environment (verify adds to it only PYTHONPATH
+    when setup is shared, and the JUnit report's variables for test runs);
+    `work_dir` is where temporary worktrees go (None: the system's temp folder);
+    `heartbeat` is called every few seconds while a command runs. `envs_dir` holds
+    the shared set-up environments (None: setup runs in every tree); `baselines_dir`
+    keeps the failures found at base commits; `test_globs` say which words of the test
+    command are test paths, and with `non_code` which changed files are no input of
+    what setup generates.
     """
 
     checkout: Path
@@ -36,6 +40,7 @@ class Context:
     baselines_dir: Path | None = None
     test_globs: tuple[str, ...] = ()
     lockfiles: tuple[str, ...] = ()
+    non_code: tuple[str, ...] = ()
 
     def run(
         self,
@@ -58,49 +63,40 @@ class Context:
             heartbeat=self.heartbeat,
         )
 
-    def setup(self, name: str, tree: Path | None = None) -> CommandResult:
-        """Set `tree` up: the shared environment for its dependency files (built once), linked in.
+    def test_command(self, tree: Path, files: Sequence[str] | None = None) -> str | None:
+        """The command that runs the tests in `tree`: `commands.test` without the named test
+        files `tree` lacks, or, for `files`, `commands.test_files` with them in `{tests}`.
 
-        A setup that does not pass is an environment error: nothing after it can
-        say anything about the change.
+        None when there is nothing to run.
         """
-        tree = tree or self.checkout
-        command = self.commands.setup
-        if command is None or self.envs_dir is None:
-            return _as_environment(self.run(name, command, tree))
-        env_dir = self.envs_dir / setup_env.env_key(tree, command, self.lockfiles)
-        with setup_env.env_lock(env_dir):
-            made = setup_env.ready_products(env_dir)
-            if made is None:
-                build = setup_env.start_build(tree, env_dir)
-                result = self.run(name, command, build)
-                if not result.ok:
-                    shutil.rmtree(env_dir, ignore_errors=True)
-                    return _as_environment(result)
-                made = setup_env.products(build)
-                setup_env.finish_build(env_dir, made)
-            else:
-                result = skipped(name, f"environment {env_dir.name[:12]} reused")
-        setup_env.link_products(env_dir / "tree", made, tree)
-        return result
+        if files is None or self.commands.test_files is None:
+            return fit_command(self.commands.test, tree, self.test_globs)
+        present = [f for f in files if (tree / f).exists()]
+        if not present:
+            return None
+        return self.commands.test_files.replace("{tests}", shlex.join(present))
 
-    def test(self, name: str, tree: Path | None = None) -> CommandResult:
-        """Run the test command in `tree`, without the named test files `tree` lacks."""
-        tree = tree or self.checkout
-        command = fit_command(self.commands.test, tree, self.test_globs)
+    def test(
+        self,
+        name: str,
+        tree: Path,
+        shared: SharedEnv | None,
+        files: Sequence[str] | None = None,
+    ) -> CommandResult:
+        """Run the tests in `tree` (see `test_command`), asking for a JUnit report.
+
+        A tree given the `shared` environment gets its import roots first on PYTHONPATH.
+        """
+        command = self.test_command(tree, files)
         if command is None:
             return replace(
                 skipped(name, "none of the test files the command names exist here"),
                 outcome=Outcome.PASSED,
             )
-        env = self.env
-        if self.envs_dir is not None and self.commands.setup is not None:
-            env = {**env, "PYTHONPATH": setup_env.python_path(tree, env.get("PYTHONPATH"))}
-        return self.run(name, command, tree, env)
-
-
-def _as_environment(result: CommandResult) -> CommandResult:
-    if result.ok:
-        return result
-    why = result.reason or f"the setup command failed (exit {result.exit_code})"
-    return replace(result, outcome=Outcome.ENVIRONMENT, reason=why)
+        env = dict(self.env)
+        if shared is not None:
+            roots = shared.record.roots
+            env["PYTHONPATH"] = setup_env.python_path(tree, roots, env.get("PYTHONPATH"))
+        report = report_path(self.logs_dir, name)
+        clear_report(report)
+        return self.run(name, command, tree, with_report(env, report))

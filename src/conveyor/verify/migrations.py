@@ -53,7 +53,7 @@ def _env(ctx: Context, scratch: Path, touched: Sequence[str]) -> dict[str, str]:
     env = {**ctx.env, SCRATCH_DB: str(scratch / "scratch.sqlite3"), SCRATCH_DIR: str(scratch)}
     env[CHANGED] = "\n".join(touched)
     if ctx.envs_dir is not None and ctx.commands.setup is not None:
-        env["PYTHONPATH"] = setup_env.python_path(ctx.checkout, env.get("PYTHONPATH"))
+        env["PYTHONPATH"] = setup_env.python_path(ctx.checkout, (), env.get("PYTHONPATH"))
     return env
 
 

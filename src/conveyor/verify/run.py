@@ -28,6 +28,7 @@ class SharedDirs(TypedDict, total=False):
     baselines_dir: Path | None
     test_globs: tuple[str, ...]
     lockfiles: tuple[str, ...]
+    non_code: tuple[str, ...]
 
 
 class VerifyInputError(ValueError):

@@ -2,12 +2,16 @@
 
 The setup command runs once per key (the command and the content of the
 dependency files: lockfiles, requirements, pyproject…) in a stable folder,
-`<envs>/<key>/tree`, holding the commit's files. What setup made there (a
-`.venv`, `node_modules`, `*.egg-info`: the top-level entries git does not
-track) is linked into each tree that runs the tests, so a fresh checkout or a
-temporary worktree tests at once. Test commands get the tree (and its `src/`)
-first on PYTHONPATH, so an editable install made in the stable folder still
-imports the tree's own code.
+`<envs>/<key>/tree`, holding the commit's files. What setup made there is given to
+each tree that runs the tests, so a fresh checkout or a temporary worktree tests at
+once: the top-level entries git does not track (a `.venv`, `node_modules`,
+`*.egg-info`) are linked in, and the untracked files it made inside tracked folders
+(setuptools-scm's `write_to`, an extension compiled in place, a generated parser)
+are copied in. Test commands get the tree's import roots first on PYTHONPATH, so an
+editable install made in the stable folder imports the tree's own code; the folder's
+own Python files are canaries (`verify.canary`), so a command that bypasses
+PYTHONPATH is caught, never silently tested against that copy. `ready.json` records
+the build (`EnvRecord`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import json
 import shutil
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from conveyor.core.paths import matches_any
@@ -38,6 +43,23 @@ DEPENDENCY_FILES = (
     "noxfile.py",
 )
 READY = "ready.json"
+# The record's layout; an environment built under another one is built again.
+LAYOUT = 2
+# What setup leaves inside tracked folders that is no product of it: caches.
+_CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache")
+
+
+@dataclass(frozen=True)
+class EnvRecord:
+    """A finished build: its top-level products, the files it made inside tracked folders,
+    the import roots its editable installs name, the digest of its pointer files, and the
+    blob ids of the tracked files it was built from."""
+
+    products: tuple[str, ...]
+    nested: tuple[str, ...] = ()
+    roots: tuple[str, ...] = ()
+    pointers: str = ""
+    files: dict[str, str] = field(default_factory=dict)
 
 
 def _tracked(tree: Path) -> tuple[str, ...]:
@@ -82,23 +104,70 @@ def start_build(tree: Path, env_dir: Path) -> Path:
     return build
 
 
+@dataclass(frozen=True)
+class SharedEnv:
+    """The shared environment a tree was given: its folder and its record."""
+
+    env_dir: Path
+    record: EnvRecord
+
+    @property
+    def build(self) -> Path:
+        """The folder setup ran in (its tracked Python files are canaries)."""
+        return self.env_dir / "tree"
+
+
 def products(build: Path) -> tuple[str, ...]:
     """The top-level entries of the build tree git does not track (what setup made)."""
     names = {p.split("/", 1)[0] for p in _tracked(build)} | {".git"}
     return tuple(sorted(p.name for p in build.iterdir() if p.name not in names))
 
 
-def link_products(source: Path, made: Sequence[str], tree: Path) -> None:
-    """Link each of setup's products into `tree` (kept out of git's view) unless present."""
-    linked = []
-    for name in made:
+def nested_products(build: Path) -> tuple[str, ...]:
+    """The untracked files and folders setup made inside tracked folders (caches left out)."""
+    out = plain.git(build, "ls-files", "-z", "--others", "--directory")
+    found = []
+    for raw in out.split(b"\0"):
+        path = raw.decode("utf-8", errors="surrogateescape").rstrip("/")
+        parts = path.split("/")
+        if len(parts) < 2 or any(p in _CACHES for p in parts) or path.endswith(".pyc"):
+            continue
+        found.append(path)
+    return tuple(sorted(found))
+
+
+def link_products(source: Path, record: EnvRecord, tree: Path) -> None:
+    """Give `tree` setup's products unless present (kept out of git's view).
+
+    Top-level products are linked; the files made inside tracked folders are copied,
+    so a setup or test writing them in one tree never changes them for the others.
+    """
+    given = []
+    for name in record.products:
         target = tree / name
         if target.exists() or target.is_symlink():
             continue
         target.symlink_to(source / name, target_is_directory=(source / name).is_dir())
-        linked.append(name)
-    if linked:
-        _exclude(tree, linked)
+        given.append(name)
+    for path in record.nested:
+        origin, target = source / path, tree / path
+        if target.exists() or target.is_symlink() or not target.parent.is_dir():
+            continue
+        if origin.is_dir() and not origin.is_symlink():
+            shutil.copytree(origin, target, symlinks=True)
+        else:
+            shutil.copy2(origin, target, follow_symlinks=False)
+        given.append(path)
+    if given:
+        _exclude(tree, given)
+
+
+def unlink_products(source: Path, record: EnvRecord, tree: Path) -> None:
+    """Remove from `tree` the links into the shared environment (before a setup of its own)."""
+    for name in record.products:
+        target = tree / name
+        if target.is_symlink() and target.resolve().is_relative_to(source.resolve()):
+            target.unlink()
 
 
 def _exclude(tree: Path, names: Sequence[str]) -> None:
@@ -112,14 +181,21 @@ def _exclude(tree: Path, names: Sequence[str]) -> None:
             out.write("".join(f"{line}\n" for line in new))
 
 
-def ready_products(env_dir: Path) -> tuple[str, ...] | None:
-    """The products of a finished environment, or None when it is not (yet) built."""
+def ready_record(env_dir: Path) -> EnvRecord | None:
+    """The record of a finished environment, or None when it is not (yet) built."""
     try:
         data = json.loads((env_dir / READY).read_text())
-    except (OSError, ValueError):
+        if data.get("layout") != LAYOUT:
+            return None
+        return EnvRecord(
+            products=tuple(str(p) for p in data["products"]),
+            nested=tuple(str(p) for p in data["nested"]),
+            roots=tuple(str(p) for p in data["roots"]),
+            pointers=str(data["pointers"]),
+            files={str(k): str(v) for k, v in data["files"].items()},
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    made = data.get("products") if isinstance(data, dict) else None
-    return tuple(str(p) for p in made) if isinstance(made, list) else None
 
 
 def env_lock(env_dir: Path) -> AbstractContextManager[None]:
@@ -127,16 +203,17 @@ def env_lock(env_dir: Path) -> AbstractContextManager[None]:
     return file_lock(env_dir.with_name(f"{env_dir.name}.lock"))
 
 
-def finish_build(env_dir: Path, made: Sequence[str]) -> None:
-    """Mark the environment built, with its products."""
-    (env_dir / READY).write_text(json.dumps({"products": list(made)}))
+def finish_build(env_dir: Path, record: EnvRecord) -> None:
+    """Mark the environment built, with its record."""
+    (env_dir / READY).write_text(json.dumps({"layout": LAYOUT, **asdict(record)}))
 
 
-def python_path(tree: Path, inherited: str | None) -> str:
-    """PYTHONPATH with the tree (and its `src/`) first, then what was there."""
+def python_path(tree: Path, roots: Sequence[str], inherited: str | None) -> str:
+    """PYTHONPATH with the tree, its `src/` and the editable installs' roots first."""
     parts = [str(tree)]
     if (tree / "src").is_dir():
         parts.append(str(tree / "src"))
+    parts += [str(tree / r) for r in roots if r and str(tree / r) not in parts]
     if inherited:
         parts.append(inherited)
     return ":".join(parts)

@@ -1,7 +1,10 @@
 """Running the test suite in a tree and reading it: real failures, environment errors, the base's.
 
-`run_suite` is setup then test, with the test run classified (`core.test_runs`);
-an environment error comes back as the test command's outcome `environment-error`.
+`run_suite` is setup then test, with the test run classified (`core.test_runs`) from
+its JUnit report or else its output; an environment error comes back as the test
+command's outcome `environment-error`. A run that reached the shared setup's copy of
+the code (`verify.canary`) is thrown away: the bypass is recorded, the tree is set up
+on its own and tested again.
 `baseline` runs the suite once at a base commit in a temporary worktree and keeps
 its failures (per commit and test command) so a suite that already fails there
 is compared with them, not taken as the change's failure.
@@ -13,14 +16,18 @@ import hashlib
 import json
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from conveyor.core.test_runs import RunKind, TestVerdict, classify_run
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.git import plain
+from conveyor.verify import canary, setup_step
 from conveyor.verify.context import Context
+from conveyor.verify.reports import read_report, report_path
+from conveyor.verify.setup_env import SharedEnv
+from conveyor.verify.setup_step import Prepared
 
 
 @dataclass(frozen=True)
@@ -54,33 +61,73 @@ def _read(result: CommandResult) -> str:
         return result.tail
 
 
-def run_suite(ctx: Context, label: str = "", tree: Path | None = None) -> Suite:
-    """Setup, then the test command, in `tree` (the checkout by default); named `<label> setup`."""
-    prefix = f"{label} " if label else ""
-    setup = ctx.setup(f"{prefix}setup", tree)
-    if not setup.ok:
-        held = skipped(f"{prefix}test", f"setup {setup.outcome.value}")
-        return Suite(setup, held, TestVerdict(RunKind.ENVIRONMENT, why=setup.reason))
-    test = ctx.test(f"{prefix}test", tree)
+def _held(prepared: Prepared, name: str) -> Suite:
+    setup = prepared.result
+    held = skipped(name, f"setup {setup.outcome.value}")
+    return Suite(setup, held, TestVerdict(RunKind.ENVIRONMENT, why=setup.reason))
+
+
+def _tested(
+    ctx: Context, name: str, tree: Path, shared: SharedEnv | None, files: Sequence[str] | None
+) -> tuple[CommandResult, TestVerdict, str]:
+    """One test run, classified, and what of the shared copy it reached ("" for nothing)."""
+    since = canary.mark(shared.env_dir) if shared is not None else 0
+    test = ctx.test(name, tree, shared, files)
     if test.outcome is Outcome.SKIPPED or (
         test.outcome is Outcome.PASSED and test.exit_code is None
     ):
-        return Suite(setup, test, TestVerdict(RunKind.PASSED, frozenset()))
+        return test, TestVerdict(RunKind.PASSED, frozenset()), ""
+    output = _read(test)
+    reached = canary.reached_since(shared.env_dir, since, output) if shared is not None else ""
+    report = read_report(report_path(ctx.logs_dir, name))
     timed_out = test.outcome is Outcome.TIMED_OUT
-    verdict = classify_run(test.exit_code, _read(test), timed_out=timed_out)
+    verdict = classify_run(
+        test.exit_code, output, timed_out=timed_out, report=report, root=str(tree)
+    )
+    test = replace(test, outcomes=verdict.source.value)
     if verdict.kind is RunKind.ENVIRONMENT:
         test = replace(test, outcome=Outcome.ENVIRONMENT, reason=verdict.why)
-    return Suite(setup, test, verdict)
+    return test, verdict, reached
 
 
-def in_worktree(ctx: Context, sha: str, label: str, prepare: Callable[[Path], None]) -> Suite:
+def run_suite(
+    ctx: Context, label: str = "", tree: Path | None = None, files: Sequence[str] | None = None
+) -> Suite:
+    """Setup, then the tests, in `tree` (the checkout by default); named `<label> setup`.
+
+    `files` runs only those test files, with `commands.test_files` (see `Context.test`).
+    """
+    prefix = f"{label} " if label else ""
+    tree = tree or ctx.checkout
+    command = ctx.test_command(tree, files) or ctx.commands.test
+    prepared = setup_step.prepare(ctx, f"{prefix}setup", tree, command)
+    if not prepared.result.ok:
+        return _held(prepared, f"{prefix}test")
+    test, verdict, reached = _tested(ctx, f"{prefix}test", tree, prepared.shared, files)
+    if reached and prepared.shared is not None:
+        canary.record_bypass(prepared.shared.env_dir, command, reached)
+        why = f"the test command reached the shared setup's copy of the code ({reached})"
+        prepared = setup_step.prepare_alone(ctx, f"{prefix}setup", tree, prepared.shared, why)
+        if not prepared.result.ok:
+            return _held(prepared, f"{prefix}test")
+        test, verdict, _ = _tested(ctx, f"{prefix}test", tree, None, files)
+    return Suite(prepared.result, test, verdict)
+
+
+def in_worktree(
+    ctx: Context,
+    sha: str,
+    label: str,
+    prepare: Callable[[Path], None],
+    files: Sequence[str] | None = None,
+) -> Suite:
     """`run_suite` in a temporary worktree at `sha`, after `prepare(tree)`; removed afterwards."""
     holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{label}-", dir=ctx.work_dir))
     tree = holder / "tree"
     try:
         plain.add_worktree(ctx.checkout, tree, sha)
         prepare(tree)
-        return run_suite(ctx, label, tree)
+        return run_suite(ctx, label, tree, files)
     finally:
         plain.remove_worktree(ctx.checkout, tree)
         shutil.rmtree(holder, ignore_errors=True)
@@ -99,7 +146,8 @@ def _cache_file(ctx: Context, sha: str) -> Path | None:
     if ctx.baselines_dir is None:
         return None
     command = hashlib.sha256(ctx.commands.test.encode()).hexdigest()[:12]
-    return ctx.baselines_dir / f"{sha}-{command}.json"
+    # `-2`: failures read from the JUnit report (earlier files read pytest's output only).
+    return ctx.baselines_dir / f"{sha}-{command}-2.json"
 
 
 def baseline(ctx: Context, sha: str) -> Baseline:
