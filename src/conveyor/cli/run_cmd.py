@@ -156,8 +156,16 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
             tls=tls_options,
             heartbeat=heartbeat_timeout,
         )
+    interrupts = Interrupts()
     try:
-        orc = open_orchestrator(loaded, path, os.environ, echo=True, executor_for=factory)
+        orc = open_orchestrator(
+            loaded,
+            path,
+            os.environ,
+            echo=True,
+            executor_for=factory,
+            stop=lambda: interrupts.count > 0,
+        )
     except CredentialsError as exc:
         raise _usage(str(exc)) from exc
     except (OSError, RuntimeError) as exc:  # Temporal unreachable, or refusing
@@ -181,7 +189,6 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
             where = f"{webhook_host}:{webhook_port}"
             raise _usage(f"--webhook-port: cannot listen on {where}: {exc.strerror}") from exc
         orc.log.write(utc_now(), f"webhooks: listening on {webhook_host}:{receiver.port}")
-    interrupts = Interrupts()
     try:
         with catching(interrupts), orc.store:
             code = run_loop(orc, interrupts, until_idle=until_idle, wake=receiver)

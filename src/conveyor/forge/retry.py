@@ -20,7 +20,10 @@ or a signed comment is looked up before it is posted), and a PR is found by
 its head branch before one is created. Failing instead would stop the issue on
 a blip, which costs more than a rare duplicate.
 
-The clock and the sleep are parameters, so tests record the waits.
+The clock and the sleep are parameters, so tests record the waits. `stop`, when given,
+says a person asked the process to stop (`conveyor run`'s Ctrl-C): from then on a wait
+before a retry is cut short and the failure raised, so the loop around it sees the
+request fail at once instead of seconds of backoff later.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import TypeVar
 from conveyor.forge.errors import ForgeError, RateLimited, Transient
 
 T = TypeVar("T")
+STOP_CHECK_S = 0.1
 
 
 def _utc_now() -> datetime:
@@ -56,6 +60,7 @@ class RetryPolicy:
     secondary_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     now: Callable[[], datetime] = field(default=_utc_now, repr=False)
+    stop: Callable[[], bool] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.attempts < 1:
@@ -96,6 +101,20 @@ class RetryPolicy:
     def _backoff(self, attempt: int) -> float:
         return float(min(self.backoff * 2**attempt, self.max_backoff))
 
+    def wait(self, seconds: float) -> bool:
+        """Sleep `seconds` (in slices of at most `STOP_CHECK_S` while `stop` is watched);
+        False when `stop` said to stop before or during the wait."""
+        if self.stop is None:
+            self.sleep(seconds)
+            return True
+        deadline = time.monotonic() + seconds
+        while not self.stop():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return True
+            self.sleep(min(left, STOP_CHECK_S))
+        return False
+
     def run(self, call: Callable[[], T], pause: RatePause | None = None) -> T:
         """Run `call`, retrying `Transient` and `RateLimited` failures as the policy says.
 
@@ -112,7 +131,8 @@ class RetryPolicy:
                         ends = self.now() + timedelta(seconds=self.limit_wait(error, attempt))
                         pause.hold(ends, error)
                     raise
-            self.sleep(wait)
+                if not self.wait(wait):
+                    raise
             attempt += 1
 
 
@@ -134,26 +154,28 @@ class RatePause:
             self.until, self.cause = until, cause
 
     def honour(self, policy: RetryPolicy, operation: str, number: int | None) -> None:
-        """Wait out the pause, or refuse `operation` at once when it lasts beyond `max_wait`."""
+        """Wait out the pause, or refuse `operation` at once when it lasts beyond `max_wait`
+        (or the policy's `stop` cut the wait short)."""
         if self.until is None or self.cause is None:
             return
         left = (self.until - policy.now()).total_seconds()
         if left <= 0:
             self.until = self.cause = None
             return
-        if left > policy.max_wait:
-            cause = self.cause
-            message = f"paused by a rate limit until {self.until:%H:%M:%S} UTC ({cause.message})"
-            raise RateLimited(
-                operation,
-                number,
-                message,
-                reset_at=self.until,
-                retry_after=left,
-                secondary=cause.secondary,
-            )
-        self.until = self.cause = None  # slept out here: a fixed test clock must not loop
-        policy.sleep(left)
+        cause, until = self.cause, self.until
+        if left <= policy.max_wait:
+            self.until = self.cause = None  # slept out here: a fixed test clock must not loop
+            if policy.wait(left):
+                return
+        message = f"paused by a rate limit until {until:%H:%M:%S} UTC ({cause.message})"
+        raise RateLimited(
+            operation,
+            number,
+            message,
+            reset_at=until,
+            retry_after=left,
+            secondary=cause.secondary,
+        )
 
 
 NO_RETRY = RetryPolicy(attempts=1)

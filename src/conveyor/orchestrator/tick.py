@@ -83,13 +83,15 @@ class Orchestrator:
 @dataclass(frozen=True, slots=True)
 class TickResult:
     """What one tick did: the jobs it started, how many run now, and whether all was idle
-    (nothing started or resumed, no job running, no CI wait pending)."""
+    (nothing started or resumed, no job running, no CI wait pending); `poll_failed` when
+    the forge could not be read, so the tick did nothing."""
 
     started: tuple[JobHandle, ...]
     live: int
     idle: bool
     plan: Plan | None = None
     snapshot: Snapshot | None = None
+    poll_failed: bool = False
 
 
 def all_jobs(orc: Orchestrator) -> list[RecordedJob]:
@@ -201,7 +203,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         orc.degraded, alert = note_operation(orc.degraded, "poll", ok=False)
         if alert:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
-        return TickResult((), len(orc.handles), idle=False)
+        return TickResult((), len(orc.handles), idle=False, poll_failed=True)
     closed = _closed(orc, fresh, was_open, now)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -45,3 +46,24 @@ def test_a_tick_writes_the_status_file_and_the_watchdog_memory(
     assert status["jobs"] == []
     memory = json.loads((world.repo_home / "watchdog.json").read_text())
     assert memory["version"] == 1
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_tick_against_an_unreachable_forge_exits_non_zero_with_one_line_naming_the_url(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """The forge port is closed: `tick` fails, saying once where it went and what went wrong."""
+    world = _world(forge_server, tmp_path)
+    url = f"http://127.0.0.1:{_closed_port()}"
+    world.write_config({"forge": {"api_url": url}, "commands": {"test": TRIVIAL}})
+    done = world.run("tick")
+    assert done.returncode != 0
+    said = [line for line in (done.stdout + done.stderr).splitlines() if url in line]
+    assert len(said) == 1, done.stdout + done.stderr
+    assert "refused" in said[0].lower()
+    assert "Traceback" not in done.stderr

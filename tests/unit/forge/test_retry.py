@@ -6,8 +6,10 @@ from datetime import timedelta
 
 import httpx
 import pytest
+from githubkit.exception import RequestError
 
 from conveyor.forge.errors import NotFound, RateLimited, Transient
+from conveyor.forge.github.failure import to_forge_error
 from conveyor.forge.retry import RetryPolicy
 from tests.unit.forge.scripted import NOW, Script, example, status
 
@@ -100,3 +102,21 @@ def test_a_policy_with_no_tries_is_refused() -> None:
     """`attempts` below 1 is a configuration mistake, named as such."""
     with pytest.raises(ValueError, match=r"RetryPolicy\.attempts"):
         RetryPolicy(attempts=0)
+
+
+def test_a_dropped_connection_after_a_stop_request_is_raised_without_waiting() -> None:
+    """Once `stop` says a person asked to stop, a failure is not slept on before a retry."""
+    script = Script(httpx.ConnectError("connection reset"), _issue())
+    with pytest.raises(Transient):
+        script.forge(stop=lambda: True).get_issue(1347)
+    assert script.waits == []
+    assert len(script.requests) == 1
+
+
+def test_a_refused_connection_names_the_forge_url_and_the_error() -> None:
+    """The forge's port is closed: the error says `cannot reach <origin>: <what the OS said>`."""
+    request = httpx.Request("GET", "http://127.0.0.1:9/repos/o/r/issues/1")
+    refused = httpx.ConnectError("[Errno 111] Connection refused", request=request)
+    error = to_forge_error(RequestError(refused), "get issue", 1)
+    assert isinstance(error, Transient)
+    assert "cannot reach http://127.0.0.1:9: [Errno 111] Connection refused" in str(error)

@@ -48,14 +48,28 @@ def to_forge_error(exc: GitHubException, operation: str, number: int | None) -> 
     if isinstance(exc, RequestFailed):
         return from_response(exc.response.raw_response, operation, number)
     if isinstance(exc, RequestTimeout):
-        return Transient(operation, number, "the request timed out")
+        return Transient(operation, number, f"{_where(exc.exc)} did not answer in time")
     if isinstance(exc, RequestError):
-        return Transient(operation, number, f"the request failed: {exc.exc!r}")
+        said = str(exc.exc) or type(exc.exc).__name__
+        return Transient(operation, number, f"cannot reach {_where(exc.exc)}: {said}")
     if isinstance(exc, GraphQLFailed):
         return _from_graphql(exc, operation, number)
     if isinstance(exc, AuthCredentialError | AuthExpiredError):
         return Unauthorized(operation, number, f"bad credentials: {exc}")
     return ForgeError(operation, number, f"unexpected failure: {exc!r}")
+
+
+def _where(error: BaseException) -> str:
+    """The forge a failed request went to, as `scheme://host:port` (the config's api_url's
+    origin), or "the forge" when the error does not carry its request."""
+    if not isinstance(error, httpx.RequestError):
+        return "the forge"
+    try:
+        url = error.request.url
+    except RuntimeError:  # httpx's error made without its request
+        return "the forge"
+    port = f":{url.port}" if url.port is not None else ""
+    return f"{url.scheme}://{url.host}{port}"
 
 
 def from_response(response: httpx.Response, operation: str, number: int | None) -> ForgeError:

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from conveyor.core.config import Config
 from conveyor.forge.connect import connect
+from conveyor.forge.retry import RetryPolicy
 from conveyor.job.layout import load_lane
 from conveyor.job.main import repo_home
 from conveyor.orchestrator.shell.carry_out import terminate_all
@@ -36,6 +37,8 @@ from conveyor.orchestrator.tick import Orchestrator, tick
 WAKE_CHECK_S = 0.2
 STOP_WAIT_S = 300.0
 EXIT_INTERRUPTED = 130
+EXIT_FORGE = 1
+BACKOFF_CAP = 8  # a forge that stays down is polled at most 8 poll intervals apart
 Clock = Callable[[], datetime]
 
 
@@ -96,14 +99,17 @@ def open_orchestrator(
     *,
     echo: bool = False,
     executor_for: ExecutorFactory | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Orchestrator:
     """The orchestrator of this machine's lane for one repository (its files under the home).
 
     Jobs run as local processes unless `executor_for(home, lane)` gives another executor.
+    `stop` (the loop's Ctrl-C count) cuts the forge client's retry waits short.
     """
     home = repo_home(config, environ)
     lane = load_lane(home)
-    forge = connect(config, environ, base_dir=config_path.parent)
+    retry = None if stop is None else RetryPolicy(stop=stop)
+    forge = connect(config, environ, base_dir=config_path.parent, retry=retry)
     store = SnapshotStore(home / CACHE_FILE, config.account.login)
     executor: Executor
     if executor_for is None:
@@ -124,8 +130,13 @@ def _wait_jobs(orc: Orchestrator, handles: list[JobHandle], seconds: float) -> N
 
 
 def run_once(orc: Orchestrator, clock: Clock = utc_now) -> int:
-    """One tick; wait for the jobs it started, then rewrite status.json starting nothing more."""
+    """One tick; wait for the jobs it started, then rewrite status.json starting nothing more.
+
+    `EXIT_FORGE` when the forge could not be read (the log line names the URL and the error).
+    """
     result = tick(orc, clock())
+    if result.poll_failed:
+        return EXIT_FORGE
     if result.started:
         _wait_jobs(orc, list(result.started), float("inf"))
         orc.cooling_down = True
@@ -156,6 +167,13 @@ def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float, wake: Wake, 
             return
 
 
+def _poll_wait(orc: Orchestrator, failed: int) -> float:
+    """The nap before the next poll: the poll interval, doubled for each poll in a row
+    that could not read the forge (up to `BACKOFF_CAP` intervals), so a forge that is down
+    is not asked, nor logged about, every few seconds."""
+    return float(orc.config.limits.poll_seconds * min(2 ** max(failed - 1, 0), BACKOFF_CAP))
+
+
 def _hard_stop(orc: Orchestrator, clock: Clock) -> int:
     """SIGTERM every job of ours, wait for them to save their issues, write the status."""
     live = terminate_all(orc.executor, orc.handles)
@@ -177,7 +195,7 @@ def run_loop(
     """Tick until interrupted (or, with `until_idle`, until nothing runs and nothing starts)."""
     nap_wake = wake if wake is not None else Sleep()
     orc.log.write(clock(), f"orchestrator started: lane {orc.lane}, pid {os.getpid()}")
-    confirming = False
+    confirming, failed = False, 0
     while True:
         seen = interrupts.count
         if interrupts.count >= 2:
@@ -204,4 +222,5 @@ def run_loop(
             orc.log.write(clock(), "idle: nothing running and nothing to start; stopped")
             return 0
         confirming = False
-        _nap(orc, interrupts, orc.config.limits.poll_seconds, nap_wake, seen)
+        failed = failed + 1 if result.poll_failed else 0
+        _nap(orc, interrupts, _poll_wait(orc, failed), nap_wake, seen)
