@@ -57,19 +57,6 @@ def _check_agent(agent: str, *, fake_model: bool) -> None:
         raise typer.Exit(EXIT_USAGE)
 
 
-def next_steps(data_dir: Path, config: Path) -> list[str]:
-    """What to run after the demo: its forge again (same port) and the commands on its config."""
-    return [
-        "next:",
-        f"  conveyor forge serve --data {data_dir}   # the forge again, on the same port",
-        f"  conveyor status --config {config}   # every issue's outcome and PR",
-        f"  conveyor status --config {config} --issue 1   # one issue: state, events, stops",
-        f"  conveyor cost --config {config} --by issue   # tokens and cost per issue",
-        f"  conveyor doctor --config {config}   # what a real repository needs (forge served)",
-        "  conveyor init ~/widgets.toml --repo OWNER/NAME   # a config for your own repository",
-    ]
-
-
 def demo(
     data: Annotated[
         Path | None, typer.Option("--data", help="Keep the forge's data here (default: temp).")
@@ -99,6 +86,7 @@ def demo(
     """
     from rich.console import Console
 
+    from conveyor.cli.demo.ending import Verdict, next_steps, page_line, verdict_lines
     from conveyor.cli.demo.issues import expected_outcomes
     from conveyor.cli.demo.run import DemoFiles, run_pipeline, stalled_reason
     from conveyor.cli.demo.table import (
@@ -109,6 +97,7 @@ def demo(
         stacking_lines,
         table_lines,
     )
+    from conveyor.job.drive import shown_command
     from conveyor.testing.emulator import ForgeServer
 
     _check_agent(agent, fake_model=fake_model)
@@ -116,7 +105,8 @@ def demo(
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
     with ForgeServer(data_dir, pipeline_home=files.home) as server:
-        typer.echo(f"forge page: {server.url}/  (data in {data_dir})")
+        where = f"forge page: {server.url}/  (data in {data_dir})"
+        typer.echo(where if not no_serve else f"forge data in {data_dir}")
         result = run_pipeline(server, files, agent=agent, console=console, fake_model=fake_model)
         rows = build_rows(result.facts)
         typer.echo("")
@@ -128,17 +118,15 @@ def demo(
             say(f"stacked: {line}")
         compared = agent == "scripted" or fake_model
         missed = misses(rows, expected_outcomes()) if compared else []
-        for line in missed:
-            say(f"not as expected: {line}")
         stuck = not moved(result.facts)
-        if stuck:
-            typer.echo("no issue moved: " + (stalled_reason(files.home) or "see the log"))
-        if result.interrupted:
-            typer.echo("interrupted: the table shows where each issue stopped")
-        typer.echo(f"forge page: {server.url}/  (the pipeline: {server.url}/pipeline)")
-        for line in next_steps(data_dir, files.config):
+        reason = (stalled_reason(files.home) or "see the log") if stuck else None
+        verdict = Verdict(len(rows), compared, missed, result.interrupted, reason)
+        serving = not no_serve and sys.stdin.isatty() and sys.stdout.isatty()
+        say_lines(verdict_lines(verdict))
+        steps = next_steps(shown_command(), data_dir, files.config)
+        for line in (*page_line(server.url, serving=serving), *steps):
             typer.echo(line)
-        if not no_serve and sys.stdin.isatty() and sys.stdout.isatty():
+        if serving:
             typer.echo("serving; Ctrl-C to stop")
             _wait_for_interrupt()
     if missed or stuck or result.interrupted:
