@@ -19,7 +19,7 @@ from pathlib import Path
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
-from conveyor.core.test_runs import RunKind, listing
+from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, listing
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
@@ -195,7 +195,7 @@ def _fail_findings(
     at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests])
     if isinstance(at_head, SpecCheck):
         return at_head
-    reverted = _passing_reverted(ctx, start, head, tests)
+    reverted = _passing_reverted(ctx, start, head, changes, tests)
     if isinstance(reverted, SpecCheck):
         return reverted
     return SpecCheck((*at_head, *reverted))
@@ -227,9 +227,12 @@ def _failing_at_head(
 
 
 def _passing_reverted(
-    ctx: Context, start: str, head: str, tests: Sequence[Change]
+    ctx: Context, start: str, head: str, changes: Sequence[Change], tests: Sequence[Change]
 ) -> SpecCheck | list[str]:
-    """SPEC-84's findings: with the spec writer's tests put back, the suite must pass."""
+    """SPEC-84's findings: with the spec writer's tests put back, the suite must pass.
+
+    Failures on an import the spec did not touch are an environment error (issue 31).
+    """
     found: list[str] = []
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
@@ -247,6 +250,9 @@ def _passing_reverted(
             if before.environment is not None:
                 return SpecCheck((), environment_note(before.environment))
             still = still - (before.failures or frozenset())
+            foreign = foreign_imports(reverted.verdict, still, {c.path for c in changes})
+            if foreign:
+                return SpecCheck((), imports_note(reverted.test.name, foreign))
         if still is None or still:
             what = f" ({listing(still)})" if still else ""
             found.append(
