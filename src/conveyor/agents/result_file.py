@@ -9,6 +9,7 @@ from typing import Any
 
 from conveyor.agents.backends.base import StreamState
 from conveyor.agents.reply_gate import read_accepted
+from conveyor.agents.scripted.scenario import SCENARIO_EXIT
 from conveyor.core.agent_failure import InfraKind, classify_error
 from conveyor.core.replies import Reply, validate_reply
 from conveyor.core.session import (
@@ -107,6 +108,11 @@ def _stream_failure(spec: SessionSpec, state: StreamState, seen: Watch) -> Outco
         return _failed(InfraKind.USAGE_LIMIT, text, SessionStatus.RATE_LIMITED)
     if state.error is not None:
         return _failed(classify_error(state.error, rate_limited=False), state.error)
+    if not state.ended and spec.scenario is not None and seen.exit_code == SCENARIO_EXIT:
+        # The agent's last stderr line says why (the file, and the session no entry matched).
+        lines = _stderr_tail(spec.session_dir, 4000).splitlines() or ["cannot play the session"]
+        said = lines[-1].removeprefix("conveyor-scripted-agent: ")
+        return Outcome(SessionStatus.FAILED, FailureKind.SCENARIO, f"the scripted agent: {said}")
     if not state.ended:
         text = f"the CLI exited ({seen.exit_code}) without a final event"
         if tail := _stderr_tail(spec.session_dir):

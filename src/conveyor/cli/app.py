@@ -13,6 +13,7 @@ from conveyor.cli.drive_cmd import drive_cmd
 from conveyor.cli.init_cmd import init
 from conveyor.cli.job_cmd import job
 from conveyor.cli.live_cmd import live
+from conveyor.cli.resume_cmd import resume
 from conveyor.cli.run_cmd import run, tick
 from conveyor.cli.status_cmd import status
 from conveyor.cli.worker_cmd import worker
@@ -55,5 +56,6 @@ app.command("cost")(cost)
 app.command("run")(run)
 app.command("tick")(tick)
 app.command("doctor")(doctor)
+app.command("resume")(resume)
 app.command("live")(live)
 app.command("worker")(worker)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.screen import say_lines
 
 if TYPE_CHECKING:
     from conveyor.orchestrator.shell.ledger import CostLine, GroupBy
@@ -95,5 +96,4 @@ def cost(
         report = {"since": start.isoformat(), "by": by or "total", "lines": lines}
         typer.echo(json.dumps(report, indent=2))
         return
-    typer.echo(f"sessions started since {start:%Y-%m-%d %H:%M} UTC")
-    typer.echo("\n".join(_table(lines, by)))
+    say_lines([f"sessions started since {start:%Y-%m-%d %H:%M} UTC", *_table(lines, by)])

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from conveyor.cli.demo.config import REAL_AGENTS
+from conveyor.cli.screen import say, say_lines
 
 EXIT_MISSED = 1
 EXIT_USAGE = 2
@@ -105,8 +106,8 @@ def demo(
         critical_path,
         misses,
         moved,
-        render,
         stacking_lines,
+        table_lines,
     )
     from conveyor.testing.emulator import ForgeServer
 
@@ -119,16 +120,16 @@ def demo(
         result = run_pipeline(server, files, agent=agent, console=console, fake_model=fake_model)
         rows = build_rows(result.facts)
         typer.echo("")
-        typer.echo(render(rows))
+        say_lines(table_lines(rows))
         typer.echo("")
         typer.echo(f"wall time: {result.seconds:.0f}s")
-        typer.echo(f"critical path: {critical_path(result.facts)}")
+        say(f"critical path: {critical_path(result.facts)}")
         for line in stacking_lines(result.facts):
-            typer.echo(f"stacked: {line}")
+            say(f"stacked: {line}")
         compared = agent == "scripted" or fake_model
         missed = misses(rows, expected_outcomes()) if compared else []
         for line in missed:
-            typer.echo(f"not as expected: {line}")
+            say(f"not as expected: {line}")
         stuck = not moved(result.facts)
         if stuck:
             typer.echo("no issue moved: " + (stalled_reason(files.home) or "see the log"))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.screen import say_lines
 
 if TYPE_CHECKING:
     from conveyor.cli.doctor_checks import Check
@@ -64,10 +65,10 @@ def _report(found: list[Check], *, as_json: bool) -> bool:
         listed = [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in found]
         typer.echo(json.dumps({"ok": not failed, "failed": failed, "checks": listed}, indent=2))
         return not failed
-    for check in found:
-        typer.echo(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+    lines = [f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}" for check in found]
     if failed:
-        typer.echo(f"doctor: {len(failed)} failed: {', '.join(failed)}")
+        lines.append(f"doctor: {len(failed)} failed: {', '.join(failed)}")
     else:
-        typer.echo("doctor: all checks passed")
+        lines.append("doctor: all checks passed")
+    say_lines(lines)  # details quote the forge (labels, logins, issues' titles)
     return not failed

@@ -1,4 +1,9 @@
-"""`issue.md`: what agents read of an issue, cleaned of hidden markup (TRUST-5, 6, 11, 12)."""
+"""`issue.md`: what agents read of an issue, cleaned of hidden markup (TRUST-5, 6, 11, 12).
+
+A body or comment longer than its limit (`BODY_LIMIT`, `COMMENT_LIMIT`, in characters)
+is cut, with a line saying so: anyone with the right to comment could otherwise fill a
+session's context with one 60K-character comment before it read a line of code.
+"""
 
 from __future__ import annotations
 
@@ -13,26 +18,61 @@ from conveyor.core.trust import CommentLike, Kind, Trust
 
 _HIDDEN = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _LINE_BREAKS = {"\u2028": "\n", "\u2029": "\n\n"}
+_KEPT_CONTROLS = frozenset("\n\t")
+BODY_LIMIT = 16_000
+COMMENT_LIMIT = 8_000
+# A cut backs off to a line's end when one is this close to the limit, so no line is halved.
+_LINE_SLACK = 0.2
 # Pipeline comments left out of what agents read: claims and the state.
 _LEFT_OUT_KINDS = frozenset({"claim"})
 
 
 def strip_hidden(text: str) -> str:
-    """Drop HTML comments and invisible or bidirectional control characters.
+    """Drop HTML comments and invisible, bidirectional or control characters.
 
     Format characters (Unicode category Cf: zero-width spaces and joiners,
     bidi embeddings, overrides and isolates, tag characters, the BOM) can
     hide instructions from a person reading the issue; none is needed by an
-    agent. Unterminated comments are dropped to the end of the text.
+    agent, nor is a control character (a NUL, a bell, an escape sequence) but
+    the newline and the tab. A carriage return ends a line. Unterminated
+    comments are dropped to the end of the text.
     """
-    text = _HIDDEN.sub("", text)
+    text = _HIDDEN.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
     kept = []
     for char in text:
         if char in _LINE_BREAKS:
             kept.append(_LINE_BREAKS[char])
-        elif unicodedata.category(char) != "Cf":
+        elif char in _KEPT_CONTROLS or unicodedata.category(char) not in ("Cf", "Cc"):
             kept.append(char)
     return "".join(kept)
+
+
+def cut(text: str, limit: int, what: str) -> str:
+    """`text` as it is, or its first `limit` characters and a line saying it was cut.
+
+    The cut falls at the end of a line when one ends close enough to the limit.
+    """
+    if len(text) <= limit:
+        return text
+    kept = text[:limit]
+    line_end = kept.rfind("\n")
+    if line_end >= limit * (1 - _LINE_SLACK):
+        kept = kept[:line_end]
+    kept = kept.rstrip()
+    return (
+        f"{kept}\n\n[Cut by Conveyor: this {what} has {len(text):,} characters, more than the "
+        f"{limit:,} agents are given; the first {len(kept):,} are above.]"
+    )
+
+
+def for_agents(text: str, limit: int, what: str) -> str:
+    """A body or comment as agents read it: hidden markup stripped, cut to `limit`."""
+    return cut(strip_hidden(text).strip(), limit, what)
+
+
+def one_line(title: str) -> str:
+    """A title as agents read it: stripped as a body is, on one line (its newlines spaces)."""
+    return " ".join(strip_hidden(title).split())
 
 
 def is_claim_body(body: str) -> bool:
@@ -79,14 +119,14 @@ def render_issue(
         elif trust.kind(comment) is Kind.UNTRUSTED:
             withheld += 1
     parts = [
-        f"# #{number}: {strip_hidden(title).strip()}",
+        f"# #{number}: {one_line(title)}",
         f"Opened by @{author}.",
-        strip_hidden(body).strip() or "(no description)",
+        for_agents(body, BODY_LIMIT, "issue body") or "(no description)",
     ]
     for comment in shown:
         stamp = comment.created_at.strftime("%Y-%m-%d %H:%M UTC")
         parts.append(f"## Comment by @{comment.author} ({stamp})")
-        parts.append(strip_hidden(comment.body).strip() or "(empty)")
+        parts.append(for_agents(comment.body, COMMENT_LIMIT, "comment") or "(empty)")
     noun = "comment" if withheld == 1 else "comments"
     parts.append(
         f"{withheld} {noun} from users who are not trusted withheld."

@@ -74,7 +74,7 @@ def stop_label(code: StopCode) -> LabelDef:
         control.colour,
         f"Stopped by the {control.name} control; see the stop comment. Remove to restart.",
         control.checks,
-        control.resume,
+        f"{control.resume} Then remove the label.",
         control.name,
     )
 
@@ -126,7 +126,9 @@ def labels_markdown() -> str:
         "Conveyor shows each issue's coarse status with one `agent:` label at a time.",
         "Finer stages live in the hidden state comment. Every stop also posts a signed",
         "comment naming the control, what it checks, the reason and how to resume.",
-        "Removing a stop label restarts the issue as a fresh attempt with fresh limits.",
+        "Removing a stop label restarts the issue as a fresh attempt with fresh limits;",
+        "`conveyor resume --issue N` removes it through the forge's API, on GitHub and on",
+        "the embedded forge alike.",
         "",
         "This page is generated from `conveyor.core.labels`; a test keeps it in step.",
         "",

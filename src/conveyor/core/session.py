@@ -33,10 +33,16 @@ class SessionStatus(StrEnum):
 
 
 class FailureKind(StrEnum):
-    """Infrastructure failures are retried (with the fallback model); behavioural ones are not."""
+    """Infrastructure failures are retried (with the fallback model); behavioural ones are not.
+
+    `scenario`: the scripted agent's scenario cannot play the session (no entry matches, or
+    the file is unreadable). It is neither the model's doing nor the CLI's: the job stops
+    that issue at once, naming the file, and no agent is paused for it.
+    """
 
     INFRASTRUCTURE = "infrastructure"
     BEHAVIOURAL = "behavioural"
+    SCENARIO = "scenario"
 
 
 @dataclass(frozen=True)

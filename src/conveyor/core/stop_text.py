@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conveyor.core.stops import StopCode
+from conveyor.core.stops import StopCode, how_to_resume
 
 
 def fence(text: str) -> str:
@@ -15,8 +15,9 @@ def fence(text: str) -> str:
     return f"{ticks}text\n{text.rstrip()}\n{ticks}"
 
 
-def stop_text(code: StopCode, reason: str, details: str = "") -> str:
-    """The body (after the signature) of the comment a stop posts on the issue and PR (STOP-2)."""
+def stop_text(code: StopCode, reason: str, details: str = "", issue: int | None = None) -> str:
+    """The body (after the signature) of the comment a stop posts on the issue and PR (STOP-2);
+    `issue` is the stopped issue's number, named in the resume command."""
     control = code.control
     parts = [
         f"### Stopped by the {control.name} control (`{code.value}`)",
@@ -25,5 +26,5 @@ def stop_text(code: StopCode, reason: str, details: str = "") -> str:
     ]
     if details.strip():
         parts.append(f"**Details:**\n\n{fence(details)}")
-    parts.append(f"**How to resume:** {control.resume} (label `{code.label}`)")
+    parts.append(f"**How to resume:** {how_to_resume(code, issue)}")
     return "\n\n".join(parts)

@@ -48,7 +48,11 @@ class StopCode(StrEnum):
 
 @dataclass(frozen=True)
 class Control:
-    """What a control checks and what the operator does after it trips."""
+    """What a control checks and what the operator does after it trips.
+
+    `resume` is what to fix first; `how_to_resume` adds lifting the label, the same on
+    every forge.
+    """
 
     name: str
     checks: str
@@ -56,7 +60,16 @@ class Control:
     colour: str
 
 
-_REMOVE = "Remove the label to restart with fresh limits"
+def how_to_resume(code: StopCode, issue: int | None = None) -> str:
+    """The control's fix, then taking its label off: `conveyor resume --issue N` does that
+    through the forge's API (GitHub and the embedded forge alike)."""
+    number = "N" if issue is None else str(issue)
+    return (
+        f"{code.control.resume} Then remove the label `{code.label}`"
+        f" (`conveyor resume --issue {number}` does it): the issue restarts with fresh limits."
+    )
+
+
 _RED = "b60205"
 _AMBER = "d93f0b"
 _GREY = "6a737d"
@@ -66,154 +79,154 @@ CONTROLS: dict[StopCode, Control] = {
     StopCode.BUDGET: Control(
         "token budget",
         "The next session would pass the issue's token ceiling or the rebase pool.",
-        f"Raise the ceiling or narrow the issue. {_REMOVE}.",
+        "Raise the ceiling or narrow the issue.",
         _AMBER,
     ),
     StopCode.FIX_LOOP: Control(
         "fix loop",
         "A finding that a fix resolved came back.",
-        f"Read the finding's history on the PR. {_REMOVE}.",
+        "Read the finding's history on the PR.",
         _AMBER,
     ),
     StopCode.REVIEW_ROUNDS: Control(
         "review rounds",
         "Blocking findings are still open after max_fix_rounds fix rounds.",
-        f"Fix or dismiss the open findings. {_REMOVE}.",
+        "Fix or dismiss the open findings.",
         _AMBER,
     ),
     StopCode.CHECKS_UNRELATED: Control(
         "unrelated checks",
         "Checks fail for reasons the change did not cause.",
-        f"Make the base branch's checks green. {_REMOVE}.",
+        "Make the base branch's checks green.",
         _GREY,
     ),
     StopCode.CHECK_FIXES: Control(
         "check fixes",
         "Checks still fail after max_check_fixes fix attempts.",
-        f"Look at the failing checks on the PR. {_REMOVE}.",
+        "Look at the failing checks on the PR.",
         _AMBER,
     ),
     StopCode.NO_CI: Control(
         "CI reporting",
         "The required CI checks never reported on the head commit.",
-        f"Check the CI set-up for the branch. {_REMOVE}.",
+        "Check the CI set-up for the branch.",
         _GREY,
     ),
     StopCode.TRIAGE_REJECTED: Control(
         "triage",
         "Triage judged the issue not suitable for the pipeline.",
-        f"Rewrite the issue as the stop comment asks. {_REMOVE}.",
+        "Rewrite the issue as the reason asks.",
         _PURPLE,
     ),
     StopCode.TRIAGE_LIMIT: Control(
         "triage attempts",
         "Triage failed triage_attempts times on the same issue.",
-        f"Clarify the issue. {_REMOVE}.",
+        "Clarify the issue.",
         _PURPLE,
     ),
     StopCode.NOT_DOABLE: Control(
         "not doable",
         "The implementation changed neither the code nor the wiki.",
-        f"Clarify what should change. {_REMOVE}.",
+        "Clarify what should change.",
         _PURPLE,
     ),
     StopCode.TOO_LARGE: Control(
         "size",
         "A writer handed off more than max_continuations times.",
-        f"Split the issue, or {_REMOVE.lower()}; the restart goes to triage and keeps the PR.",
+        "Split the issue, or let it go on as it is: the restart goes to triage and keeps the PR.",
         _PURPLE,
     ),
     StopCode.ACCEPTANCE: Control(
         "acceptance",
         "The change does not do what the issue asks, or the fixer disputes that it must.",
-        f"Read the acceptance finding; fix or clarify. {_REMOVE}.",
+        "Read the acceptance finding; fix or clarify.",
         _AMBER,
     ),
     StopCode.BRANCH_CHANGED: Control(
         "branch ownership",
         "The PR branch moved away from the head the pipeline recorded.",
-        f"Keep or reset the pushed commits. {_REMOVE}.",
+        "Keep or reset the pushed commits.",
         _RED,
     ),
     StopCode.CONFLICT: Control(
         "conflict fixes",
         "Merge conflicts remain after max_conflict_fixes resolver attempts, or the issue's "
         "wiki pages no longer apply to the wiki (saved as wiki-unpushed.patch).",
-        f"Resolve the conflict on the branch (or apply the patch to the wiki). {_REMOVE}.",
+        "Resolve the conflict on the branch (or apply the patch to the wiki).",
         _AMBER,
     ),
     StopCode.SYNC_LIMIT: Control(
         "sync limit",
         "The branch was rebased max_syncs times.",
-        f"Wait for the base to settle. {_REMOVE}.",
+        "Wait for the base to settle.",
         _GREY,
     ),
     StopCode.PUSH_REJECTED: Control(
         "push",
         "git refused the pipeline's push.",
-        f"Check branch protection and the account's rights. {_REMOVE}.",
+        "Check branch protection and the account's rights.",
         _RED,
     ),
     StopCode.MERGE_REFUSED: Control(
         "merge",
         "The forge refused the merge for a reason other than being behind.",
-        f"Read the refusal in the stop comment. {_REMOVE}.",
+        "Deal with the forge's refusal the reason gives.",
         _RED,
     ),
     StopCode.ERROR: Control(
         "step failure",
         "A step or session failed, or the saved state could not be read.",
-        f"Read the details in the stop comment. {_REMOVE}.",
+        "Fix what the reason and the details name.",
         _RED,
     ),
     StopCode.JOB: Control(
         "job watchdog",
         "A job went silent, timed out, or died more than max_resumes times in one stage.",
-        f"Read the job's log. {_REMOVE}.",
+        "Read the job's log.",
         _RED,
     ),
     StopCode.NO_WORK: Control(
         "no work",
         "The change was already present; there was nothing to do.",
-        "Close the issue, or reword it and remove the label.",
+        "Close the issue, or reword it.",
         _GREY,
     ),
     StopCode.SPEC_FILES: Control(
         "spec files",
         "A file the spec documents is missing on restart.",
-        f"Restore the file or drop the spec. {_REMOVE}.",
+        "Restore the file or drop the spec.",
         _AMBER,
     ),
     StopCode.ENVIRONMENT: Control(
         "environment",
         "A command the checks run could not judge the work: setup failed, a usage error, "
         "a missing interpreter, a timeout.",
-        f"Fix the repository's commands or environment (the stop comment names the command "
-        f"and its output). {_REMOVE}.",
+        "Fix the repository's commands or environment (the details name the command and its "
+        "output).",
         _GREY,
     ),
     StopCode.USER_HARM: Control(
         "security: user harm",
         "The security review found the change could harm users.",
-        f"Review the change by hand. {_REMOVE}.",
+        "Review the change by hand.",
         _RED,
     ),
     StopCode.USERS_RIGHTS: Control(
         "security: users' rights",
         "The security review found the change could infringe users' rights.",
-        f"Review the change by hand. {_REMOVE}.",
+        "Review the change by hand.",
         _RED,
     ),
     StopCode.FINANCIAL_HARM: Control(
         "security: financial harm",
         "The security review found the change could cause financial harm.",
-        f"Review the change by hand. {_REMOVE}.",
+        "Review the change by hand.",
         _RED,
     ),
     StopCode.ABUSE_RISK: Control(
         "security: abuse risk",
         "The security review found the change could be abused.",
-        f"Review the change by hand. {_REMOVE}.",
+        "Review the change by hand.",
         _RED,
     ),
 }

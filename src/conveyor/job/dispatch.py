@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
-from conveyor.job.effects_session import run_launch
+from conveyor.job.effects_session import ScenarioMissing, run_launch
 from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.ops import branch_effects as branch
 from conveyor.ops import checks_effects as checks
@@ -33,7 +33,7 @@ from conveyor.stages import effects_merge as mx
 from conveyor.stages import effects_review as rx
 
 E = TypeVar("E", bound=fx.Effect)
-Outcome = fx.Result | PushRefused
+Outcome = fx.Result | PushRefused | ScenarioMissing
 Op = Callable[[JobContext, IssueState, fx.Effect], Outcome]
 
 
@@ -67,7 +67,9 @@ class Dispatch:
         return op(ctx, state, effect)
 
 
-def launch(ctx: JobContext, _state: IssueState, effect: fx.LaunchSession) -> fx.SessionEnded:
+def launch(
+    ctx: JobContext, _state: IssueState, effect: fx.LaunchSession
+) -> fx.SessionEnded | ScenarioMissing:
     """Run the session with the comments posted since; post the handoff it kept."""
     ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
     if kept:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -64,6 +67,17 @@ def conveyor_argv() -> list[str]:
     if script.exists():
         return [str(script)]
     return [sys.executable, "-c", "from conveyor.cli.main import main; main()"]
+
+
+@functools.cache
+def shown_command() -> str:
+    """`conveyor` as a person types it to reach this install: the bare name when PATH finds
+    this very script, else its path (a virtual environment's `bin` is seldom on PATH)."""
+    argv = conveyor_argv()
+    found = shutil.which("conveyor")
+    if len(argv) == 1 and found is not None and Path(found).resolve() == Path(argv[0]).resolve():
+        return "conveyor"
+    return shlex.join(argv)
 
 
 def _progress(state: IssueState | None) -> tuple[Stage, dict[str, object]] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from conveyor.agents.process import SessionHandle
 from conveyor.core.replies import SpecReply, validate_reply
 from conveyor.core.session import (
     ContextLimits,
+    FailureKind,
     SessionIdentity,
     SessionResult,
     SessionSpec,
@@ -26,6 +28,14 @@ from conveyor.stages.effects import LaunchSession, SessionEnded
 from conveyor.stages.registry import definition
 
 HANDOFF_MD = "handoff.md"
+
+
+@dataclass(frozen=True)
+class ScenarioMissing:
+    """The scripted agent's scenario cannot play the session: the runner stops the issue
+    (`error`), naming the file and the session, and no agent is paused for it."""
+
+    reason: str
 
 
 def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
@@ -104,7 +114,9 @@ def keep_handoff(ctx: JobContext, result: SessionResult) -> bool:
     return True
 
 
-def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bool]:
+def run_launch(
+    ctx: JobContext, effect: LaunchSession
+) -> tuple[SessionEnded | ScenarioMissing, bool]:
     """Launch the session (reachable by steer and SIGTERM) and return how it ended.
 
     The second value says whether a handoff.md was kept for a continuation.
@@ -137,6 +149,8 @@ def run_launch(ctx: JobContext, effect: LaunchSession) -> tuple[SessionEnded, bo
         tokens=result.total_usage.total,
         error=result.error,
     )
+    if result.failure is FailureKind.SCENARIO:
+        return ScenarioMissing(result.error or "the scripted agent cannot play the session"), kept
     status = result.status
     if status is SessionStatus.REPLIED and result.reply is None:
         status = SessionStatus.FAILED

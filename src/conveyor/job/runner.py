@@ -5,8 +5,8 @@ checkout is ready. The stage's machine and what it needs first (spec.md restored
 start measured) come from its definition in `stages.registry`. Each effect goes in one hop
 to the op that carries it out (the table in `job/dispatch.py`); each result is fed back to
 the machine's pure `transition`, a refused push ends the stage with the `push-rejected`
-stop, and the end it reaches is carried out with the intake ops (save-state, release,
-stop, ask, split).
+stop (a session the scripted agent's scenario cannot play with `error`), and the end it
+reaches is carried out with the intake ops (save-state, release, stop, ask, split).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.dispatch import DISPATCH
-from conveyor.job.effects_session import quick_checks
+from conveyor.job.effects_session import ScenarioMissing, quick_checks
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.ops.branch_effects import scope_check
@@ -76,10 +76,13 @@ def build_inputs(ctx: JobContext) -> Inputs:
     )
 
 
-def perform(ctx: JobContext, state: IssueState, effect: Effect) -> Result | PushRefused:
+def perform(
+    ctx: JobContext, state: IssueState, effect: Effect
+) -> Result | PushRefused | ScenarioMissing:
     """Carry out one effect with the op that does it and return its result (see `job/dispatch.py`).
 
-    A push the forge refused is `PushRefused`; adapter failures raise.
+    A push the forge refused is `PushRefused`, a session the scripted agent's scenario cannot
+    play `ScenarioMissing`; adapter failures raise.
     """
     return DISPATCH.perform(ctx, state, effect)
 
@@ -96,6 +99,10 @@ def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
         if isinstance(result, PushRefused):
             reason = f"the forge refused the push: {result.reason}"
             return carry_out(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
+        if isinstance(result, ScenarioMissing):
+            # The same session would miss again however often it ran: stop now, not after
+            # the stage's attempts, and name the file to fix.
+            return carry_out(ctx, Stopped(StopCode.ERROR, result.reason, current))
         if ctx.interrupted():
             return StageEnd("interrupted", current, "interrupted during the stage")
         step = machine.transition(step.memory, result)

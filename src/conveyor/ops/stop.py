@@ -48,7 +48,7 @@ def stop(
     lookup = fetch_state(ctx, number)
     state = state_of(lookup) if refusal(lookup) is None else None
     labels = set_agent_label(ctx, number, issue.labels, stop_label(code))
-    text = stop_text(code, reason, details)
+    text = stop_text(code, reason, details, issue=number)
     post_comment(ctx, number, STOP_KIND, text)
     pr = state.pr if state is not None else None
     if pr is not None:

@@ -18,6 +18,7 @@ from conveyor.core.config import Config
 from conveyor.core.state import Stage, Stopped
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
+from conveyor.job.drive import shown_command
 from conveyor.ops.context import OpContext
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
@@ -76,6 +77,7 @@ class Orchestrator:
     said_pauses: frozenset[str] = frozenset()
     ci_reported: set[str] = field(default_factory=set)
     feedback_prs: set[int] = field(default_factory=set)
+    config_path: Path | None = None  # named in the status's resume commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,8 @@ def _write_status(
         stops=_stops(fresh),
         today=today,
         degraded=orc.degraded,
+        config_path=orc.config_path,
+        runner=shown_command(),
     )
     try:
         save_status(orc.home / STATUS_FILE, status)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conveyor.core.claims import claim_body
-from conveyor.core.issue_text import render_issue, strip_hidden
+from conveyor.core.issue_text import BODY_LIMIT, COMMENT_LIMIT, render_issue, strip_hidden
 from conveyor.core.signatures import Signature
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import encode_state
@@ -64,3 +64,32 @@ def test_injection_attempts_are_absent_from_issue_md() -> None:
     for needle in ("delete the tests", "Conveyor keeps", "IGNORE PREVIOUS", "push to main"):
         assert needle not in text
     assert "3 comments from users who are not trusted withheld." in text
+
+
+def test_control_characters_never_reach_agents_but_lines_and_tabs_do() -> None:
+    """A NUL, a bell and an escape sequence are dropped; CRLF and a lone CR end lines."""
+    raw = "one\x00\x07\x1b[2Jtwo\r\nthree\rfour\tfive\x85"
+    assert strip_hidden(raw) == "one[2Jtwo\nthree\nfour\tfive"
+
+
+def test_a_long_body_and_a_long_comment_are_cut_with_a_line_saying_so() -> None:
+    """A 64K body and a 58K comment reach issue.md cut to their limits, each with a note."""
+    body = "\n".join(f"body line {n:05d} " + "b" * 50 for n in range(1_000))
+    long_comment = "c" * 58_000
+    text = render(body, comment(2, "owner", long_comment), comment(3, "owner", "SHORT TAIL"))
+    assert len(body) > 64_000
+    assert f"this issue body has {len(body):,} characters" in text
+    assert "this comment has 58,000 characters" in text
+    assert "body line 00100" in text
+    assert "body line 00999" not in text
+    assert "c" * COMMENT_LIMIT in text
+    assert "c" * (COMMENT_LIMIT + 1) not in text
+    assert "SHORT TAIL" in text
+    assert len(text) < BODY_LIMIT + COMMENT_LIMIT + 2_000
+
+
+def test_a_text_within_its_limit_is_given_whole_without_a_note() -> None:
+    """A body exactly at the limit is not cut and carries no note."""
+    text = render("x" * BODY_LIMIT)
+    assert "x" * BODY_LIMIT in text
+    assert "Cut by Conveyor" not in text

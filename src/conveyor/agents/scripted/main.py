@@ -15,9 +15,11 @@ from conveyor.agents.scripted.actions import (
 )
 from conveyor.agents.scripted.mcp_client import McpError
 from conveyor.agents.scripted.scenario import (
+    SCENARIO_EXIT,
     Entry,
     ScenarioError,
     choose,
+    describe,
     identity,
     issue_tag,
     load,
@@ -27,7 +29,7 @@ from conveyor.agents.scripted.stream import EOF, Inbox, emit, usage_of
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
+    from typing import Any, NoReturn
 
 VALUE_FLAGS = frozenset(
     {
@@ -188,6 +190,12 @@ def entry_replies(entry: Entry) -> bool:
     return bool(names & {"reply", "commit_tool"}) or entry.handoff_reply is not None
 
 
+def _cannot_play(why: str) -> NoReturn:
+    """End a session the scenario cannot play: its reason on stderr, `SCENARIO_EXIT`."""
+    sys.stderr.write(f"conveyor-scripted-agent: {why}\n")
+    sys.exit(SCENARIO_EXIT)
+
+
 def main() -> None:
     """Entry point: stdout is stream-json, stderr says what went wrong."""
     options, positional = parse_argv(sys.argv[1:])
@@ -210,14 +218,18 @@ def main() -> None:
     if from_file:
         with open(issue_file) as file:
             issue_text = file.read()
+    scenario = env.get("CONVEYOR_SCENARIO", "")
     try:
-        entries = load(env.get("CONVEYOR_SCENARIO", ""))
+        entries = load(scenario)
     except ScenarioError as exc:
-        sys.exit(f"conveyor-scripted-agent: {exc}")
+        _cannot_play(str(exc))
     ident = identity(env, issue_tag(issue_text, has_title=from_file))
     entry = choose(entries, ident)
     if entry is None:
-        sys.exit(f"conveyor-scripted-agent: no scenario entry matches {ident}")
+        _cannot_play(
+            f"no entry of the scenario file {scenario} matches this session ({describe(ident)});"
+            ' add one (docs/scenarios.md, "Choosing an entry")'
+        )
     mcp = options.get("--mcp-config")
     ws = Workspace(os.getcwd(), env, session_dir, mcp or None)
     if entry_replies(entry):

@@ -23,6 +23,9 @@ FAILURES = frozenset({"api-error", "rate-limit", "no-final", "hang"})
 MATCH_KEYS = ("tag", "issue", "stage", "kind", "attempt", "retry")
 TITLE_TAG = re.compile(r"\[([A-Za-z0-9_.-]+)\]")
 BODY_TAG = re.compile(r"<!--\s*scenario:\s*([A-Za-z0-9_.-]+)\s*-->")
+# The exit status of a session the scenario cannot play (no entry matches it, or the file is
+# unreadable): the runner stops that issue naming the file, instead of counting a crashed CLI.
+SCENARIO_EXIT = 3
 
 
 class ScenarioError(Exception):
@@ -193,6 +196,14 @@ def identity(env: Mapping[str, str], tag: str | None) -> dict[str, object]:
     out["stage"] = env.get("CONVEYOR_STAGE")
     out["kind"] = env.get("CONVEYOR_SESSION_KIND")
     return out
+
+
+def describe(ident: Mapping[str, object]) -> str:
+    """The session as a person reads it when no entry matches: its tag, stage, kind, tries."""
+    tag = ident.get("tag")
+    said = f"tag {tag!r}" if tag else "no tag (the issue's title has no [NAME])"
+    rest = ", ".join(f"{key} {ident.get(key)!r}" for key in MATCH_KEYS[1:])
+    return f"{said}, {rest}"
 
 
 def choose(entries: list[Entry], ident: Mapping[str, object]) -> Entry | None:

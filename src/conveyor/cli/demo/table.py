@@ -101,8 +101,8 @@ def misses(rows: Sequence[Row], expected: Mapping[str, str]) -> list[str]:
     return out
 
 
-def render(rows: Sequence[Row]) -> str:
-    """The table as plain text, one issue a line."""
+def table_lines(rows: Sequence[Row]) -> list[str]:
+    """The table as plain text lines, a header and one issue a line."""
     head = ("issue", "outcome", "PR", "fix rounds", "sessions", "tokens", "title")
     lines = [
         (f"#{r.number}", r.outcome, f"#{r.pr}" if r.pr else "-", str(r.fix_rounds),
@@ -111,7 +111,12 @@ def render(rows: Sequence[Row]) -> str:
     ]  # fmt: skip
     widths = [max(len(str(c)) for c in col) for col in zip(head, *lines, strict=False)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"
-    return "\n".join(fmt.format(*line) for line in (head, *lines))
+    return [fmt.format(*line) for line in (head, *lines)]
+
+
+def render(rows: Sequence[Row]) -> str:
+    """The table as plain text, one issue a line."""
+    return "\n".join(table_lines(rows))
 
 
 def _steps(jobs: Sequence[JobSpan]) -> list[str]:

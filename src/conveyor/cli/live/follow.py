@@ -13,6 +13,8 @@ from conveyor.cli.live.files import EventTail, JobFiles, load_status_or_problem
 from conveyor.cli.live.lines import Printed, mark_printed, next_lines
 from conveyor.cli.live.model import View, build_view
 from conveyor.cli.live.render import render
+from conveyor.cli.screen import Printable
+from conveyor.core.printable import printable
 from conveyor.orchestrator.shell.status_file import STATUS_FILE
 
 if TYPE_CHECKING:
@@ -72,15 +74,21 @@ class LiveView:
             if self._live is not None:
                 view = self.view()
                 if view != self._shown:  # redraw only what changed (ages tick once a second)
-                    self._live.update(render(view), refresh=True)
+                    self._live.update(Printable(render(view)), refresh=True)
                     self._shown = view
                 return
             self._printed, lines = next_lines(self._printed, new)
             self._print(lines)
 
     def _print(self, lines: list[str]) -> None:
-        for text in lines:
-            self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+        for text in lines:  # forge text: its control and bidi characters escaped
+            self.console.print(
+                printable(text, one_line=True),
+                markup=False,
+                highlight=False,
+                emoji=False,
+                soft_wrap=True,
+            )
 
     def start(self, interval: float = 0.25) -> LiveView:
         """Show the panel (on a terminal) and refresh it every `interval` seconds in a thread."""

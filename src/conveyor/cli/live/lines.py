@@ -23,6 +23,13 @@ _SHOWN = {
 }
 
 
+def duration(seconds: float) -> str:
+    """`4m05s`, or `1h02m` past an hour."""
+    minutes, secs = divmod(max(0, int(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
 def _rest(fields: Fields, skip: Sequence[str] = ()) -> str:
     parts = [f"{k}={v}" for k, v in fields.items() if k not in skip and v not in (None, "")]
     return " ".join(parts)

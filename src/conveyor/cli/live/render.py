@@ -7,15 +7,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from conveyor.cli.live.lines import summary
+from conveyor.cli.live.lines import duration, summary
 from conveyor.cli.live.model import JobRow, Spending, View
-
-
-def duration(seconds: int) -> str:
-    """`4m05s`, or `1h02m` past an hour."""
-    minutes, secs = divmod(max(0, seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
 
 
 def _header(view: View) -> Text:

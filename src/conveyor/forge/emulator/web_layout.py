@@ -2,7 +2,9 @@
 
 Every string from the store goes through `html.escape` (or the safe markdown
 renderer) before it reaches a page; these helpers take raw values and escape
-them themselves.
+them themselves. `page` then passes the whole page through `core.printable`:
+a control or bidi character anyone wrote (a right-to-left override in a title
+would mirror the heading) shows as its escape, in logical order.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from urllib.parse import quote
 
 from starlette.responses import HTMLResponse
 
+from conveyor.core.printable import printable
 from conveyor.forge.emulator.store import Store
 
 STYLE = """
@@ -46,15 +49,26 @@ pre.diff{font-size:.8em;overflow:auto;background:#f6f8fa;padding:.6em;margin:0}
 """
 
 
-def page(title: str, body: str, *, crumbs: Iterable[tuple[str, str]] = ()) -> HTMLResponse:
-    """A whole page: `title` (raw) in the head, `body` (already safe HTML) in the body."""
+def page(
+    title: str,
+    body: str,
+    *,
+    crumbs: Iterable[tuple[str, str]] = (),
+    refresh_seconds: int | None = None,
+) -> HTMLResponse:
+    """A whole page: `title` (raw) in the head, `body` (already safe HTML) in the body;
+    with `refresh_seconds`, the browser loads it again that often."""
     links = [("/", "Forge"), *crumbs, ("/pipeline", "Pipeline")]
     nav = "".join(f'<a href="{escape(href)}">{escape(text)}</a>' for href, text in links)
-    return HTMLResponse(
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+    refresh = (
+        f'<meta http-equiv="refresh" content="{int(refresh_seconds)}">' if refresh_seconds else ""
+    )
+    html = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">{refresh}'
         f"<title>{escape(title)} · Conveyor forge</title><style>{STYLE}</style></head>"
         f"<body><nav>{nav}</nav>{body}</body></html>"
     )
+    return HTMLResponse(printable(html))
 
 
 def not_found(what: str) -> HTMLResponse:

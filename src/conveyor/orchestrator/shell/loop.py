@@ -111,7 +111,9 @@ def open_orchestrator(
     else:
         executor = executor_for(home, lane)
     log = OrchestratorLog(home / LOG_FILE, echo=echo)
-    return Orchestrator(config, home, lane, forge, store, executor, environ, log)
+    return Orchestrator(
+        config, home, lane, forge, store, executor, environ, log, config_path=config_path
+    )
 
 
 def _wait_jobs(orc: Orchestrator, handles: list[JobHandle], seconds: float) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from conveyor.core.state import Stage, Stopped
-from conveyor.core.stops import StopCode
 from conveyor.orchestrator.decisions import Decisions
 from conveyor.orchestrator.shell.executor import RecordedJob
 from conveyor.orchestrator.shell.ledger import CostLine
@@ -43,9 +43,11 @@ def note_operation(
     return after, after[operation] == ALERT_STREAK
 
 
-def resume_command(repo: str, issue: int, control: StopCode) -> str:
-    """The command that resumes a stopped issue: take its stop label off."""
-    return f"gh issue edit {issue} --repo {repo} --remove-label {control.label}"
+def resume_command(issue: int, config: Path | str | None, runner: str = "conveyor") -> str:
+    """The command that resumes a stopped issue: it takes the stop label off through the
+    forge client, so it is the same on GitHub and on the embedded forge."""
+    named = "" if config is None else f" --config {shlex.quote(str(config))}"
+    return f"{runner} resume{named} --issue {issue}"
 
 
 def _job_entry(job: RecordedJob, now: datetime) -> dict[str, Any]:
@@ -82,7 +84,9 @@ def _queue(snapshot: Snapshot, busy: set[int]) -> dict[str, list[int]]:
     return queue
 
 
-def _stopped(snapshot: Snapshot, stops: Mapping[int, Stopped], repo: str) -> list[dict[str, Any]]:
+def _stopped(
+    snapshot: Snapshot, stops: Mapping[int, Stopped], resume: tuple[Path | None, str]
+) -> list[dict[str, Any]]:
     found = []
     for issue in sorted(snapshot.issues, key=lambda i: i.number):
         if issue.stopped is None:
@@ -94,7 +98,7 @@ def _stopped(snapshot: Snapshot, stops: Mapping[int, Stopped], repo: str) -> lis
             "reason": stop.reason if stop else "",
             "stage": (stop.stage if stop else issue.stage).value,
             "at": stop.at.isoformat() if stop else None,
-            "resume": resume_command(repo, issue.number, issue.stopped),
+            "resume": resume_command(issue.number, *resume),
         })  # fmt: skip
     return found
 
@@ -109,8 +113,14 @@ def build_status(
     stops: Mapping[int, Stopped],
     today: CostLine,
     degraded: Mapping[str, int],
+    config_path: Path | None = None,
+    runner: str = "conveyor",
 ) -> dict[str, Any]:
-    """The whole of status.json for one moment; the same inputs give the same document."""
+    """The whole of status.json for one moment; the same inputs give the same document.
+
+    `config_path` and `runner` (how a person starts this `conveyor`) go into each stopped
+    issue's resume command, so it runs as shown.
+    """
     live = [job for job in jobs if job.alive]
     busy = {job.record.issue for job in live}
     return {
@@ -131,7 +141,7 @@ def build_status(
         ],
         "pauses": [{"kind": p.kind, "reason": p.reason} for p in decisions.pauses],
         "merge_queue": list(decisions.merge_queue),
-        "stopped": _stopped(snapshot, stops, repo),
+        "stopped": _stopped(snapshot, stops, (config_path, runner)),
         "degraded": dict(sorted(degraded.items())),
         "today": {
             "cost_usd": round(today.cost_usd, 6),

@@ -40,7 +40,7 @@ def test_a_stopped_issue_carries_its_control_and_how_to_resume(tmp_path: Path) -
     """The stop of #9 names the fix-loop control, its stage and the resume command."""
     (stop,) = recorded_view(tmp_path).stopped
     assert (stop.issue, stop.control, stop.stage) == (9, "fix-loop", "fix")
-    assert "--remove-label agent:stopped-fix-loop" in stop.resume
+    assert stop.resume == "conveyor resume --config /home/me/inventory.toml --issue 9"
 
 
 def test_a_running_job_shows_its_open_session_and_recorded_usage(tmp_path: Path) -> None:

@@ -59,7 +59,7 @@ def test_holds_and_stops_show_their_reasons_and_controls(tmp_path: Path) -> None
     assert row(text, "#4 held at implement: touches the same files as #7")
     assert row(text, "#5 waiting: waiting for an answer")
     assert row(text, "#9 stopped by fix-loop at fix: the same finding came back 3 times")
-    assert row(text, "resume: gh issue edit 9", "agent:stopped-fix-loop")
+    assert row(text, "resume: conveyor resume", "--issue 9")
 
 
 def test_running_jobs_show_issue_stage_session_tokens_and_cost(tmp_path: Path) -> None:

@@ -50,6 +50,7 @@ def config(tmp_path: Path) -> Path:
     status = build_status(
         now=NOW, repo="o/r", snapshot=snapshot, decisions=decisions, jobs=[], stops={4: STOP},
         today=CostLine("all", 2, 0, 0, 0, 0, 0, 0.5, 1), degraded={"label": 3},
+        config_path=path,
     )  # fmt: skip
     save_status(repo_home / STATUS_FILE, status)
     state = IssueState(stage=Stage.FIX, pr=12, stopped=STOP)
@@ -82,7 +83,7 @@ def test_status_shows_holds_stops_with_resume_streaks_and_spending(config: Path)
     shown = _run("status", "--config", str(config))
     assert "hold #6 implement: tokens per hour spent" in shown
     assert "stopped #4 fix-loop: two fix rounds left findings" in shown
-    assert "gh issue edit 4 --repo o/r --remove-label agent:stopped-fix-loop" in shown
+    assert f"conveyor resume --config {config} --issue 4" in shown
     assert "degraded label: failed 3 times in a row" in shown
     assert "today: $0.50 (+1 sessions of unknown cost)" in shown
 
@@ -100,8 +101,8 @@ def test_status_of_one_issue_shows_state_events_and_how_to_resume(config: Path) 
     assert "#4 Fix the parser" in shown
     assert "stage fix, PR #12" in shown
     assert "stopped by fix-loop at fix: two fix rounds left findings" in shown
-    assert "--remove-label agent:stopped-fix-loop" in shown
-    assert f"conveyor drive --config {config} --issue 4 --take-stopped" in shown
+    assert f"conveyor resume --config {config} --issue 4" in shown
+    assert f"drive --config {config} --issue 4 --take-stopped" in shown
     assert "last 3 events:" in shown
     report = json.loads(_run("status", "--config", str(config), "--issue", "4", "--json"))
     assert report["state"]["pr"] == 12

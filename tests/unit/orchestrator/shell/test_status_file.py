@@ -57,6 +57,7 @@ def _status() -> dict[str, Any]:
         now=NOW, repo="o/r", snapshot=Snapshot(lane="l", issues=issues), decisions=decisions,
         jobs=[_job(1, "review"), _job(2, "implement", alive=False)], stops=stops,
         today=CostLine("all", 3, 200_000, 10, 20, 30, 40, 1.25, 1), degraded={"label": 2},
+        config_path=Path("/etc/conveyor/inventory.toml"), runner="/opt/venv/bin/conveyor",
     )  # fmt: skip
 
 
@@ -87,7 +88,8 @@ def test_holds_pauses_stops_and_money_are_reported_with_their_reasons() -> None:
     ]
     (stop,) = status["stopped"]
     assert (stop["issue"], stop["control"], stop["reason"]) == (4, "fix-loop", "3 rounds")
-    assert stop["resume"] == "gh issue edit 4 --repo o/r --remove-label agent:stopped-fix-loop"
+    resume = "/opt/venv/bin/conveyor resume --config /etc/conveyor/inventory.toml --issue 4"
+    assert stop["resume"] == resume
     assert status["today"] == {
         "cost_usd": 1.25, "unknown_cost_sessions": 1, "sessions": 3, "tokens": 100,
         "launch_charges": 200_000,

@@ -1,0 +1,64 @@
+"""`conveyor resume --issue N`: take a stopped issue's stop label off through the forge client.
+
+Removing the label is how a person lifts a stop (STOP-6): the next tick restarts the
+issue with fresh limits. The command does it with the config's account through the same
+client the pipeline uses, so it works on GitHub and on the embedded forge alike (which
+has no label editor of its own).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.core.labels import STOP_PREFIX
+
+EXIT_USAGE = 2
+EXIT_NOT_STOPPED = 1
+
+
+def resume(
+    issue: Annotated[int, typer.Option("--issue", help="The stopped issue's number.", min=1)],
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", envvar="CONVEYOR_CONFIG", help="The repository's config file."),
+    ] = None,
+) -> None:
+    """Resume a stopped issue: remove its `agent:stopped-*` label; the next tick restarts it."""
+    from conveyor.forge.connect import CredentialsError, connect  # lazy: githubkit is slow
+    from conveyor.forge.errors import ForgeError, NotFound
+
+    try:
+        loaded = load_config(config)
+    except ConfigError as exc:
+        for line in exc.lines:
+            typer.echo(line, err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    try:
+        forge = connect(loaded, os.environ, base_dir=path.parent)
+        found = forge.get_issue(issue)
+        stops = [name for name in found.labels if name.startswith(STOP_PREFIX)]
+        for name in stops:
+            forge.remove_label(issue, name)
+    except CredentialsError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    except NotFound as exc:
+        typer.echo(f"--issue {issue}: {loaded.repo} has no such issue", err=True)
+        raise typer.Exit(EXIT_NOT_STOPPED) from exc
+    except ForgeError as exc:
+        typer.echo(f"--issue {issue}: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    if not stops:
+        shown = ", ".join(found.labels) or "none"
+        typer.echo(f"#{issue} is not stopped (its labels: {shown}); nothing changed", err=True)
+        raise typer.Exit(EXIT_NOT_STOPPED)
+    typer.echo(
+        f"#{issue}: removed {', '.join(stops)}; the next tick (`conveyor run` or `tick`)"
+        " restarts it with fresh limits"
+    )
