@@ -25,7 +25,7 @@ from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.verify.context import Context
-from conveyor.verify.fails_before_fix import failing_new_tests, run_tests_reverted
+from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
 from conveyor.verify.suites import baseline, blame_change, run_suite
 
 _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
@@ -232,11 +232,15 @@ def _passing_reverted(
     """SPEC-84's findings: with the spec writer's tests put back, the suite must pass.
 
     Failures on an import the spec did not touch are an environment error (issue 31).
+    A command that ran at the head but cannot run there (usage error, nothing collected)
+    nor at the start names the spec's new files itself (a script): the check is skipped.
     """
     found: list[str] = []
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
         mine = blame_change(ctx, reverted, start)
+        if mine is None and broken.exit_code in CANNOT_RUN:
+            return found  # it names the spec's new files, as at the start: cannot judge
         if mine is None:
             return SpecCheck((), environment_note(broken))
         found.append(

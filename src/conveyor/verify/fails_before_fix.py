@@ -94,7 +94,7 @@ _ASK_TEST_FILES = (
 # Changed test files that hold no test cases of their own.
 _HELPERS = ("conftest.py", "__init__.py")
 # Exit statuses of a command that could not run the tests here (a usage error, none collected).
-_CANNOT_RUN = (4, 5)
+CANNOT_RUN = (4, 5)
 
 
 def cannot_run_tests(ctx: Context, suite: Suite, tests: Iterable[str]) -> str:
@@ -107,7 +107,7 @@ def cannot_run_tests(ctx: Context, suite: Suite, tests: Iterable[str]) -> str:
     if ctx.commands.test_files is not None:
         return ""
     test = suite.test
-    if test.outcome is Outcome.ENVIRONMENT and test.exit_code in _CANNOT_RUN:
+    if test.outcome is Outcome.ENVIRONMENT and test.exit_code in CANNOT_RUN:
         return f"the test command cannot run here ({test.reason}): {_ASK_TEST_FILES}"
     report = suite.verdict.report
     modules = [t for t in tests if t.endswith(".py") and t.rsplit("/", 1)[-1] not in _HELPERS]
