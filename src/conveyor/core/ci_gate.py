@@ -136,3 +136,36 @@ def unrelated(failing: Sequence[str], on_base: Sequence[Check]) -> tuple[str, ..
     """The failing names whose newest run on the base's head failed too (CHK: checks-unrelated)."""
     base = newest(on_base)
     return tuple(n for n in failing if n in base and base[n].light is Light.FAILED)
+
+
+def pending_on_base(failing: Sequence[str], on_base: Sequence[Check]) -> tuple[str, ...]:
+    """The failing names whose newest run on the base's head has not finished."""
+    base = newest(on_base)
+    return tuple(n for n in failing if n in base and base[n].light is Light.PENDING)
+
+
+def missing_on_base(failing: Sequence[str], on_base: Sequence[Check]) -> tuple[str, ...]:
+    """The failing names the base's head has no run of."""
+    base = newest(on_base)
+    return tuple(n for n in failing if n not in base)
+
+
+def base_hold(
+    gate: Gate,
+    shas: tuple[str, str],
+    earlier: CiWait | None,
+    now: datetime,
+    timeout_minutes: float,
+) -> Gate:
+    """A failing gate held while the base's head runs the failing checks too (issue 31).
+
+    `shas` are the head's and the base's head's. Whether they fail there decides whose
+    failure it is, so no paid fix round starts before; once `timeout_minutes` have
+    passed since the wait on this head began, the failing gate stands.
+    """
+    sha, base_sha = shas
+    wait = _wait(sha, earlier, now, empty=False)
+    if now - wait.since >= timedelta(minutes=timeout_minutes):
+        return gate
+    note = f"{gate.note}; waiting for the base's head {base_sha[:12]} to run them too"
+    return Gate(Verdict.PENDING, gate.names, gate.failing, wait, note)

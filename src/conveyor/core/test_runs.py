@@ -81,6 +81,16 @@ def parse_failures(output: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def summary_failures(output: str) -> frozenset[str] | None:
+    """The failures of a run's output that has pytest's short summary; None when it has none.
+
+    For a CI run's log, where lines of other tools are no test ids.
+    """
+    if not any(_SUMMARY_HEADER.match(line.strip()) for line in output.splitlines()):
+        return None
+    return parse_failures(output)
+
+
 def file_of(test_id: str) -> str:
     """The file part of a test id (`tests/test_a.py::test_x[1]` is `tests/test_a.py`)."""
     return test_id.split("::", 1)[0]

@@ -127,7 +127,10 @@ def _back(table: Dispatch) -> None:
         mx.VerifyHead,
         lambda c, s, e: checks.run_verify(c.what, c.where, c.who, c.live.pulse, s, effect=e),
     )
-    table.on(mx.ReadCi, lambda c, s, e: checks.run_read_ci(c.what, c.where, c.who, c.live.pulse, e))
+    table.on(
+        mx.ReadCi,
+        lambda c, s, e: checks.run_read_ci(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
     table.on(
         mx.SyncBase,
         lambda c, s, e: merge.run_sync_base(c.what, c.where, c.who, c.live.pulse, e.stacked_on),

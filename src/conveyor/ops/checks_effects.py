@@ -5,16 +5,17 @@ from __future__ import annotations
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
-from conveyor.git import rev_parse
-from conveyor.ops.branch_effects import shared_dirs
+from conveyor.git import plain, rev_parse
+from conveyor.ops.branch_effects import shared_dirs, verify_context
 from conveyor.ops.branch_guard import OwnPushes, guard_branch
-from conveyor.ops.ci_status import read_ci
+from conveyor.ops.ci_status import CiStatus, read_ci
 from conveyor.ops.job_parts import JobHands, JobPlace, JobPulse, JobSubject
 from conveyor.ops.stack import measure_from
 from conveyor.ops.sync_base import base_ref
 from conveyor.ops.verify_op import failure_report, verify_head
 from conveyor.stages.effects import Checked
 from conveyor.stages.effects_merge import CiRead, GuardBranch, ReadCi, Verified, VerifyHead
+from conveyor.verify.suites import baseline
 
 # A CI wait polled this often is waited in the job, up to SHORT_WAIT_S (see run_read_ci).
 SHORT_POLL_S = 5.0
@@ -61,8 +62,18 @@ def run_verify(
     return Verified(result.passed, result.head_sha, summary, failures, environment)
 
 
+def _read(status: CiStatus) -> CiRead:
+    return CiRead(status.gate, status.unrelated, status.note, status.problems)
+
+
 def run_read_ci(
-    what: JobSubject, where: JobPlace, who: JobHands, pulse: JobPulse, effect: ReadCi
+    what: JobSubject,
+    where: JobPlace,
+    who: JobHands,
+    pulse: JobPulse,
+    state: IssueState,
+    *,
+    effect: ReadCi,
 ) -> CiRead:
     """The CI gate on the head; a failing gate also reads the base's head.
 
@@ -76,6 +87,12 @@ def run_read_ci(
         branch = who.forge.get_branch(what.base)
         return branch.sha if branch else rev_parse(where.git, base_ref(what.base))
 
+    def known_at_base() -> frozenset[str] | None:
+        """The tests failing at the merge base verify measured from (run once, then kept)."""
+        ctx = verify_context(what, where, who, pulse)
+        base = rev_parse(where.git, measure_from(where.git, what.base, state))
+        return baseline(ctx, plain.merge_base(where.checkout, base, effect.sha)).failures
+
     limits = what.config.limits
     wait, start = effect.wait, pulse.now()
     while True:
@@ -87,14 +104,15 @@ def run_read_ci(
             wait=wait,
             now=pulse.now(),
             limits=limits,
+            known_at_base=known_at_base,
         )
         gate = status.gate
         waited = (pulse.now() - start).total_seconds()
         short = limits.ci_poll_seconds <= SHORT_POLL_S
         if gate.verdict is not Verdict.PENDING or not short:
-            return CiRead(gate, status.unrelated)
+            return _read(status)
         if waited + limits.ci_poll_seconds > SHORT_WAIT_S:
-            return CiRead(gate, status.unrelated)
+            return _read(status)
         if pulse.interrupted.wait(limits.ci_poll_seconds):
-            return CiRead(gate, status.unrelated)
+            return _read(status)
         wait = gate.wait

@@ -19,13 +19,13 @@ from pathlib import Path
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
-from conveyor.core.test_runs import RunKind, listing
+from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, listing
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.verify.context import Context
-from conveyor.verify.fails_before_fix import failing_new_tests, run_tests_reverted
+from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
 from conveyor.verify.suites import baseline, blame_change, run_suite
 
 _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
@@ -195,7 +195,7 @@ def _fail_findings(
     at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests])
     if isinstance(at_head, SpecCheck):
         return at_head
-    reverted = _passing_reverted(ctx, start, head, tests)
+    reverted = _passing_reverted(ctx, start, head, changes, tests)
     if isinstance(reverted, SpecCheck):
         return reverted
     return SpecCheck((*at_head, *reverted))
@@ -227,13 +227,20 @@ def _failing_at_head(
 
 
 def _passing_reverted(
-    ctx: Context, start: str, head: str, tests: Sequence[Change]
+    ctx: Context, start: str, head: str, changes: Sequence[Change], tests: Sequence[Change]
 ) -> SpecCheck | list[str]:
-    """SPEC-84's findings: with the spec writer's tests put back, the suite must pass."""
+    """SPEC-84's findings: with the spec writer's tests put back, the suite must pass.
+
+    Failures on an import the spec did not touch are an environment error (issue 31).
+    A command that ran at the head but cannot run there (usage error, nothing collected)
+    nor at the start names the spec's new files itself (a script): the check is skipped.
+    """
     found: list[str] = []
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
         mine = blame_change(ctx, reverted, start)
+        if mine is None and broken.exit_code in CANNOT_RUN:
+            return found  # it names the spec's new files, as at the start: cannot judge
         if mine is None:
             return SpecCheck((), environment_note(broken))
         found.append(
@@ -247,6 +254,9 @@ def _passing_reverted(
             if before.environment is not None:
                 return SpecCheck((), environment_note(before.environment))
             still = still - (before.failures or frozenset())
+            foreign = foreign_imports(reverted.verdict, still, {c.path for c in changes})
+            if foreign:
+                return SpecCheck((), imports_note(reverted.test.name, foreign))
         if still is None or still:
             what = f" ({listing(still)})" if still else ""
             found.append(

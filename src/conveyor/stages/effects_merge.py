@@ -155,10 +155,16 @@ class Verified:
 
 @dataclass(frozen=True)
 class CiRead:
-    """The gate on a head; `unrelated` are failing checks that fail on the base's head too."""
+    """The gate on a head; `unrelated` are failing checks that fail on the base's head too.
+
+    `note` shows how they fail there; `problems`, when set, replace "CI check `name`
+    failed" as the fixer's problems (the failures the base did not have).
+    """
 
     gate: Gate
     unrelated: tuple[str, ...] = ()
+    note: str = ""
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -113,6 +113,7 @@ class ForgeServer:
         ci: str | None = None,
         wiki: bool = False,
         wiki_src: Path | None = None,
+        ci_base: bool = False,
     ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `forge.emulator.repos.create_repo`)."""
         from conveyor.forge.emulator.repos import create_repo
@@ -127,6 +128,7 @@ class ForgeServer:
             wiki=wiki or wiki_src is not None,
             wiki_src=wiki_src,
             store=self._shared_store(),
+            ci_base=ci_base,
         )
 
     def create_wiki(self, slug: str, src: Path | None = None) -> str:

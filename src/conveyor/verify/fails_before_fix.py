@@ -10,6 +10,8 @@ from conveyor.core.paths import classify
 from conveyor.core.test_runs import (
     RunKind,
     file_of,
+    foreign_imports,
+    imports_note,
     in_files,
     listing,
     unrelated_collection_errors,
@@ -67,15 +69,51 @@ def _revert(tree: Path, base: str, changes: Sequence[Change]) -> None:
 
 
 def run_tests_reverted(
-    ctx: Context, base: str, head: str, reverted: Sequence[Change], label: str = NAME
+    ctx: Context,
+    base: str,
+    head: str,
+    reverted: Sequence[Change],
+    label: str = NAME,
+    *,
+    files: Sequence[str] | None = None,
 ) -> Suite:
     """Setup and test in a temporary worktree at `head` with `reverted` put back as at `base`.
 
     Logged as `<label> setup` and `<label> test`. The worktree is removed
     afterwards, whatever happened. The spec writer's commit check reuses this
-    with the test files reverted.
+    with the test files reverted. `files` runs only those (`commands.test_files`).
     """
-    return in_worktree(ctx, head, label, lambda tree: _revert(tree, base, reverted))
+    revert = lambda tree: _revert(tree, base, reverted)  # noqa: E731 - a one-line step
+    return in_worktree(ctx, head, label, revert, files)
+
+
+_ASK_TEST_FILES = (
+    "set `commands.test_files` to a command that runs given test files "
+    "(`{tests}` is replaced with their paths) for this check to run"
+)
+# Changed test files that hold no test cases of their own.
+_HELPERS = ("conftest.py", "__init__.py")
+# Exit statuses of a command that could not run the tests here (a usage error, none collected).
+CANNOT_RUN = (4, 5)
+
+
+def cannot_run_tests(ctx: Context, suite: Suite, tests: Iterable[str]) -> str:
+    """Why the test command, not built to run given files, shows nothing of `tests` here.
+
+    A usage error or no tests collected where the head ran them (a script naming
+    files the tree lacks), or a report without any case of them: fails-before-fix
+    is then skipped with this note rather than stopping the issue (issue 31).
+    """
+    if ctx.commands.test_files is not None:
+        return ""
+    test = suite.test
+    if test.outcome is Outcome.ENVIRONMENT and test.exit_code in CANNOT_RUN:
+        return f"the test command cannot run here ({test.reason}): {_ASK_TEST_FILES}"
+    report = suite.verdict.report
+    modules = [t for t in tests if t.endswith(".py") and t.rsplit("/", 1)[-1] not in _HELPERS]
+    if suite.environment is None and report is not None and modules and not report.ran_any(modules):
+        return f"the test command's report has none of the changed tests: {_ASK_TEST_FILES}"
+    return ""
 
 
 def failing_new_tests(
@@ -85,11 +123,15 @@ def failing_new_tests(
 
     A collection error in a file the change did not touch, that the base does not
     have, is an environment error (returned as its note): it says nothing about
-    the new tests. Failures in added test files are new by definition; the base is
+    the new tests. So is a changed test failing on an import the change did not
+    touch (issue 31). Failures in added test files are new by definition; the base is
     run only when a modified test file, or another file, fails.
     """
     failures = suite.verdict.failures or frozenset()
     theirs = in_files(failures, tests)
+    foreign = foreign_imports(suite.verdict, theirs, {c.path for c in changes})
+    if foreign:
+        return frozenset(), imports_note(suite.test.name, foreign)
     errors = unrelated_collection_errors(failures, tests)
     added = {c.path for c in changes if c.status == "A"}
     if errors or any(file_of(f) not in added for f in theirs):
@@ -127,8 +169,11 @@ def check_fails_before_fix(
     tests = classify([c.path for c in changes], paths).tests
     reverted = [c for c in changes if c.path not in tests]
     reverted_paths = tuple(sorted(c.path for c in reverted))
-    suite = run_tests_reverted(ctx, base, head, reverted)
+    files = sorted(tests) if ctx.commands.test_files is not None else None
+    suite = run_tests_reverted(ctx, base, head, reverted, files=files)
     runs = suite.runs
+    if note := cannot_run_tests(ctx, suite, tests):
+        return CheckResult(NAME, Outcome.SKIPPED, note, reverted_paths, runs)
     if (broken := suite.environment) is not None:
         return CheckResult(NAME, Outcome.ENVIRONMENT, broken.reason, reverted_paths, runs)
     if suite.verdict.kind is RunKind.PASSED:

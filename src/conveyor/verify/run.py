@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from conveyor.core.config import Commands, Paths
-from conveyor.core.test_runs import RunKind, listing
+from conveyor.core.test_runs import RunKind, TestVerdict, foreign_imports, imports_note, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.git import plain
 from conveyor.verify.context import Context
@@ -36,23 +36,40 @@ class VerifyInputError(ValueError):
 
 
 def _against_base(
-    ctx: Context, test: CommandResult, failures: frozenset[str], base: str
+    ctx: Context, test: CommandResult, verdict: TestVerdict, base: str, changed: set[str]
 ) -> CommandResult:
-    """A failing test run measured against the base: failures it already had do not count."""
+    """A failing test run measured against the base: failures it already had do not count.
+
+    New failures on an import the change did not touch are an environment error.
+    """
+    failures = verdict.failures or frozenset()
     before = baseline(ctx, base)
     if before.environment is not None or before.failures is None:
-        return test
+        return _foreign(test, verdict, failures, changed)
     old = failures & before.failures
+    new = failures - before.failures
+    if foreign_imports(verdict, new, changed):
+        return _foreign(test, verdict, new, changed)
     if not old:
         return test
-    new = failures - before.failures
     there = f"already failing at the base {base[:12]}: {listing(old)}"
     if new:
         return replace(test, reason=f"new failures: {listing(new)} ({there})")
     return replace(test, outcome=Outcome.PASSED, reason=f"{len(old)} {there}")
 
 
-def _commands(ctx: Context, tests_only: bool, base: str) -> tuple[CommandResult, ...]:
+def _foreign(
+    test: CommandResult, verdict: TestVerdict, failures: frozenset[str], changed: set[str]
+) -> CommandResult:
+    found = foreign_imports(verdict, failures, changed)
+    if not found:
+        return test
+    return replace(test, outcome=Outcome.ENVIRONMENT, reason=imports_note(test.name, found))
+
+
+def _commands(
+    ctx: Context, tests_only: bool, base: str, changed: set[str]
+) -> tuple[CommandResult, ...]:
     suite = run_suite(ctx)
     setup, test = suite.runs
     if (mine := blame_change(ctx, suite, base)) is not None:
@@ -61,7 +78,7 @@ def _commands(ctx: Context, tests_only: bool, base: str) -> tuple[CommandResult,
         held = f"setup {setup.outcome.value}"
         return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck")))
     if suite.verdict.kind is RunKind.FAILED and suite.verdict.failures:
-        test = _against_base(ctx, test, suite.verdict.failures, base)
+        test = _against_base(ctx, test, suite.verdict, base, changed)
     if tests_only:
         why = "tests only: lint and typecheck stand from the verified head"
         return setup, test, skipped("lint", why), skipped("typecheck", why)
@@ -104,7 +121,7 @@ def verify(
     )
     base = plain.merge_base(checkout, base_sha, head)
     changes = plain.changes(checkout, base, head)
-    results = _commands(ctx, tests_only, base)
+    results = _commands(ctx, tests_only, base, {c.path for c in changes})
     test = results[1]
     if tests_only:
         fbf = CheckResult(FBF, Outcome.SKIPPED, "tests only: not rerun after a clean rebase")

@@ -103,11 +103,16 @@ def project_world(
     commands: Mapping[str, Any],
     src: Path | None = None,
     ci: str | None = None,
+    ci_base: bool = False,
 ) -> World:
-    """A World on the `calc` project (a plain folder unless `src`), with fast CI polls."""
+    """A World on the `calc` project (a plain folder unless `src`), with fast CI polls.
+
+    `ci` runs on every PR head, and with `ci_base` on the imported base's head too.
+    """
     source = src or write_project(tmp_path / "calc")
     config = {**FAST, "commands": {"test": PYTEST, "timeout_seconds": 120, **commands}}
-    return World.create(server, tmp_path / "world", config=config, src=source, ci=ci)
+    world_root = tmp_path / "world"
+    return World.create(server, world_root, config=config, src=source, ci=ci, ci_base=ci_base)
 
 
 def spec_entry(tag: str) -> dict[str, Any]:

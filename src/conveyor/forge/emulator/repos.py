@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.forge.emulator.admin import AdminError, store_for
+from conveyor.forge.emulator.check_rows import queue_ci_run
 from conveyor.forge.emulator.http import ApiError, emulator, json_response, read_object
 from conveyor.forge.emulator.pushes import FORGE_GIT_ENV, hook_script
 from conveyor.forge.emulator.records import (
@@ -128,6 +129,7 @@ def create_repo(
     wiki_src: Path | None = None,
     store: Store | None = None,
     one_commit: bool = False,
+    ci_base: bool = False,
 ) -> RepoCreated:
     """Create OWNER/NAME from folder or git repository `src` (its history up to `at`).
 
@@ -138,7 +140,8 @@ def create_repo(
     repository gets the `post-receive` hook that reports pushes to the server.
     `wiki` also makes the wiki with its first page (`Home.md`, or the files of folder
     `wiki_src`), as GitHub does when someone creates the first page in the browser.
-    `store`: a running in-process server's (see `admin.store_for`).
+    `store`: a running in-process server's (see `admin.store_for`). `ci_base` also
+    queues a CI run on the imported branch's head, as the push of it would on GitHub.
     """
     try:
         owner, name = split_slug(slug)
@@ -186,6 +189,8 @@ def create_repo(
                 "VALUES (?, ?, 'admin')",
                 (repo_id, owner_id),
             )
+            if ci_base and ci:
+                queue_ci_run(opened, conn, repo_id, sha)
         install_hook(Repo(bare, FORGE_GIT_ENV), "post-receive", hook_script(data_dir, repo_id))
         wiki_url = clone_url(data_dir, owner, name, wiki=True) if wiki else None
         return RepoCreated(
@@ -194,8 +199,8 @@ def create_repo(
 
 
 async def post_repo(request: Request) -> Response:
-    """`POST /_conveyor/repos`: create a repository (slug, src, at, default_branch, ci, wiki,
-    wiki_src)."""
+    """`POST /_conveyor/repos`: create a repository (slug, src, at, default_branch, ci, ci_base,
+    wiki, wiki_src)."""
     body = await read_object(request)
     slug, src = body.get("slug"), body.get("src")
     if not isinstance(slug, str) or not isinstance(src, str):
@@ -215,6 +220,7 @@ async def post_repo(request: Request) -> Response:
             ci=options["ci"],
             wiki=bool(body.get("wiki", False)) or options["wiki_src"] is not None,
             wiki_src=Path(options["wiki_src"]) if options["wiki_src"] else None,
+            ci_base=bool(body.get("ci_base", False)),
         )
     except AdminError as exc:
         raise ApiError(422, str(exc)) from exc

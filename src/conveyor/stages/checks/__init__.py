@@ -63,7 +63,8 @@ def _ci(run: Checks, read: CiRead) -> tuple[Event, Checks]:
         case Verdict.FAILED if read.unrelated:
             return Event.UNRELATED, run
         case Verdict.FAILED:
-            return _red(run, tuple(f"CI check `{n}` failed" for n in read.gate.failing))
+            named = tuple(f"CI check `{n}` failed" for n in read.gate.failing)
+            return _red(run, read.problems or named)
     raise AssertionError  # pragma: no cover - every verdict matches
 
 

@@ -48,6 +48,13 @@ def report(run: Checks) -> str:
     return f"### Checks\n\n```\n{verify}\n```\n\n{ci}\n"
 
 
+def _unrelated(run: Checks) -> str:
+    """The checks that fail on the base too, and how they fail there."""
+    if run.ci is None:
+        return ""
+    return run.ci.note or ", ".join(f"`{n}`" for n in run.ci.unrelated)
+
+
 def _passed(run: Checks) -> End:
     state = run.state.model_copy(
         update={"head_sha": run.head, "verified_sha": run.head, "ci_wait": None}
@@ -93,7 +100,7 @@ TABLE: Table[Phase, Event, Checks] = Table(
             StopCode.CHECKS_UNRELATED,
             "a failing check fails on the base's head too",
             run.state,
-            ", ".join(run.ci.unrelated if run.ci else ()),
+            _unrelated(run),
         ),
         Phase.CHECK_FIXES: lambda run: Stopped(
             StopCode.CHECK_FIXES,
