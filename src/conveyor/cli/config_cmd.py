@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from conveyor.cli.config_load import ConfigError, config_path, conveyor_home, load_config
+from conveyor.cli.config_place import inside_repository
 from conveyor.forge.credentials import check_credentials
 
 app = typer.Typer(
@@ -36,9 +37,12 @@ def check(config: ConfigOption = None) -> None:
         for line in exc.lines:
             typer.echo(line, err=True)
         raise typer.Exit(1) from exc
-    problem = check_credentials(loaded, os.environ, path.parent)
-    if problem is not None:
-        typer.echo(f"{path}: {problem}", err=True)
+    credentials = check_credentials(loaded, os.environ, path.parent)
+    problems = [inside_repository(path), None if credentials is None else f"{path}: {credentials}"]
+    if any(problems):  # every mistake at once, not one per try
+        for problem in problems:
+            if problem is not None:
+                typer.echo(problem, err=True)
         raise typer.Exit(1)
     data = loaded.model_dump(mode="json")
     data["home"] = str(conveyor_home(loaded))

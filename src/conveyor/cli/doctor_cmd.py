@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_place import inside_repository
 from conveyor.cli.screen import say_lines
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def doctor(
         _report([checks.Check("config", False, line) for line in exc.lines], as_json=as_json)
         raise typer.Exit(EXIT_FAILED) from exc
     path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
-    found = [checks.Check("config", True, str(path))]
+    inside = inside_repository(path)
+    found = [checks.Check("config", inside is None, inside or str(path))]
     found += checks.check_tools(loaded)
     found += check_signed_in(loaded, os.environ)
     found += checks.check_commands(loaded)

@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 
 from conveyor.cli.config_load import ConfigError, parse_config
+from conveyor.cli.config_place import inside_repository
 
+EXIT_USAGE = 2
 STARTER = """\
 # Conveyor's configuration for {repo}. Keep this file OUTSIDE the repository:
 # agents edit the repository, and must not be able to change the rules that judge them.
@@ -37,22 +39,6 @@ model = "sonnet"
 """
 
 
-def _repository_around(path: Path) -> Path | None:
-    """The git work tree `path` would be written into, if any."""
-    for folder in (path.parent, *path.parent.parents):
-        if _is_work_tree(folder):
-            return folder
-    return None
-
-
-def _is_work_tree(folder: Path) -> bool:
-    """Whether `folder` holds a repository: a `.git` file (a linked work tree) or a `.git`
-    folder with a HEAD. An empty `.git` is not one: codex's sandbox makes `/tmp/.git` empty
-    for the length of a session, to mount it read-only."""
-    git = folder / ".git"
-    return git.is_file() or (git / "HEAD").is_file()
-
-
 def init(
     path: Annotated[
         Path, typer.Argument(help="Where to write the config (outside the repository).")
@@ -62,7 +48,8 @@ def init(
         "octo/widgets"
     ),
     user: Annotated[
-        list[str] | None, typer.Option("--user", help="An allowed user (repeat for more).")
+        list[str] | None,
+        typer.Option("--user", help="An allowed user (required; repeat for more)."),
     ] = None,
     login: Annotated[str, typer.Option("--login", help="The pipeline account's login.")] = (
         "widgets-conveyor"
@@ -77,15 +64,18 @@ def init(
     if target.exists():
         typer.echo(f"{path}: already exists; pass another path (nothing was changed)", err=True)
         raise typer.Exit(1)
-    inside = _repository_around(target)
+    inside = inside_repository(target, path)
     if inside is not None:
+        typer.echo(inside, err=True)
+        raise typer.Exit(1)
+    if not user:
         typer.echo(
-            f"{path}: inside the git repository {inside}; agents could change the rules that"
-            " judge their work: write it outside any repository",
+            "--user: name at least one allowed user (repeat --user for more): only their"
+            " issues and comments steer the pipeline (nothing was written)",
             err=True,
         )
-        raise typer.Exit(1)
-    users = user or ["alice"]
+        raise typer.Exit(EXIT_USAGE)
+    users = user
     text = STARTER.format(
         repo=repo,
         base=base,
@@ -106,7 +96,7 @@ def init(
         typer.echo(f"{path}: cannot write: {exc.strerror}", err=True)
         raise typer.Exit(1) from exc
     typer.echo(f"wrote {target}")
-    typer.echo("next: set allowed_users, [account] and [commands] in it, then")
+    typer.echo("next: check [account] and [commands] in it, then")
     typer.echo(f"  conveyor config check --config {target}")
     typer.echo(f"  conveyor doctor --config {target} --fix")
     typer.echo(f"  conveyor run --config {target}")

@@ -64,7 +64,7 @@ def test_init_takes_an_empty_git_folder_for_no_repository(tmp_path: Path) -> Non
     """codex's sandbox leaves an empty `/tmp/.git` while a session runs: not a repository."""
     (tmp_path / ".git").mkdir()
     target = tmp_path / "conveyor.toml"
-    done = CliRunner().invoke(app, ["init", str(target), "--repo", "octo/widgets"])
+    done = CliRunner().invoke(app, ["init", str(target), "--repo", "octo/widgets", "--user", "bob"])
     assert done.exit_code == 0, done.output
     assert target.exists()
 
@@ -98,3 +98,12 @@ def test_an_unexpected_failure_is_one_line_not_a_traceback(tmp_path: Path) -> No
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("error: IsADirectoryError:")
+
+
+def test_init_without_a_user_writes_nothing_and_names_the_option(tmp_path: Path) -> None:
+    """No invented `alice`: without `--user` the command is refused and no file appears."""
+    target = tmp_path / "widgets.toml"
+    done = CliRunner().invoke(app, ["init", str(target), "--repo", "octo/widgets"])
+    assert done.exit_code == 2
+    assert "--user" in done.output
+    assert not target.exists()

@@ -48,7 +48,7 @@ def next_steps(runner: str, data_dir: Path, config: Path) -> list[str]:
         f"  {runner} status --config {conf} --issue 1   # one issue: state, events, stops",
         f"  {runner} cost --config {conf} --by issue   # tokens and cost per issue",
         f"  {runner} doctor --config {conf}   # what a real repository needs (forge served)",
-        f"  {runner} init ~/widgets.toml --repo OWNER/NAME   # a config for your own repository",
+        f"  {runner} init ~/widgets.toml --repo OWNER/NAME --user LOGIN   # your own config",
     ]
 
 
