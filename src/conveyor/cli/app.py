@@ -16,6 +16,7 @@ from conveyor.cli.live_cmd import live
 from conveyor.cli.resume_cmd import resume
 from conveyor.cli.run_cmd import run, tick
 from conveyor.cli.status_cmd import status
+from conveyor.cli.transcript_cmd import transcript
 from conveyor.cli.worker_cmd import worker
 
 app = typer.Typer(
@@ -57,5 +58,6 @@ app.command("run")(run)
 app.command("tick")(tick)
 app.command("doctor")(doctor)
 app.command("resume")(resume)
+app.command("transcript")(transcript)
 app.command("live")(live)
 app.command("worker")(worker)

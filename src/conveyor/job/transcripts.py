@@ -1,0 +1,78 @@
+"""An issue's session transcripts from the job folders under a repository's home.
+
+Each job folder (`jobs/issue-N-<stage>-<start>/`) holds `job.json`, whose session records
+carry what the runner counted (tokens, cost, peak context, the error a session ended on),
+and `sessions/<key>/transcript.jsonl`, the CLI's own stream; `core.transcript_read` reads
+what was said from the stream. Read-only; an unreadable `job.json` is skipped, named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from conveyor.core.transcript import SessionTranscript, Totals
+from conveyor.core.transcript_read import read_entries
+from conveyor.core.transcript_text import counted
+from conveyor.job.jobfile import JOB_FILE, SessionRecord, load_job_file
+
+TRANSCRIPT_FILE = "transcript.jsonl"  # as `conveyor.agents.runner` writes it
+
+
+@dataclass(frozen=True)
+class Found:
+    """The sessions found, oldest job first, and the job files that could not be read."""
+
+    sessions: tuple[SessionTranscript, ...]
+    unreadable: tuple[str, ...]
+
+
+def _totals(record: SessionRecord) -> Totals:
+    return Totals(
+        input_tokens=record.usage.input,
+        output_tokens=record.usage.output,
+        cache_read_tokens=record.usage.cache_read,
+        cache_write_tokens=record.usage.cache_write,
+        cost_usd=record.cost_usd,
+        peak_context=record.peak_context,
+        error=record.error,
+    )
+
+
+def _session(job_dir: Path, stage: str, record: SessionRecord) -> SessionTranscript:
+    stream = job_dir / "sessions" / record.key / TRANSCRIPT_FILE
+    text = stream.read_text(encoding="utf-8", errors="replace") if stream.is_file() else ""
+    entries, unparsed = read_entries(record.backend, text.splitlines())
+    totals = counted(_totals(record), entries)
+    return SessionTranscript(
+        job=job_dir.name,
+        stage=stage,
+        key=record.key,
+        backend=record.backend,
+        model=record.model,
+        status=record.status,
+        ended_at=record.ended_at.isoformat() if record.ended_at else None,
+        entries=entries,
+        totals=Totals(**{**totals.__dict__, "unparsed_lines": unparsed}),
+    )
+
+
+def _started(job_dir: Path) -> str:
+    return job_dir.name.removeprefix("issue-").split("-", 2)[-1]
+
+
+def issue_transcripts(repo_home: Path, issue: int, stage: str | None = None) -> Found:
+    """Every session of `issue` (of one `stage` when given), in the order the jobs ran."""
+    jobs = sorted((repo_home / "jobs").glob(f"issue-{issue}-*"), key=_started)
+    sessions: list[SessionTranscript] = []
+    unreadable: list[str] = []
+    for job_dir in jobs:
+        try:
+            record = load_job_file(job_dir / JOB_FILE)
+        except (OSError, ValueError) as exc:
+            unreadable.append(f"{job_dir / JOB_FILE}: {str(exc).splitlines()[0]}")
+            continue
+        if record.issue != issue or (stage is not None and record.stage != stage):
+            continue
+        sessions.extend(_session(job_dir, record.stage, s) for s in record.sessions)
+    return Found(tuple(sessions), tuple(unreadable))
