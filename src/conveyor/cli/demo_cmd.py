@@ -98,13 +98,15 @@ def demo(
         table_lines,
     )
     from conveyor.job.drive import shown_command
+    from conveyor.job.transcripts import home_transcripts
     from conveyor.testing.emulator import ForgeServer
 
     _check_agent(agent, fake_model=fake_model)
     data_dir = _data_dir(data)
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
-    with ForgeServer(data_dir, pipeline_home=files.home) as server:
+    reader = home_transcripts(files.home)
+    with ForgeServer(data_dir, pipeline_home=files.home, transcripts=reader) as server:
         where = f"forge page: {server.url}/  (data in {data_dir})"
         typer.echo(where if not no_serve else f"forge data in {data_dir}")
         result = run_pipeline(server, files, agent=agent, console=console, fake_model=fake_model)

@@ -59,6 +59,7 @@ def serve(
     """Serve the forge's API and its pages; prints the URL once listening."""
     from conveyor.forge.emulator.app import recalled_port
     from conveyor.forge.emulator.app import serve as run_server
+    from conveyor.job.transcripts import home_transcripts
 
     recalled = recalled_port(data) if port is None else None
     chosen = port if port is not None else (recalled or 0)
@@ -80,6 +81,7 @@ def serve(
             seed=seed,
             on_ready=ready,
             pipeline_home=pipeline,
+            transcripts=None if pipeline is None else home_transcripts(pipeline),
         )
     except OSError as exc:
         why = exc.strerror or str(exc)

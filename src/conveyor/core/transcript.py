@@ -71,6 +71,14 @@ class SessionTranscript:
     totals: Totals
 
 
+@dataclass(frozen=True)
+class Found:
+    """An issue's sessions, oldest job first, and the job files that could not be read."""
+
+    sessions: tuple[SessionTranscript, ...]
+    unreadable: tuple[str, ...]
+
+
 def cut(text: str, kind: EntryKind) -> tuple[str, int]:
     """The part of `text` shown for an entry of `kind`, and how many lines were left out.
 

@@ -8,23 +8,15 @@ what was said from the stream. Read-only; an unreadable `job.json` is skipped, n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
-from conveyor.core.transcript import SessionTranscript, Totals
+from conveyor.core.transcript import Found, SessionTranscript, Totals
 from conveyor.core.transcript_read import read_entries
 from conveyor.core.transcript_text import counted
 from conveyor.job.jobfile import JOB_FILE, SessionRecord, load_job_file
 
 TRANSCRIPT_FILE = "transcript.jsonl"  # as `conveyor.agents.runner` writes it
-
-
-@dataclass(frozen=True)
-class Found:
-    """The sessions found, oldest job first, and the job files that could not be read."""
-
-    sessions: tuple[SessionTranscript, ...]
-    unreadable: tuple[str, ...]
 
 
 def _totals(record: SessionRecord) -> Totals:
@@ -76,3 +68,16 @@ def issue_transcripts(repo_home: Path, issue: int, stage: str | None = None) -> 
             continue
         sessions.extend(_session(job_dir, record.stage, s) for s in record.sessions)
     return Found(tuple(sessions), tuple(unreadable))
+
+
+def home_transcripts(home: Path) -> Callable[[str, int], Found]:
+    """The reader the forge's transcript pages are given: `owner/name` and an issue's number
+    to its sessions under `home` (a `$CONVEYOR_HOME`, one `owner__name` folder a repository).
+
+    The forge may not import the job layer, so the CLI and the test harness hand it this.
+    """
+
+    def read(repo: str, issue: int) -> Found:
+        return issue_transcripts(home / repo.replace("/", "__", 1), issue)
+
+    return read

@@ -15,7 +15,7 @@ from conveyor.forge.emulator.app import bind, build_app, remember_port, server_f
 
 if TYPE_CHECKING:
     from conveyor.forge.emulator.repos import RepoCreated
-    from conveyor.forge.emulator.state import EmulatorState
+    from conveyor.forge.emulator.state import EmulatorState, TranscriptReader
     from conveyor.forge.emulator.store import Store
 
 START_TIMEOUT_S = 10.0
@@ -32,6 +32,7 @@ class ForgeServer:
         list_lag_ms: int = 0,
         seed: int | None = None,
         pipeline_home: Path | None = None,
+        transcripts: TranscriptReader | None = None,
         port: int = 0,
     ) -> None:
         self.data_dir = data_dir
@@ -41,6 +42,7 @@ class ForgeServer:
             "list_lag_ms": list_lag_ms,
             "seed": seed,
             "pipeline_home": pipeline_home,
+            "transcripts": transcripts,
         }
         self.url = ""
         self.state: EmulatorState | None = None

@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute
 
 from conveyor.forge.emulator.http import ApiError, error
 from conveyor.forge.emulator.middleware import ForgeMiddleware
-from conveyor.forge.emulator.state import EmulatorState, Knobs
+from conveyor.forge.emulator.state import EmulatorState, Knobs, TranscriptReader
 from conveyor.forge.emulator.store import Store
 
 ROUTE_MODULES: list[str] = [
@@ -58,6 +58,7 @@ ROUTE_MODULES: list[str] = [
     "conveyor.forge.emulator.web_issue",
     "conveyor.forge.emulator.web_pull",
     "conveyor.forge.emulator.web_pipeline",
+    "conveyor.forge.emulator.web_transcript",
 ]
 
 
@@ -96,10 +97,13 @@ def build_app(
     list_lag_ms: int = 0,
     seed: int | None = None,
     pipeline_home: Path | None = None,
+    transcripts: TranscriptReader | None = None,
 ) -> Starlette:
     """The emulator's ASGI app over the store in `data_dir` (created when missing).
 
-    `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows.
+    `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows;
+    `transcripts` reads an issue's agent sessions for its page and transcript pages
+    (`conveyor.job.transcripts.home_transcripts`).
     """
     modules = route_modules()  # first: importing them registers their tables
     store = Store.open(data_dir)
@@ -109,6 +113,7 @@ def build_app(
         knobs=Knobs(fail_rate=fail_rate, list_lag_ms=list_lag_ms),
         rng=random.Random(seed),
         pipeline_home=pipeline_home,
+        transcripts=transcripts,
     )
     routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
 
@@ -181,6 +186,7 @@ def serve(
     seed: int | None = None,
     on_ready: Callable[[str], None] | None = None,
     pipeline_home: Path | None = None,
+    transcripts: TranscriptReader | None = None,
 ) -> None:
     """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
     app = build_app(
@@ -189,6 +195,7 @@ def serve(
         list_lag_ms=list_lag_ms,
         seed=seed,
         pipeline_home=pipeline_home,
+        transcripts=transcripts,
     )
     sock = bind(host, port)
     remember_port(data_dir, sock)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conveyor.core.transcript import Found
 from conveyor.forge.emulator.etag_cache import EtagCache
 from conveyor.forge.emulator.hook_queue import HookQueue
 from conveyor.forge.emulator.store import Store
@@ -22,6 +23,9 @@ _FOLD = re.compile(r"(?<=/)(?:[0-9]+|[0-9a-f]{40})(?=/|$)")
 RATE_LIMIT = 5000
 ANONYMOUS_RATE_LIMIT = 60
 RATE_WINDOW_S = 3600
+# `owner/name` and an issue's number to its agent sessions: handed in by whoever builds the
+# app (the CLI, the test harness), since the job folders' reader sits above the forge.
+TranscriptReader = Callable[[str, int], Found]
 
 
 @dataclass
@@ -89,6 +93,7 @@ class EmulatorState:
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
     etags: EtagCache = field(default_factory=EtagCache)
     pipeline_home: Path | None = None  # a `$CONVEYOR_HOME` the pipeline page reads
+    transcripts: TranscriptReader | None = None  # the issue pages' agent sessions
     hooks: HookQueue = field(default_factory=HookQueue)
 
     def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
