@@ -26,6 +26,16 @@ class ForgeConfig(Strict):
             raise ValueError(msg)
         return value.rstrip("/")
 
+    @property
+    def web_url(self) -> str:
+        """Where people read the forge's pages: GitHub's for its API (`api.github.com`, an
+        Enterprise server's `/api/v3`), the embedded forge's own address (it serves both)."""
+        if self.kind == "local":
+            return self.api_url
+        if self.api_url == "https://api.github.com":
+            return "https://github.com"
+        return self.api_url.removesuffix("/api/v3")
+
     @model_validator(mode="before")
     @classmethod
     def _local_needs_url(cls, data: object) -> object:

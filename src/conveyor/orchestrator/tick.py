@@ -167,6 +167,7 @@ def _write_status(
         degraded=orc.degraded,
         config_path=orc.config_path,
         runner=shown_command(),
+        forge_url=orc.config.forge.web_url,
     )
     try:
         save_status(orc.home / STATUS_FILE, status)

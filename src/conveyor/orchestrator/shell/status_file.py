@@ -115,11 +115,13 @@ def build_status(
     degraded: Mapping[str, int],
     config_path: Path | None = None,
     runner: str = "conveyor",
+    forge_url: str | None = None,
 ) -> dict[str, Any]:
     """The whole of status.json for one moment; the same inputs give the same document.
 
     `config_path` and `runner` (how a person starts this `conveyor`) go into each stopped
-    issue's resume command, so it runs as shown.
+    issue's resume command, so it runs as shown; `forge_url` (where the forge's pages are)
+    and each open issue's PR let `/pipeline` link to the issue and PR pages.
     """
     live = [job for job in jobs if job.alive]
     busy = {job.record.issue for job in live}
@@ -127,6 +129,8 @@ def build_status(
         "version": STATUS_VERSION,
         "written_at": now.isoformat(),
         "repo": repo,
+        "forge_url": forge_url,
+        "prs": {str(i.number): i.pr for i in snapshot.issues if i.pr is not None},
         "lane": snapshot.lane,
         "cooling_down": snapshot.cooling_down,
         "queue": _queue(snapshot, busy),

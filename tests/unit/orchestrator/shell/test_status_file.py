@@ -41,7 +41,7 @@ def _job(issue: int, stage: str, *, alive: bool = True) -> RecordedJob:
 
 def _status() -> dict[str, Any]:
     issues = (
-        IssueView(1, AGO, Stage.REVIEW),
+        IssueView(1, AGO, Stage.REVIEW, pr=21),
         IssueView(2, AGO, Stage.IMPLEMENT),
         IssueView(3, AGO, Stage.IMPLEMENT),
         IssueView(4, AGO, Stage.FIX, stopped=StopCode.FIX_LOOP),
@@ -58,6 +58,7 @@ def _status() -> dict[str, Any]:
         jobs=[_job(1, "review"), _job(2, "implement", alive=False)], stops=stops,
         today=CostLine("all", 3, 200_000, 10, 20, 30, 40, 1.25, 1), degraded={"label": 2},
         config_path=Path("/etc/conveyor/inventory.toml"), runner="/opt/venv/bin/conveyor",
+        forge_url="https://github.com",
     )  # fmt: skip
 
 
@@ -66,6 +67,13 @@ def test_the_queue_lists_waiting_issues_by_stage_without_live_jobs_or_stops() ->
     status = _status()
     assert status["queue"] == {"implement": [2, 3]}
     assert status["waiting"] == [{"issue": 5, "why": "needs-info"}]
+
+
+def test_the_status_names_the_forge_s_pages_and_each_open_issue_s_pr() -> None:
+    """`/pipeline` links issues and PRs from these: only #1 has a PR."""
+    status = _status()
+    assert status["forge_url"] == "https://github.com"
+    assert status["prs"] == {"1": 21}
 
 
 def test_live_jobs_show_session_context_cost_so_far_and_running_time() -> None:
