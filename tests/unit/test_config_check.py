@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,81 @@ def test_a_relative_token_file_is_read_next_to_the_config(tmp_path: Path) -> Non
     assert code == 0
     assert json.loads(out)["account"]["token_file"] == "token"
     assert "ghp_file-secret" not in out
+
+
+MANY = """
+repo = "octo widgets"
+allowed_users = []
+surprise = 1
+
+[account]
+
+[commands]
+test = "pytest"
+test_files = "pytest -q"
+
+[limits]
+max_jobs = 0
+max_job = 3
+claim_wait_seconds = [20, 5]
+context_soft = 200000
+context_hard = 100000
+
+[money]
+per_day = -1
+
+[agents.default]
+agent = "scripted"
+model = 3
+
+[agents.roles.reviewer]
+agent = "claude"
+"""
+
+
+def test_every_mistake_of_a_config_is_reported_at_once_each_naming_its_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One run lists every bad key, also the checks of a whole table whose keys are wrong too."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _check(tmp_path, MANY, "--config", "conf.toml")
+    assert (code, out) == (1, "")
+    keys = [line.removeprefix("conf.toml: ").split(":", 1)[0] for line in err.splitlines()]
+    assert sorted(keys) == sorted([
+        "repo", "allowed_users", "surprise", "account.login", "account", "commands.test_files",
+        "limits.max_jobs", "limits.max_job", "limits.claim_wait_seconds", "limits.context_hard",
+        "money.per_day", "agents.default.model", "agents.default", "agents.roles.reviewer",
+    ])  # fmt: skip
+    (scripted,) = [line for line in err.splitlines() if "agents.default: " in line]
+    assert "scenario" in scripted
+    (tokens,) = [line for line in err.splitlines() if "account: " in line]
+    assert "token_env" in tokens
+
+
+def test_context_soft_above_the_default_hard_limit_is_a_mistake(tmp_path: Path) -> None:
+    """The hard limit left out still bounds the soft one."""
+    text = GOOD + "[limits]\ncontext_soft = 200000\n"
+    code, _, err = _check(tmp_path, text, "--config", str(tmp_path / "conf.toml"))
+    assert code == 1
+    assert "limits.context_hard: expected at least context_soft (200000)" in err
+
+
+def test_a_config_inside_a_repository_is_refused_naming_the_path_and_why(tmp_path: Path) -> None:
+    """Agents edit the repository: a config there is refused, its own mistakes listed too."""
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+    path = repo / "conf.toml"
+    path.write_text(GOOD)
+    done = CliRunner().invoke(app, ["config", "check", "--config", str(path)])
+    assert (done.exit_code, done.stdout) == (1, "")
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"{path}: inside the git repository {repo.resolve()}")
+    assert "agents could change the rules that judge their work" in line
+    path.write_text(GOOD + "surprise = 1\n")
+    both = CliRunner().invoke(app, ["config", "check", "--config", str(path)])
+    assert both.exit_code == 1
+    assert [line.split(": ", 2)[1] for line in both.stderr.splitlines()] == [
+        "inside the git repository " + str(repo.resolve()) + "; agents could change the rules"
+        " that judge their work",
+        "commands.surprise",
+    ]

@@ -32,17 +32,22 @@ def check(config: ConfigOption = None) -> None:
     redacted) or its errors (exit 1)."""
     try:
         path = config_path(config)
-        loaded = load_config(path)
     except ConfigError as exc:
         for line in exc.lines:
             typer.echo(line, err=True)
         raise typer.Exit(1) from exc
-    credentials = check_credentials(loaded, os.environ, path.parent)
-    problems = [inside_repository(path), None if credentials is None else f"{path}: {credentials}"]
-    if any(problems):  # every mistake at once, not one per try
+    # Every mistake at once, not one per try: the place, the keys, the credentials.
+    problems = [] if (inside := inside_repository(path)) is None else [inside]
+    try:
+        loaded = load_config(path)
+    except ConfigError as exc:
+        problems += exc.lines
+        loaded = None
+    if loaded is not None and (credentials := check_credentials(loaded, os.environ, path.parent)):
+        problems.append(f"{path}: {credentials}")
+    if problems or loaded is None:
         for problem in problems:
-            if problem is not None:
-                typer.echo(problem, err=True)
+            typer.echo(problem, err=True)
         raise typer.Exit(1)
     data = loaded.model_dump(mode="json")
     data["home"] = str(conveyor_home(loaded))

@@ -24,7 +24,9 @@ SCALARS = (str, int, float, bool)
 
 def _describe(error: dict[str, object]) -> str:
     """One mistake as `KEY: what was expected[, got VALUE]`."""
-    loc = ".".join(str(part) for part in error.get("loc", ()) if part != "__root__")  # type: ignore[attr-defined]
+    # A dict's bad key is located at `KEY.[key]`: the key itself names it.
+    skipped = ("__root__", "[key]")
+    loc = ".".join(str(part) for part in error.get("loc", ()) if part not in skipped)  # type: ignore[attr-defined]
     kind = str(error.get("type", ""))
     message = str(error.get("msg", "invalid"))
     message = message.removeprefix("Value error, ").replace("Input should be", "expected")

@@ -38,7 +38,10 @@ def doctor(
     try:
         loaded = load_config(config)
     except ConfigError as exc:
-        _report([checks.Check("config", False, line) for line in exc.lines], as_json=as_json)
+        named = config or os.environ.get("CONVEYOR_CONFIG")
+        inside = None if not named else inside_repository(Path(named))
+        lines = exc.lines if inside is None else [inside, *exc.lines]  # every mistake at once
+        _report([checks.Check("config", False, line) for line in lines], as_json=as_json)
         raise typer.Exit(EXIT_FAILED) from exc
     path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
     inside = inside_repository(path)

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.screen import say
 from conveyor.core.labels import STOP_PREFIX
 
 EXIT_USAGE = 2
@@ -56,7 +57,8 @@ def resume(
         raise typer.Exit(1) from exc
     if not stops:
         shown = ", ".join(found.labels) or "none"
-        typer.echo(f"#{issue} is not stopped (its labels: {shown}); nothing changed", err=True)
+        # Labels are anyone's text with the right to make one: escaped.
+        say(f"#{issue} is not stopped (its labels: {shown}); nothing changed", err=True)
         raise typer.Exit(EXIT_NOT_STOPPED)
     typer.echo(
         f"#{issue}: removed {', '.join(stops)}; the next tick (`conveyor run` or `tick`)"

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
 from conveyor.core.config_limits import Budgets, Limits, Money
-from conveyor.core.config_terms import AgentName, PositiveInt, Role, StageName, Strict
+from conveyor.core.config_terms import (
+    AgentName,
+    PositiveInt,
+    Role,
+    StageName,
+    Strict,
+    validate_beside,
+)
 from conveyor.core.migrate_commands import MigrateCommands
 
 __all__ = [
@@ -90,12 +97,13 @@ class AgentChoice(Strict):
     scenario: str | None = None
     base_url: Annotated[str, Field(pattern=r"^https?://")] | None = None
 
-    @model_validator(mode="after")
-    def _scenario_only_scripted(self) -> AgentChoice:
-        if self.agent == "scripted" and not self.scenario:
-            msg = 'agent = "scripted" needs `scenario` (a scenario file path)'
-            raise ValueError(msg)
-        return self
+    @model_validator(mode="wrap")
+    @classmethod
+    def _scenario_only_scripted(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        problem = None
+        if isinstance(data, dict) and data.get("agent") == "scripted" and not data.get("scenario"):
+            problem = 'agent = "scripted" needs `scenario` (a scenario file path)'
+        return validate_beside(data, handler, problem)
 
 
 class Agents(Strict):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import field_validator, model_validator
+from pydantic import ValidatorFunctionWrapHandler, field_validator, model_validator
 
-from conveyor.core.config_terms import Strict
+from conveyor.core.config_terms import Strict, validate_beside
 
 
 class ForgeConfig(Strict):
@@ -64,13 +64,15 @@ class AccountConfig(Strict):
     token_file: str | None = None
     app: AppAuth | None = None
 
-    @model_validator(mode="after")
-    def _one_token_source(self) -> AccountConfig:
-        given = [n for n in ("token_env", "token_file", "app") if getattr(self, n) is not None]
-        if len(given) != 1:
-            msg = (
-                "expected exactly one of token_env, token_file or app, "
-                f"got {', '.join(given) or 'none'}"
-            )
-            raise ValueError(msg)
-        return self
+    @model_validator(mode="wrap")
+    @classmethod
+    def _one_token_source(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        problem = None
+        if isinstance(data, dict):
+            given = [n for n in ("token_env", "token_file", "app") if data.get(n) is not None]
+            if len(given) != 1:
+                problem = (
+                    "expected exactly one of token_env, token_file or app, "
+                    f"got {', '.join(given) or 'none'}"
+                )
+        return validate_beside(data, handler, problem)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from conveyor.core.config_terms import PositiveInt, Role, StageName, Strict
 
@@ -31,7 +31,8 @@ class Limits(Strict):
     rebase_token_budget: PositiveInt = 500_000
     resolver_charge: PositiveInt = 100_000
     context_soft: Annotated[int, Field(gt=0)] = 150_000
-    context_hard: Annotated[int, Field(gt=0)] = 175_000
+    # Checked against context_soft even when left out (the default).
+    context_hard: Annotated[int, Field(gt=0, validate_default=True)] = 175_000
     session_timeout_minutes: Annotated[float, Field(gt=0)] = 45
     heartbeat_silence_minutes: Annotated[float, Field(gt=0)] = 20
     ci_poll_seconds: Annotated[float, Field(gt=0)] = 30
@@ -47,18 +48,25 @@ class Limits(Strict):
     merge_order: bool = True
     infra_retries: PositiveInt = 1
 
-    @model_validator(mode="after")
-    def _ordered(self) -> Limits:
-        low, high = self.claim_wait_seconds
+    # Field validators, not one for the table: those run beside the other keys' checks, so
+    # every mistake is reported at once.
+    @field_validator("claim_wait_seconds")
+    @classmethod
+    def _ordered(cls, value: tuple[float, float]) -> tuple[float, float]:
+        low, high = value
         if not 0 <= low <= high:
-            msg = (
-                f"claim_wait_seconds: expected [low, high] with 0 <= low <= high, got {[low, high]}"
-            )
+            msg = f"expected [low, high] with 0 <= low <= high, got {[low, high]}"
             raise ValueError(msg)
-        if self.context_soft > self.context_hard:
-            msg = "context_soft must not exceed context_hard"
+        return value
+
+    @field_validator("context_hard")
+    @classmethod
+    def _above_soft(cls, value: int, info: ValidationInfo) -> int:
+        soft = info.data.get("context_soft")
+        if isinstance(soft, int) and soft > value:
+            msg = f"expected at least context_soft ({soft}), got {value}"
             raise ValueError(msg)
-        return self
+        return value
 
 
 class Budgets(Strict):

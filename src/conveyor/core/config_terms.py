@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 
 class Strict(BaseModel):
@@ -35,3 +36,29 @@ StageName = Literal[
     "triage", "spec", "implement", "review", "fix", "sync", "checks", "accept", "security", "merge"
 ]
 AgentName = Literal["claude", "codex", "opencode", "scripted"]
+
+
+def validate_beside(data: Any, handler: ValidatorFunctionWrapHandler, problem: str | None) -> Any:
+    """`handler(data)` with `problem`, a mistake of the whole table found in its raw keys,
+    reported beside its fields' own mistakes: an after-validator is skipped while any field
+    is wrong, so its mistake would show only once those are fixed (every mistake at once)."""
+    try:
+        checked = handler(data)
+    except ValidationError as exc:
+        if problem is None:
+            raise
+        found: list[InitErrorDetails] = [
+            {
+                "type": PydanticCustomError(error["type"], "{message}", {"message": error["msg"]}),
+                "loc": error["loc"],
+                "input": error["input"],
+            }
+            for error in exc.errors()
+        ]
+        found.append(
+            {"type": PydanticCustomError("value_error", problem), "loc": (), "input": data}
+        )
+        raise ValidationError.from_exception_data(exc.title, found) from None
+    if problem is not None:
+        raise ValueError(problem)
+    return checked

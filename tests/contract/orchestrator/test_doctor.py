@@ -58,3 +58,19 @@ def test_doctor_reports_a_bad_config_and_exits_1(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "FAIL config" in done.stdout
     assert "surprise: unknown key" in done.stdout
+
+
+def test_doctor_refuses_a_config_inside_a_repository_naming_the_path_and_why(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """The config's folder made a git repository: only the config check fails, naming both."""
+    world = World.create(forge_server, tmp_path / "world", config={"commands": {"test": "true"}})
+    folder = world.config_path.parent
+    subprocess.run(["git", "init", "-q", str(folder)], check=True, timeout=30)
+    done = world.run("doctor", "--fix")
+    assert done.returncode == 1
+    assert _failed(done.stdout) == ["config"]
+    (refusal,) = [line for line in done.stdout.splitlines() if line.startswith("FAIL config")]
+    assert str(world.config_path) in refusal
+    assert f"inside the git repository {folder.resolve()}" in refusal
+    assert "agents could change the rules" in refusal
