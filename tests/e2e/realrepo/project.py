@@ -58,6 +58,7 @@ The issue.
 """
 
 
+PACKAGE = "calc/__init__.py"
 INTERFACE = {
     "name": "mul",
     "kind": "function",
@@ -115,8 +116,8 @@ def project_world(
     return World.create(server, world_root, config=config, src=source, ci=ci, ci_base=ci_base)
 
 
-def spec_entry(tag: str) -> dict[str, Any]:
-    """A spec writer that commits the failing test of `mul` and replies ready."""
+def spec_entry(tag: str, where: str = PACKAGE) -> dict[str, Any]:
+    """A spec writer that commits the failing test of `mul` (in `where`) and replies ready."""
     files = [
         {"write": {"path": "tests/test_mul.py", "content": MUL_TEST}},
         {"commit": "A failing test: mul multiplies"},
@@ -126,7 +127,7 @@ def spec_entry(tag: str) -> dict[str, Any]:
         "spec": SPEC,
         "questions": [],
         "sub_issues": [],
-        "interfaces": [INTERFACE],
+        "interfaces": [{**INTERFACE, "where": where}],
         "no_tests_reason": None,
         "wiki_only": False,
         "spec_in_draft": False,
@@ -136,10 +137,10 @@ def spec_entry(tag: str) -> dict[str, Any]:
     return {"tag": tag, "kind": "spec", "turns": [{"actions": files}, reply(answer)]}
 
 
-def implement_entry(tag: str) -> dict[str, Any]:
-    """An implementer that makes `mul` multiply."""
+def implement_entry(tag: str, where: str = PACKAGE, fixed: str = FIXED) -> dict[str, Any]:
+    """An implementer that makes `mul` multiply (writes `fixed` to `where`)."""
     files = [
-        {"write": {"path": "calc/__init__.py", "content": FIXED}},
+        {"write": {"path": where, "content": fixed}},
         {"commit": "mul multiplies"},
     ]
     answer: dict[str, Any] = {"status": "done", "summary": "mul multiplies."}
@@ -147,9 +148,10 @@ def implement_entry(tag: str) -> dict[str, Any]:
     return {"tag": tag, "kind": "implement", "turns": [{"actions": files}, reply(answer)]}
 
 
-def whole_issue(tag: str) -> list[dict[str, Any]]:
-    """Every session of the issue, triage to security, all clean."""
-    return [triage(tag), spec_entry(tag), implement_entry(tag), *clean_back_half(tag)]
+def whole_issue(tag: str, where: str = PACKAGE, fixed: str = FIXED) -> list[dict[str, Any]]:
+    """Every session of the issue, triage to security, all clean (`mul` lives in `where`)."""
+    sessions = [spec_entry(tag, where), implement_entry(tag, where, fixed)]
+    return [triage(tag), *sessions, *clean_back_half(tag)]
 
 
 def open_mul_issue(world: World, tag: str) -> int:
