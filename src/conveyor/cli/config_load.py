@@ -1,14 +1,23 @@
-"""Loading the configuration file: TOML in, a validated `Config` or one line per mistake out."""
+"""Loading the configuration file: TOML in, a validated `Config` or one line per mistake out.
+
+`load_or_exit` is how every command loads it: the config and its path, or each mistake on
+stderr and the command's exit code.
+"""
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import typer
 from pydantic import ValidationError
 
 from conveyor.core.config import Config, home_path
+
+EXIT_USAGE = 2
 
 
 class ConfigError(Exception):
@@ -77,6 +86,37 @@ def load_config(path: Path | str | None = None) -> Config:
     except OSError as exc:
         raise ConfigError([f"{file}: cannot read: {exc.strerror}"]) from exc
     return parse_config(text, str(file))
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """A command's config and the file it came from."""
+
+    config: Config
+    path: Path  # as named by --config or $CONVEYOR_CONFIG
+    resolved: Path  # absolute, links resolved: what child processes and commands are given
+
+
+def _say_on_stderr(lines: Sequence[str]) -> None:
+    for line in lines:
+        typer.echo(line, err=True)
+
+
+def load_or_exit(
+    option: Path | str | None,
+    *,
+    code: int = EXIT_USAGE,
+    report: Callable[[Sequence[str]], object] = _say_on_stderr,
+) -> LoadedConfig:
+    """The config `option` (else `$CONVEYOR_CONFIG`) names; on a mistake, `report` gets a line
+    per mistake (each naming the file and key; stderr by default) and the command exits `code`."""
+    try:
+        path = config_path(option)
+        loaded = load_config(path)
+    except ConfigError as exc:
+        report(exc.lines)
+        raise typer.Exit(code) from exc
+    return LoadedConfig(loaded, path, path.resolve())
 
 
 def conveyor_home(config: Config) -> Path:

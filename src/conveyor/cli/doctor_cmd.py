@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.config_place import inside_repository
 from conveyor.cli.screen import say_lines
 
@@ -35,12 +35,14 @@ def doctor(
     from conveyor.forge.connect import CredentialsError, connect
     from conveyor.forge.errors import ForgeError
 
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        _report([checks.Check("config", False, line) for line in exc.lines], as_json=as_json)
-        raise typer.Exit(EXIT_FAILED) from exc
-    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    named = load_or_exit(
+        config,
+        code=EXIT_FAILED,
+        report=lambda lines: _report(
+            [checks.Check("config", False, line) for line in lines], as_json=as_json
+        ),
+    )
+    loaded, path = named.config, named.resolved
     inside = inside_repository(path)
     found = [checks.Check("config", inside is None, inside or str(path))]
     found += checks.check_tools(loaded)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.config_load import load_or_exit, repo_home
 from conveyor.cli.temporal_opts import (
     CertOption,
     KeyOption,
@@ -44,10 +44,7 @@ def _served_repos(paths: list[Path]) -> dict[str, RepoSetup]:
         raise _fail("--config: required, the config file of each repository this worker serves")
     repos: dict[str, RepoSetup] = {}
     for path in paths:
-        try:
-            loaded = load_config(path)
-        except ConfigError as exc:
-            raise _fail("\n".join(exc.lines)) from exc
+        loaded = load_or_exit(path).config
         if loaded.repo in repos:
             raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")
         repos[loaded.repo] = RepoSetup(path.resolve(), repo_home(loaded))
