@@ -97,7 +97,7 @@ def demo(
         stacking_lines,
         table_lines,
     )
-    from conveyor.job.drive import shown_command
+    from conveyor.job.entry import shown_command
     from conveyor.testing.emulator import ForgeServer
 
     _check_agent(agent, fake_model=fake_model)

@@ -67,8 +67,8 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
     tls_key: KeyOption = None,
 ) -> None:
     """Run stage jobs from the task queue; SIGTERM or Ctrl-C hands running jobs to other workers."""
+    from conveyor.job.entry import conveyor_argv
     from conveyor.job.fork_start import job_start
-    from conveyor.orchestrator.shell.executor import default_command
     from conveyor.temporal.forker import ForkServer
     from conveyor.temporal.target import TargetError, TemporalTarget, job_environment
     from conveyor.temporal.worker import serve
@@ -85,7 +85,7 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
         forker = ForkServer.launch(job_environment(os.environ))
     try:
         code = asyncio.run(
-            serve(target, repos, os.environ, default_command(), jobs=jobs, forker=forker)
+            serve(target, repos, os.environ, tuple(conveyor_argv()), jobs=jobs, forker=forker)
         )
     except TargetError as exc:
         raise _fail(str(exc)) from exc
