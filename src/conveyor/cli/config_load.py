@@ -6,6 +6,7 @@ stderr and the command's exit code.
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
 from collections.abc import Callable, Sequence
@@ -50,16 +51,25 @@ def _describe(error: dict[str, object]) -> str:
 
 
 def parse_config(text: str, source: str) -> Config:
-    """Validate TOML text; every error line names `source` and the key."""
+    """Validate TOML text; every error line names `source` and the key.
+
+    The same text is parsed once per process: loading an unchanged file again (a job forked
+    from the orchestrator or a drive that loaded it, the demo reading back what it wrote)
+    takes the `Config` already made.
+    """
     try:
-        data = tomllib.loads(text)
+        return _validated(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{source}: not valid TOML: {exc}"]) from exc
-    try:
-        return Config.model_validate(data)
     except ValidationError as exc:
         lines = [f"{source}: {_describe(dict(err))}" for err in exc.errors()]
         raise ConfigError(lines) from exc
+
+
+@functools.lru_cache(maxsize=8)  # a worker serves a config per repository
+def _validated(text: str) -> Config:
+    """The `Config` of TOML text (frozen, so one object serves every caller); errors raise."""
+    return Config.model_validate(tomllib.loads(text))
 
 
 def config_path(path: Path | str | None = None) -> Path:

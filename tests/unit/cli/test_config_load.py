@@ -93,3 +93,18 @@ def test_every_command_names_the_file_and_key_and_exits_with_its_code(
     done = CliRunner().invoke(app, [*args, "--config", str(bad)])
     assert done.exit_code == code, done.output
     assert done.stderr.splitlines() == [f"{bad}: commands.lint: expected a valid string, got 3"]
+
+
+def test_an_unchanged_file_is_parsed_once_and_an_edited_one_again(tmp_path: Path) -> None:
+    """A job forked from the process that loaded the config takes that `Config`; an edit is
+    read (the text is what counts, not the path nor its time stamp)."""
+    path = tmp_path / "conf.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    first = load_or_exit(path).config
+    assert load_or_exit(path).config is first
+    path.write_text(GOOD.replace('"pytest -q"', '"pytest -x"'), encoding="utf-8")
+    edited = load_or_exit(path).config
+    assert (edited.commands.test, first.commands.test) == ("pytest -x", "pytest -q")
+    path.write_text("not = [toml", encoding="utf-8")
+    with pytest.raises(typer.Exit):
+        load_or_exit(path)
