@@ -208,7 +208,7 @@ def idle_tick(server: ForgeServer, root: Path) -> tuple[int, int]:
 
     Its open issues are by a person the config does not trust, so no job starts.
     """
-    from conveyor.job.drive import conveyor_argv
+    from conveyor.job.entry import conveyor_argv
     from conveyor.testing.world import config_toml
 
     source = root / "tick-src"

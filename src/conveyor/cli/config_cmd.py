@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, config_path, conveyor_home, load_config
+from conveyor.cli.config_load import conveyor_home, load_or_exit
 from conveyor.cli.config_place import inside_repository
 from conveyor.forge.credentials import check_credentials
 
@@ -30,24 +30,14 @@ ConfigOption = Annotated[
 def check(config: ConfigOption = None) -> None:
     """Validate the config and that its credentials can be read; print it resolved (secrets
     redacted) or its errors (exit 1)."""
-    try:
-        path = config_path(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(1) from exc
-    # Every mistake at once, not one per try: the place, the keys, the credentials.
-    problems = [] if (inside := inside_repository(path)) is None else [inside]
-    try:
-        loaded = load_config(path)
-    except ConfigError as exc:
-        problems += exc.lines
-        loaded = None
-    if loaded is not None and (credentials := check_credentials(loaded, os.environ, path.parent)):
-        problems.append(f"{path}: {credentials}")
-    if problems or loaded is None:
+    named = load_or_exit(config, code=1, place=True)
+    loaded, path = named.config, named.path
+    credentials = check_credentials(loaded, os.environ, path.parent)
+    problems = [inside_repository(path), None if credentials is None else f"{path}: {credentials}"]
+    if any(problems):  # every mistake at once, not one per try
         for problem in problems:
-            typer.echo(problem, err=True)
+            if problem is not None:
+                typer.echo(problem, err=True)
         raise typer.Exit(1)
     data = loaded.model_dump(mode="json")
     data["home"] = str(conveyor_home(loaded))

@@ -1,14 +1,24 @@
-"""Loading the configuration file: TOML in, a validated `Config` or one line per mistake out."""
+"""Loading the configuration file: TOML in, a validated `Config` or one line per mistake out.
+
+`load_or_exit` is how every command loads it: the config and its path, or each mistake on
+stderr and the command's exit code.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import typer
 from pydantic import ValidationError
 
 from conveyor.core.config import Config, home_path
+
+EXIT_USAGE = 2
 
 
 class ConfigError(Exception):
@@ -43,16 +53,25 @@ def _describe(error: dict[str, object]) -> str:
 
 
 def parse_config(text: str, source: str) -> Config:
-    """Validate TOML text; every error line names `source` and the key."""
+    """Validate TOML text; every error line names `source` and the key.
+
+    The same text is parsed once per process: loading an unchanged file again (a job forked
+    from the orchestrator or a drive that loaded it, the demo reading back what it wrote)
+    takes the `Config` already made.
+    """
     try:
-        data = tomllib.loads(text)
+        return _validated(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{source}: not valid TOML: {exc}"]) from exc
-    try:
-        return Config.model_validate(data)
     except ValidationError as exc:
         lines = [f"{source}: {_describe(dict(err))}" for err in exc.errors()]
         raise ConfigError(lines) from exc
+
+
+@functools.lru_cache(maxsize=8)  # a worker serves a config per repository
+def _validated(text: str) -> Config:
+    """The `Config` of TOML text (frozen, so one object serves every caller); errors raise."""
+    return Config.model_validate(tomllib.loads(text))
 
 
 def config_path(path: Path | str | None = None) -> Path:
@@ -79,6 +98,45 @@ def load_config(path: Path | str | None = None) -> Config:
     except OSError as exc:
         raise ConfigError([f"{file}: cannot read: {exc.strerror}"]) from exc
     return parse_config(text, str(file))
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """A command's config and the file it came from."""
+
+    config: Config
+    path: Path  # as named by --config or $CONVEYOR_CONFIG
+    resolved: Path  # absolute, links resolved: what child processes and commands are given
+
+
+def _say_on_stderr(lines: Sequence[str]) -> None:
+    for line in lines:
+        typer.echo(line, err=True)
+
+
+def load_or_exit(
+    option: Path | str | None,
+    *,
+    code: int = EXIT_USAGE,
+    report: Callable[[Sequence[str]], object] = _say_on_stderr,
+    place: bool = False,
+) -> LoadedConfig:
+    """The config `option` (else `$CONVEYOR_CONFIG`) names; on a mistake, `report` gets a line
+    per mistake (each naming the file and key; stderr by default) and the command exits `code`.
+
+    With `place`, a config that does not load and lies inside a git repository also gets that
+    mistake first, so one run lists every mistake (`config check`, `doctor`)."""
+    path: Path | None = None
+    try:
+        path = config_path(option)
+        loaded = load_config(path)
+    except ConfigError as exc:
+        from conveyor.cli.config_place import inside_repository
+
+        inside = inside_repository(path) if place and path is not None else None
+        report(exc.lines if inside is None else [inside, *exc.lines])
+        raise typer.Exit(code) from exc
+    return LoadedConfig(loaded, path, path.resolve())
 
 
 def conveyor_home(config: Config) -> Path:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.config_load import load_or_exit, repo_home
 from conveyor.cli.screen import say_lines
 
 if TYPE_CHECKING:
@@ -81,12 +81,7 @@ def cost(
     if by is not None and by not in GROUPS:
         typer.echo(f"--by: expected one of {', '.join(GROUPS)}, got {by!r}", err=True)
         raise typer.Exit(2)
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for text in exc.lines:
-            typer.echo(text, err=True)
-        raise typer.Exit(2) from exc
+    loaded = load_or_exit(config).config
     start = datetime.now(UTC) - span
     with LedgerDb(repo_home(loaded) / LEDGER_FILE, readonly=True) as ledger:
         grouped = None if by is None else ledger.by(cast("GroupBy", by), start)

@@ -97,7 +97,7 @@ def demo(
         stacking_lines,
         table_lines,
     )
-    from conveyor.job.drive import shown_command
+    from conveyor.job.entry import shown_command
     from conveyor.job.transcripts import home_transcripts
     from conveyor.testing.emulator import ForgeServer
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.config_place import inside_repository
 from conveyor.cli.screen import say_lines
 
@@ -35,15 +35,15 @@ def doctor(
     from conveyor.forge.connect import CredentialsError, connect
     from conveyor.forge.errors import ForgeError
 
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        named = config or os.environ.get("CONVEYOR_CONFIG")
-        inside = None if not named else inside_repository(Path(named))
-        lines = exc.lines if inside is None else [inside, *exc.lines]  # every mistake at once
-        _report([checks.Check("config", False, line) for line in lines], as_json=as_json)
-        raise typer.Exit(EXIT_FAILED) from exc
-    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    named = load_or_exit(
+        config,
+        code=EXIT_FAILED,
+        place=True,
+        report=lambda lines: _report(
+            [checks.Check("config", False, line) for line in lines], as_json=as_json
+        ),
+    )
+    loaded, path = named.config, named.resolved
     inside = inside_repository(path)
     found = [checks.Check("config", inside is None, inside or str(path))]
     found += checks.check_tools(loaded)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.job_cmd import EXIT_USAGE, parse_stage
 
 
@@ -31,14 +31,8 @@ def drive_cmd(
     from conveyor.job.drive import DriveOptions, drive
 
     stage = parse_stage(through) if through is not None else None
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(EXIT_USAGE) from exc
-    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
-    opts = DriveOptions(loaded, path, issue, stage, take_stopped, lane)
+    named = load_or_exit(config)
+    opts = DriveOptions(named.config, named.resolved, issue, stage, take_stopped, lane)
     try:
         code = drive(opts, os.environ)
     except CredentialsError as exc:

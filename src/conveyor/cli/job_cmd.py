@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_load import load_or_exit
 from conveyor.core.state import Stage
 
 EXIT_USAGE = 2
@@ -56,16 +56,10 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     if lane is not None and not LANE.fullmatch(lane):
         typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(EXIT_USAGE) from exc
-    config_path = Path(config or os.environ["CONVEYOR_CONFIG"])
+    loaded = load_or_exit(config)
     opts = JobOptions(
-        config=loaded,
-        config_dir=config_path.resolve().parent,
+        config=loaded.config,
+        config_dir=loaded.resolved.parent,
         issue=issue,
         stage=chosen,
         lane=lane,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.config_load import load_or_exit, repo_home
 
 
 def live(
@@ -25,12 +25,7 @@ def live(
     ] = 0.25,
 ) -> None:
     """Show queues, running jobs, recent events and spending; one line per event off a terminal."""
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(2) from exc
+    loaded = load_or_exit(config).config
     from rich.console import Console
 
     from conveyor.cli.live.follow import LiveView

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.screen import say
 from conveyor.core.labels import STOP_PREFIX
 
@@ -33,13 +33,8 @@ def resume(
     from conveyor.forge.connect import CredentialsError, connect  # lazy: githubkit is slow
     from conveyor.forge.errors import ForgeError, NotFound
 
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(EXIT_USAGE) from exc
-    path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    named = load_or_exit(config)
+    loaded, path = named.config, named.resolved
     try:
         forge = connect(loaded, os.environ, base_dir=path.parent)
         found = forge.get_issue(issue)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config
+from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.temporal_opts import (
     CertOption,
     KeyOption,
@@ -31,13 +31,8 @@ ConfigOption = Annotated[
 
 def _load(config: Path | None) -> tuple[Config, Path]:
     """The config and its resolved path, or a usage error naming each mistake."""
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(EXIT_USAGE) from exc
-    return loaded, Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
+    named = load_or_exit(config)
+    return named.config, named.resolved
 
 
 def _usage(message: str) -> typer.Exit:

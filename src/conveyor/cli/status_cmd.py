@@ -7,13 +7,12 @@ issue's decoded state) and the issue's `events.jsonl` (`--issue N`: `cli/status_
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.config_load import load_or_exit, repo_home
 from conveyor.cli.live.lines import duration
 from conveyor.cli.screen import say, say_lines
 from conveyor.cli.status_list import known_issues, render_lines
@@ -73,13 +72,8 @@ def status(
     """Show queues, jobs, holds, stops, spending and every issue's outcome and PR (local files)."""
     from conveyor.orchestrator.shell.status_file import STATUS_FILE, load_status
 
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        for line in exc.lines:
-            typer.echo(line, err=True)
-        raise typer.Exit(2) from exc
-    home = repo_home(loaded)
+    named = load_or_exit(config)
+    home = repo_home(named.config)
     try:
         current = load_status(home / STATUS_FILE)
     except ValueError as exc:
@@ -88,8 +82,7 @@ def status(
     if issue is not None:
         from conveyor.cli.status_issue import issue_lines, issue_report
 
-        chosen = config or os.environ.get("CONVEYOR_CONFIG")
-        path = None if chosen is None else Path(chosen).resolve()
+        path = named.resolved
         report = issue_report(home, issue, current, path)
         if not report["known"]:
             typer.echo(

@@ -24,7 +24,7 @@ def issue_report(
 
     `config` is named in the resume command of a stop the status file does not show yet.
     """
-    from conveyor.job.drive import shown_command
+    from conveyor.job.entry import shown_command
     from conveyor.job.events import EVENTS_FILE, read_events
     from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, load_cached_issue
     from conveyor.orchestrator.shell.status_file import resume_command
@@ -105,7 +105,7 @@ def _state_line(state: dict[str, Any]) -> str:
 
 def issue_lines(report: dict[str, Any], config: Path | None) -> list[str]:
     """The report as a person reads it: a few lines of facts, then one line per event."""
-    from conveyor.job.drive import shown_command
+    from conveyor.job.entry import shown_command
 
     number = report["issue"]
     lines = [f"#{number} {report['title'] or '(not in the snapshot cache)'}"]

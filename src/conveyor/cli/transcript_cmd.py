@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.config_load import load_or_exit, repo_home
 from conveyor.cli.screen import say_lines
 from conveyor.core.transcript_text import session_lines
 
@@ -33,11 +33,7 @@ def transcript(
     """Print the issue's session transcripts: messages, tool calls, results, cost."""
     from conveyor.job.transcripts import issue_transcripts
 
-    try:
-        loaded = load_config(config)
-    except ConfigError as exc:
-        say_lines(exc.lines, err=True)
-        raise typer.Exit(EXIT_USAGE) from exc
+    loaded = load_or_exit(config, report=lambda lines: say_lines(lines, err=True)).config
     found = issue_transcripts(repo_home(loaded), issue, stage)
     if found.unreadable:
         say_lines([f"skipped (unreadable): {line}" for line in found.unreadable], err=True)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conveyor.cli.config_load import ConfigError, load_config, repo_home
+from conveyor.cli.config_load import load_or_exit, repo_home
 from conveyor.cli.temporal_opts import (
     CertOption,
     KeyOption,
@@ -44,10 +44,7 @@ def _served_repos(paths: list[Path]) -> dict[str, RepoSetup]:
         raise _fail("--config: required, the config file of each repository this worker serves")
     repos: dict[str, RepoSetup] = {}
     for path in paths:
-        try:
-            loaded = load_config(path)
-        except ConfigError as exc:
-            raise _fail("\n".join(exc.lines)) from exc
+        loaded = load_or_exit(path).config
         if loaded.repo in repos:
             raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")
         repos[loaded.repo] = RepoSetup(path.resolve(), repo_home(loaded))
@@ -70,8 +67,8 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
     tls_key: KeyOption = None,
 ) -> None:
     """Run stage jobs from the task queue; SIGTERM or Ctrl-C hands running jobs to other workers."""
+    from conveyor.job.entry import conveyor_argv
     from conveyor.job.fork_start import job_start
-    from conveyor.orchestrator.shell.executor import default_command
     from conveyor.temporal.forker import ForkServer
     from conveyor.temporal.target import TargetError, TemporalTarget, job_environment
     from conveyor.temporal.worker import serve
@@ -88,7 +85,7 @@ def worker(  # noqa: PLR0917 - typer passes options as parameters
         forker = ForkServer.launch(job_environment(os.environ))
     try:
         code = asyncio.run(
-            serve(target, repos, os.environ, default_command(), jobs=jobs, forker=forker)
+            serve(target, repos, os.environ, tuple(conveyor_argv()), jobs=jobs, forker=forker)
         )
     except TargetError as exc:
         raise _fail(str(exc)) from exc

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-import shlex
-import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +14,7 @@ from conveyor.core.next_stage import Halt, next_stage
 from conveyor.core.pickup import IssueFacts
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import connect
+from conveyor.job.entry import conveyor_argv
 from conveyor.job.fork_start import (
     ForkedChild,
     JobStart,
@@ -59,25 +56,6 @@ class _Child(Protocol):
     def kill(self) -> None:
         """SIGKILL it."""
         ...
-
-
-def conveyor_argv() -> list[str]:
-    """How to start `conveyor` with this interpreter (the script beside it, else `-c`)."""
-    script = Path(sys.executable).parent / "conveyor"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from conveyor.cli.main import main; main()"]
-
-
-@functools.cache
-def shown_command() -> str:
-    """`conveyor` as a person types it to reach this install: the bare name when PATH finds
-    this very script, else its path (a virtual environment's `bin` is seldom on PATH)."""
-    argv = conveyor_argv()
-    found = shutil.which("conveyor")
-    if len(argv) == 1 and found is not None and Path(found).resolve() == Path(argv[0]).resolve():
-        return "conveyor"
-    return shlex.join(argv)
 
 
 def _progress(state: IssueState | None) -> tuple[Stage, dict[str, object]] | None:

@@ -1,10 +1,11 @@
 """Start `conveyor job …` as a fork of a process that has already imported it, or by exec.
 
 A fresh job spends about a second on imports; `drive` and the orchestrator import once
-(`preload`) and fork. The child runs the same `conveyor.cli.main.main()` an exec'd job
-runs, with exactly the given environment, and leaves by `os._exit`: it never returns into
-the parent's code nor runs its exit handlers. `CONVEYOR_JOB_START=exec` turns forking off;
-a process running a second thread never forks (that thread's locks stay held in the child).
+(`preload`) and fork. The child runs the same entry point an exec'd job runs
+(`job/entry.py`), with exactly the given environment, and leaves by `os._exit`: it never
+returns into the parent's code nor runs its exit handlers. `CONVEYOR_JOB_START=exec` turns
+forking off; a process running a second thread never forks (that thread's locks stay held in
+the child).
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
+from conveyor.job.entry import ENTRY_MODULE, run_conveyor_main
+
 START_ENV = "CONVEYOR_JOB_START"
 JobStart = Literal["fork", "exec"]
 # What a job imports (its runner pulls in stages, agents and ops); a forked job measured
 # to import only ~40 ms more, githubkit's lazily loaded model groups.
 PRELOAD = (
-    "conveyor.cli.main",
+    ENTRY_MODULE,
     "conveyor.cli.app",
     "conveyor.cli.job_cmd",
     "conveyor.job.main",
@@ -45,7 +48,6 @@ SESSION_PRELOAD = (
     "mcp.server.stdio",
     "anyio._backends._asyncio",  # anyio's event loop backend, loaded when the server first runs
 )
-ENTRY_MODULE = "conveyor.cli.main"
 # What a preloaded module builds or loads once, for every fork to inherit (each cached per
 # process): the CLI's click command; the forge clients' TLS context (the CA bundle, parsed)
 # and githubkit's models that it would otherwise load at a job's first request.
@@ -90,15 +92,6 @@ def fork_job(
     return fork_call(
         lambda: run_conveyor_main(args), env, new_session=new_session, stdout_fd=stdout_fd
     )
-
-
-def run_conveyor_main(args: Sequence[str]) -> int:
-    """In a forked child: run `conveyor ARGS` through the entry point an exec'd one runs."""
-    # By name, as the exec path names it: the job layer sits below the CLI.
-    entry = importlib.import_module(ENTRY_MODULE)
-    sys.argv = ["conveyor", *(str(a) for a in args)]
-    entry.main()
-    return 0
 
 
 def fork_call(

@@ -18,7 +18,7 @@ from conveyor.core.config import Config
 from conveyor.core.state import Stage, Stopped
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
-from conveyor.job.drive import shown_command
+from conveyor.job.entry import shown_command
 from conveyor.ops.context import OpContext
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out

@@ -21,7 +21,8 @@ import socket
 import sys
 from typing import Any
 
-from conveyor.job.fork_start import fork_call, preload, preload_sessions, run_conveyor_main
+from conveyor.job.entry import run_conveyor_main
+from conveyor.job.fork_start import fork_call, preload, preload_sessions
 
 PR_SET_PDEATHSIG = 1
 REAP_EVERY_S = 0.05

@@ -8,8 +8,8 @@ a job is, and asks it over a SOCK_SEQPACKET Unix socket, one connection per comm
 request is one JSON message (`argv`, `env`, `cwd`, and `script` for a Python script run in
 place of `conveyor`) carrying the command's stdout and stderr
 pipes as file descriptors; the server answers `{"pid"}`, and `{"exit"}` once it has
-reaped the child. The child runs the same `conveyor.cli.main.main()` an exec'd process
-runs, in its own session, with exactly the given environment. The server dies with its
+reaped the child. The child runs the same entry point an exec'd process runs
+(`job/entry.py`), in its own session, with exactly the given environment. The server dies with its
 parent (`PR_SET_PDEATHSIG`), and each child gets SIGTERM when the server dies.
 """
 
@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conveyor.job.fork_start import fork_call, preload, preload_sessions, run_conveyor_main
+from conveyor.job.entry import run_conveyor_main
+from conveyor.job.fork_start import fork_call, preload, preload_sessions
 from conveyor.temporal.zygote import die_with_parent
 
 MAX_MESSAGE = 1 << 20

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 
 EXEC_ENV = "CONVEYOR_TEST_EXEC"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import TRUSTED, VISITOR, World
 

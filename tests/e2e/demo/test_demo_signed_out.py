@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 from tests.contract.realcli.clis import cli_path
 from tests.contract.realcli.conftest import clis_bin
 

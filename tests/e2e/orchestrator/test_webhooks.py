@@ -10,7 +10,7 @@ from typing import Any
 
 from conveyor.core.state import Stage
 from conveyor.forge.webhook import sign
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 from conveyor.testing import http
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.hooked_run import SECRET_ENV, HookedRun, run_config, wait_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 from tests.e2e.realrepo.project import git_project
 
 GIT = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]

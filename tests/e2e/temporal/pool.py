@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 from conveyor.job.jobfile import JobRecord, load_job_file
 from conveyor.testing.world import World, config_toml
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from conveyor.cli.app import app
 from conveyor.cli.config_load import load_config
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 
 
 def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

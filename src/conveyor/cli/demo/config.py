@@ -67,15 +67,19 @@ def write_demo_config(path: Path, values: dict[str, Any], token: str | None = No
     account's `token` (when given) owner-only beside it."""
     import os
 
-    from conveyor.core.config import Config
+    from conveyor.cli.config_load import ConfigError, parse_config
     from conveyor.testing.world import config_toml
 
-    Config.model_validate(values)
+    text = config_toml(values)
+    try:
+        parse_config(text, str(path))  # as it will be read back: the same text, parsed once
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from exc
     path.parent.mkdir(parents=True, exist_ok=True)
     if token is not None:
         secret = path.with_name(TOKEN_FILE)
         descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as out:
             out.write(token + "\n")
-    path.write_text(config_toml(values), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path

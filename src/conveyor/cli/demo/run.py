@@ -17,7 +17,7 @@ from conveyor.cli.demo.config import demo_config, write_demo_config
 from conveyor.cli.demo.gather import gather
 from conveyor.cli.demo.scenario import advance_past_question, shipped_path
 from conveyor.cli.demo.table import IssueFacts
-from conveyor.job.drive import conveyor_argv
+from conveyor.job.entry import conveyor_argv
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from conveyor.core.state import Stage
+from conveyor.job.entry import conveyor_argv
 from conveyor.job.fork_start import (
     ForkedChild,
     can_fork,
@@ -105,14 +105,6 @@ class RemoteJobs(Protocol):
         ...
 
 
-def default_command() -> tuple[str, ...]:
-    """How to run `conveyor`: the script beside this interpreter, else the interpreter itself."""
-    script = Path(sys.executable).with_name("conveyor")
-    if script.is_file():
-        return (str(script),)
-    return (sys.executable, "-c", "from conveyor.cli.main import main; main()")
-
-
 def process_alive(pid: int, process_start: int | None) -> bool:
     """Whether `pid` runs and is the process that started at `process_start`."""
     try:
@@ -194,7 +186,7 @@ class LocalExecutor:
         self.lane = lane
         self.repo_home = repo_home
         self.environ = dict(environ)
-        self.command = tuple(command) if command is not None else default_command()
+        self.command = tuple(command if command is not None else conveyor_argv())
         # Fork only `conveyor job` itself (no stand-in command) and only when asked.
         self.fork = command is None and job_start(self.environ) == "fork"
         self._children: dict[int, _Child] = {}

@@ -8,7 +8,6 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from rich.console import Console
 
 from conveyor.cli.live.follow import start_live
+from conveyor.job.entry import python_argv
 from tests.unit.cli.live.recorded import copy_home
 
 WAIT = 30.0
@@ -40,8 +40,8 @@ def write_config(tmp_path: Path, repo_home: Path) -> Path:
 def live_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path]]:
     """`conveyor live --backlog 2` on the recorded home, stdout a pipe (not a terminal)."""
     repo_home = copy_home(tmp_path)
-    argv = [sys.executable, "-c", "from conveyor.cli.main import main; main()", "live"]
-    argv += ["--config", str(write_config(tmp_path, repo_home)), "--backlog", "2"]
+    argv = [*python_argv(), "live", "--config", str(write_config(tmp_path, repo_home))]
+    argv += ["--backlog", "2"]
     env = {**os.environ, "CONVEYOR_HOME": str(tmp_path / "home"), "HOME": str(tmp_path)}
     proc = subprocess.Popen(
         [*argv, "--interval", "0.05"],
@@ -103,7 +103,7 @@ def test_live_prints_the_backlog_then_each_new_event_once_and_stops_on_ctrl_c(
 
 def test_live_names_a_missing_config_and_exits_2(tmp_path: Path) -> None:
     """A config path that does not exist is named on stderr."""
-    argv = [sys.executable, "-c", "from conveyor.cli.main import main; main()", "live"]
+    argv = [*python_argv(), "live"]
     missing = tmp_path / "nope.toml"
     done = subprocess.run(
         [*argv, "--config", str(missing)], capture_output=True, text=True, timeout=WAIT, check=False
