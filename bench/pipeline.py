@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"overhead_s": 20.0, "ratio": 2.5, "forge_requests": 60.0}
 TIME_LIMIT_S = 40.0
+REPO_PATH = re.compile(r"/repos/[^/]+/[^/]+")  # one repository: routes read shorter without it
 SLEEP_S = 2.6  # plus the sample's own tests (about 0.4 s): a test command of about 3 s
 TAG = "bench"
 STUB = (
@@ -182,11 +184,15 @@ def run_bare(world: World, work: Path, command: str, runs: int) -> float:
     return time.perf_counter() - start
 
 
-def job_times(world: World, number: int, runs: list[str]) -> tuple[list[dict[str, Any]], int]:
-    """Per job (oldest first): stage, wall seconds, sessions and test runs; the sessions' total.
+def job_times(
+    world: World, number: int, runs: list[str], requests: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], int]:
+    """Per job (oldest first): stage, wall seconds, sessions, test runs and forge requests;
+    the sessions' total.
 
     A test run counts for a job when it ran in that job's folder (the checkout); runs in a
-    temporary worktree (fails-before-fix) count for no job.
+    temporary worktree (fails-before-fix) count for no job. A forge request counts for the
+    job it was answered during (the forge's request log against job.json's times).
     """
     jobs: list[tuple[datetime, dict[str, Any]]] = []
     for path in sorted((world.repo_home / "jobs").glob(f"issue-{number}-*/job.json")):
@@ -198,6 +204,10 @@ def job_times(world: World, number: int, runs: list[str]) -> tuple[list[dict[str
         tests = sum(1 for run in runs if str(path.parent) in run)
         row = {"stage": record["stage"], "wall_s": round(wall, 2), "sessions": sessions}
         row["test_runs"] = tests
+        begin, finish = started.timestamp(), datetime.fromisoformat(end).timestamp()
+        mine = [str(r["route"]) for r in requests if begin <= float(r["at"]) <= finish]
+        row["forge_requests"] = len(mine)
+        row["forge_routes"] = {route: mine.count(route) for route in sorted(set(mine))}
         jobs.append((started, row))
     jobs.sort(key=lambda pair: pair[0])
     rows = [row for _, row in jobs]
@@ -215,15 +225,19 @@ def measure(root: Path) -> dict[str, Any]:
         world = World.create(server, root / "world", config=config)
         world.write_scenario(scenario())
         issue = world.open_issue(f"Add a stock total [{TAG}]", "Sum the quantities of every item.")
-        before = server.stats()
+        seen = len(server.requests())
         wall = run_pipeline(world, issue.number)
-        after = server.stats()
-        requests = int(after["requests"]) - int(before["requests"])
-        old = before["by_method"]
-        by_method = {k: int(v) - int(old.get(k, 0)) for k, v in after["by_method"].items()}
+        log = server.requests()[seen:]
+        requests = len(log)
+        by_method: dict[str, int] = {}
+        by_route: dict[str, int] = {}
+        for row in log:
+            route = row["route"] = REPO_PATH.sub("/repos/O/R", str(row["route"]))
+            by_method[route.split(" ")[0]] = by_method.get(route.split(" ")[0], 0) + 1
+            by_route[route] = by_route.get(route, 0) + 1
         folders = counter.read_text().splitlines() if counter.exists() else []
         runs = len(folders)
-        jobs, sessions = job_times(world, issue.number, folders)
+        jobs, sessions = job_times(world, issue.number, folders, log)
         bare = run_bare(world, root, test_command(root / "bare-runs"), runs)
     overhead = wall - bare
     in_jobs = sum(job["wall_s"] for job in jobs)
@@ -234,6 +248,8 @@ def measure(root: Path) -> dict[str, Any]:
         "ratio": round(wall / bare, 2),
         "forge_requests": requests,
         "forge_requests_by_method": by_method,
+        "forge_requests_by_route": dict(sorted(by_route.items(), key=lambda kv: -kv[1])),
+        "forge_requests_between_jobs": requests - sum(job["forge_requests"] for job in jobs),
         "jobs": len(jobs),
         "sessions": sessions,
         "test_runs": runs,
@@ -263,7 +279,9 @@ def main() -> None:
         return
     for job in figures["job_wall_s"]:
         line = f"{job['stage']:>10} job: {job['wall_s']:6.2f} s, {job['sessions']} session(s)"
-        print(f"{line}, {job['test_runs']} test run(s)")
+        line = f"{line}, {job['test_runs']} test run(s), {job['forge_requests']} forge request(s)"
+        print(line)
+    print(f"  between jobs: {figures['forge_requests_between_jobs']} forge request(s)")
     met = (
         figures["overhead_s"] <= GOALS["overhead_s"]
         and figures["ratio"] <= GOALS["ratio"]

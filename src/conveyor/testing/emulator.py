@@ -157,6 +157,13 @@ class ForgeServer:
             data: dict[str, Any] = json.load(answer)
         return data
 
+    def requests(self) -> list[dict[str, Any]]:
+        """The newest answered requests, oldest first (`GET /_conveyor/requests`)."""
+        url = f"{self.url}/_conveyor/requests"
+        with urllib.request.urlopen(url, timeout=10) as answer:  # noqa: S310 - loopback
+            data: list[dict[str, Any]] = json.load(answer)
+        return data
+
     def stats(self) -> dict[str, Any]:
         """The server's request and point counters (`GET /_conveyor/stats`)."""
         with urllib.request.urlopen(f"{self.url}/_conveyor/stats", timeout=10) as answer:  # noqa: S310

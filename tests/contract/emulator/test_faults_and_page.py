@@ -120,3 +120,22 @@ def test_an_issue_html_url_leads_to_its_own_page_and_a_comments_to_its_anchor(
     assert page_url == issue["html_url"]
     assert f'id="{anchor}"' in shown.text
     assert owner.get(f"/{world.slug}/issues/99999").status_code == 404
+
+
+def test_the_request_log_lists_each_answered_request_with_its_route_and_status(
+    tmp_path: Path,
+) -> None:
+    """`GET /_conveyor/requests` lists API answers oldest first, numbers folded; its own
+    reads and the other `/_conveyor/` routes are not in it."""
+    with ForgeServer(tmp_path / "forge") as server, http.client(base_url=server.url) as client:
+        before = time.time()
+        client.get("/repos/a/b/issues/7")
+        client.get("/_conveyor/stats")
+        client.get("/repos/a/b")
+        log = server.requests()
+        assert [(row["route"], row["status"]) for row in log] == [
+            ("GET /repos/a/b/issues/N", 404),
+            ("GET /repos/a/b", 404),
+        ]
+        assert before <= log[0]["at"] <= log[1]["at"] <= time.time()
+        assert server.requests() == log

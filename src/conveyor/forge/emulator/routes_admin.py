@@ -1,4 +1,5 @@
-"""Emulator-only endpoints under `/_conveyor/`: counters and fault knobs (never counted)."""
+"""Emulator-only endpoints under `/_conveyor/`: counters, the request log and fault knobs
+(never counted)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ from conveyor.forge.emulator.state import SecondaryLimit
 async def get_stats(request: Request) -> Response:
     """Request and rate-limit point counters."""
     return json_response(emulator(request).stats_json())
+
+
+async def get_requests(request: Request) -> Response:
+    """The newest answered requests (time, route with numbers folded, status), oldest first."""
+    return json_response(emulator(request).requests_json())
 
 
 async def set_knobs(request: Request) -> Response:
@@ -63,5 +69,6 @@ def _secondary(value: object, current: SecondaryLimit) -> SecondaryLimit:
 
 ROUTES = [
     Route("/_conveyor/stats", get_stats, methods=["GET"]),
+    Route("/_conveyor/requests", get_requests, methods=["GET"]),
     Route("/_conveyor/knobs", set_knobs, methods=["POST"]),
 ]

@@ -9,6 +9,7 @@ import random
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ RATE_WINDOW_S = 3600
 # `owner/name` and an issue's number to its agent sessions: handed in by whoever builds the
 # app (the CLI, the test harness), since the job folders' reader sits above the forge.
 TranscriptReader = Callable[[str, int], Found]
+REQUEST_LOG = 20_000  # the newest answered requests `GET /_conveyor/requests` lists
 
 
 @dataclass
@@ -69,6 +71,8 @@ class Stats:
     by_status: dict[str, int] = field(default_factory=dict)
     by_method: dict[str, int] = field(default_factory=dict)
     by_route: dict[str, int] = field(default_factory=dict)
+    # (epoch seconds, route, status) of the newest requests: a bench attributes them to jobs
+    log: deque[tuple[float, str, int]] = field(default_factory=lambda: deque(maxlen=REQUEST_LOG))
 
 
 @dataclass
@@ -124,9 +128,11 @@ class EmulatorState:
     def count(self, method: str, status: int, *, fault: bool, path: str = "") -> None:
         """Count one answered request (`path` with its numbers and SHAs folded to `N`)."""
         route = f"{method} {_FOLD.sub('N', path)}"
+        at = time.time()
         with self.lock:
             stats = self.stats
             stats.requests += 1
+            stats.log.append((at, route, status))
             stats.by_route[route] = stats.by_route.get(route, 0) + 1
             stats.by_status[str(status)] = stats.by_status.get(str(status), 0) + 1
             stats.by_method[method] = stats.by_method.get(method, 0) + 1
@@ -134,6 +140,12 @@ class EmulatorState:
                 stats.not_modified += 1
             if fault:
                 stats.faults += 1
+
+    def requests_json(self) -> list[dict[str, object]]:
+        """The newest answered requests, oldest first, as `GET /_conveyor/requests` lists them."""
+        with self.lock:
+            rows = list(self.stats.log)
+        return [{"at": at, "route": route, "status": status} for at, route, status in rows]
 
     def stats_json(self) -> dict[str, object]:
         """The counters as `GET /_conveyor/stats` shows them."""
