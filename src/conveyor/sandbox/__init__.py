@@ -1,0 +1,1 @@
+"""The sandbox: sessions and commands boxed by bubblewrap, their network through a proxy."""
