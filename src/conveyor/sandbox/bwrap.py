@@ -95,7 +95,7 @@ def mounts(plan: BoxPlan) -> list[_Mount]:
 def bwrap_argv(binary: Path, plan: BoxPlan, argv: list[str]) -> list[str]:
     """The argv that runs `argv` boxed as `plan` says."""
     out = [str(binary), *NAMESPACES]
-    if plan.network == "none":
+    if plan.network != "shared":
         out.append("--unshare-net")
     out += BASE
     laid = mounts(plan)

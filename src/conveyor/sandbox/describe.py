@@ -43,7 +43,11 @@ def describe(box: Box, plan: BoxPlan) -> Drawn:
         if access == "tmp":
             entry["from"] = str(mount.path)
         drawn.append(entry)
-    network = "own loopback only" if plan.network == "none" else "host network"
+    network = {
+        "none": "own loopback only",
+        "proxy": "own loopback, out only through the allowlisting proxy",
+        "shared": "host network",
+    }[plan.network]
     return Drawn(
         mode="bwrap",
         root="read-only",

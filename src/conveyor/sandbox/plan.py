@@ -8,7 +8,8 @@ from typing import Literal
 
 # "none": only a loopback of its own; "shared": the host's network (setup reaching the
 # registries until the allowlisting proxy routes it).
-Network = Literal["none", "shared"]
+# "proxy": its own loopback joined to Conveyor's allowlisting proxy (`sandbox/proxy.py`).
+Network = Literal["none", "shared", "proxy"]
 BoxMode = Literal["bwrap", "none"]
 
 

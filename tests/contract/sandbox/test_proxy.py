@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conveyor.sandbox import Box
 from conveyor.sandbox.allowlist import Allowlist
 from conveyor.sandbox.proxy import NetworkProxy
 from tests.contract.sandbox.netbox import boxed
@@ -61,7 +62,7 @@ def servers() -> Iterator[tuple[int, int]]:
 
 
 def test_a_boxed_command_reaches_only_the_named_endpoint(
-    servers: tuple[int, int], tmp_path: Path
+    box: Box, servers: tuple[int, int], tmp_path: Path
 ) -> None:
     """The named loopback port answers inside the box; another port, an outside host and a
     direct connection do not; the block is in network.log with its host; the exit code
@@ -72,7 +73,8 @@ def test_a_boxed_command_reaches_only_the_named_endpoint(
     allow = Allowlist.of([], [f"http://127.0.0.1:{named}"])
     with NetworkProxy(allow, log, on_blocked=lambda h, p: blocked.append((h, p))) as proxy:
         urls = [f"http://127.0.0.1:{named}/", f"http://127.0.0.1:{other}/"]
-        argv = boxed(proxy, [sys.executable, "-c", PROBE, *urls], [f"127.0.0.1:{named}"])
+        command = [sys.executable, "-c", PROBE, *urls]
+        argv = boxed(box, proxy, tmp_path / "box", command, [f"127.0.0.1:{named}"])
         done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 7, done.stderr
     lines = dict(line.split(": ", 1) for line in done.stdout.splitlines())
