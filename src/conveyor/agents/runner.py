@@ -13,6 +13,7 @@ from conveyor.agents.backends.base import Backend, Launch, McpCommand, StreamSta
 from conveyor.agents.backends.claude import ClaudeBackend
 from conveyor.agents.backends.codex import CodexBackend
 from conveyor.agents.backends.opencode import OpencodeBackend
+from conveyor.agents.boxed import SessionBox, open_box
 from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
 from conveyor.agents.follow import Following, Progress
 from conveyor.agents.mcp_endpoint import McpEndpoint
@@ -27,6 +28,7 @@ from conveyor.core.session import (
     SessionSpec,
     SessionStatus,
 )
+from conveyor.sandbox import BoxUnavailable
 
 INSTALL_HINTS = {
     "claude": "npm install -g @anthropic-ai/claude-code",
@@ -168,15 +170,28 @@ def run_session(
     )
     endpoint = start_endpoint(spec, environ)
     socket_path = endpoint.socket_path if endpoint is not None else None
+    boxed: SessionBox | None = None
     try:
+        sockets = (socket_path.parent,) if socket_path is not None else ()
+        try:
+            boxed = open_box(spec, environ, executable, sockets=sockets)
+        except BoxUnavailable as exc:
+            result = _missing(spec, str(exc))
+            save_result(result)
+            return result
+        spec = boxed.resolved(spec)
         mcp = mcp_command(spec, conveyor_vars, socket_path)
         launch = backend.launch(spec, model, executable, mcp)
 
         def resume(session_id: str, text: str) -> Launch | None:
             return backend.resume(spec, model, executable, mcp, session_id=session_id, text=text)
 
-        return _launch(spec, backend, launch, env, handle=handle, progress=progress, resume=resume)
+        return _launch(
+            spec, backend, launch, env, handle=handle, progress=progress, resume=resume, box=boxed
+        )
     finally:
+        if boxed is not None:
+            boxed.close()
         if endpoint is not None:
             endpoint.close()
 
@@ -190,6 +205,7 @@ def _launch(
     handle: SessionHandle | None,
     progress: Progress | None,
     resume: Resume,
+    box: SessionBox,
 ) -> SessionResult:
     """Start the CLI, follow it to its end (resuming it to steer, where it resumes) and
     read its result."""
@@ -206,7 +222,8 @@ def _launch(
     with transcript.open("w") as out, (spec.session_dir / "stderr.log").open("wb") as err:
         while current is not None:
             try:
-                proc = AgentProcess(current.argv, cwd=spec.cwd, env=env, stderr=err, handle=handle)
+                argv = box.wrap(current.argv)
+                proc = AgentProcess(argv, cwd=spec.cwd, env=env, stderr=err, handle=handle)
             except OSError as exc:
                 result = _missing(spec, f"cannot start {current.argv[0]}: {exc}")
                 save_result(result)

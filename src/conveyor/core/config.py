@@ -1,8 +1,9 @@
 """The configuration model: one TOML file per target repository, kept outside it.
 
 Its sections live by concept in `config_terms` (shared terms), `config_forge` (forge and
-account) and `config_limits` (limits and budgets); this module holds the commands, paths,
-agents and wiki, and the whole `Config`, and is where every section is imported from.
+account), `config_limits` (limits and budgets) and `config_sandbox` (the box); this
+module holds the commands, paths, agents and wiki, and the whole `Config`, and is where
+every section is imported from.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
 from conveyor.core.config_limits import Budgets, Limits, Money
+from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
     AgentName,
     PositiveInt,
@@ -40,6 +42,7 @@ __all__ = [
     "Paths",
     "PositiveInt",
     "Role",
+    "Sandbox",
     "StageName",
     "Strict",
     "Wiki",
@@ -156,6 +159,7 @@ class Config(Strict):
     passthrough_env: tuple[str, ...] = ()
     escalation_command: str | None = None
     wiki: bool | Wiki = False
+    sandbox: Sandbox = Sandbox()
 
     @field_validator("repo")
     @classmethod

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from conveyor.core.agent_failure import InfraKind, retried
 from conveyor.core.replies import Reply, reply_model, reply_schema
+from conveyor.core.session_box import SessionSandbox
 
 BackendName = Literal["claude", "codex", "opencode"]
 
@@ -99,6 +100,7 @@ class SessionSpec:
     backend_settings: Mapping[str, object] = field(default_factory=dict)
     money_per_session: float | None = None
     base_url: str | None = None
+    sandbox: SessionSandbox = field(default_factory=SessionSandbox)
 
 
 @dataclass(frozen=True)

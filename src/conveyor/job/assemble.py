@@ -12,6 +12,7 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
 from conveyor.git.runner import GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
+from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
 from conveyor.job.claiming import Claimed
 from conveyor.job.context import JobContext, JobLive
 from conveyor.job.events import EventLog
@@ -26,6 +27,7 @@ from conveyor.ops.context import OpContext
 from conveyor.ops.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.ops.job_push import commit_split
 from conveyor.ops.state_store import fetch_state, save_state, state_of
+from conveyor.verify.boxing import Boxing
 
 
 def now_utc() -> datetime:
@@ -137,6 +139,7 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         git_config=workspace.git_config,
         git=workspace.repo,
         wiki=wiki,
+        boxing=_boxing(started),
     )
     who = JobHands(
         forge=started.ops.forge,
@@ -164,6 +167,14 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     )
     ctx = JobContext(what=what, where=where, who=who, live=live)
     return ctx, state
+
+
+def _boxing(started: Started) -> Boxing:
+    """The job's box and its commands' base plan."""
+    config, paths = started.config, started.paths
+    hidden = hidden_paths(config, started.config_dir, started.environ, paths.home)
+    plan = base_plan(paths.job_dir, paths.checkout, hidden, started.environ)
+    return command_boxing(job_box(config), config, plan)
 
 
 def _token(started: Started) -> str | None:

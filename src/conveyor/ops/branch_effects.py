@@ -38,7 +38,8 @@ from conveyor.verify.suites import run_suite
 
 
 def shared_dirs(what: JobSubject, where: JobPlace) -> SharedDirs:
-    """The repository's shared set-up environments and base failures, and its test globs."""
+    """The repository's shared set-up environments and base failures, its test globs, and
+    the box the commands run in."""
     commands, paths = what.config.commands, what.config.paths
     return SharedDirs(
         envs_dir=where.home / "envs" if commands.reuse_setup else None,
@@ -46,6 +47,7 @@ def shared_dirs(what: JobSubject, where: JobPlace) -> SharedDirs:
         test_globs=paths.tests,
         lockfiles=paths.lockfiles,
         non_code=paths.non_code,
+        boxing=where.boxing,
     )
 
 

@@ -18,6 +18,7 @@ from conveyor.ops.post import post_comment
 from conveyor.ops.split import close_parent
 from conveyor.ops.state_store import fetch_state, save_state, state_of
 from conveyor.verify import run_command
+from conveyor.verify.boxing import Boxing, Opening, wrapped
 
 MERGER = "merger"
 
@@ -83,12 +84,21 @@ def mark_merged(ctx: OpContext, issue: int) -> None:
 
 
 def run_teardown(
-    command: str | None, run_dir: Path, env: Mapping[str, str], *, timeout_s: float
+    command: str | None,
+    run_dir: Path,
+    env: Mapping[str, str],
+    *,
+    timeout_s: float,
+    boxing: Boxing | None = None,
 ) -> CommandResult:
-    """The configured teardown command in the issue's run folder (DONE-3), its log kept there."""
+    """The configured teardown command in the issue's run folder (DONE-3), its log kept there.
+
+    It runs in the job's box (`boxing`), writing only the run folder.
+    """
     if command is None:
         return skipped("teardown", "not configured")
     run_dir.mkdir(parents=True, exist_ok=True)
+    opening = Opening(run_dir, ())
     return run_command(
         "teardown",
         command,
@@ -96,6 +106,7 @@ def run_teardown(
         env=env,
         timeout_s=timeout_s,
         log_path=run_dir / "teardown.log",
+        wrap=lambda argv: wrapped(boxing, opening, env, argv),
     )
 
 

@@ -24,6 +24,7 @@ from conveyor.git.runner import Repo
 from conveyor.ops.context import OpContext
 from conveyor.ops.job_push import Pusher
 from conveyor.ops.wiki_branch import WikiCheckout
+from conveyor.verify.boxing import Boxing
 
 EventKind = Literal[
     "claimed",
@@ -94,6 +95,8 @@ class JobPlace:
     git: Repo
     # The wiki checkout inside `checkout`, when the wiki is on and has pages (WT-7, WT-11).
     wiki: WikiCheckout | None = None
+    # The box the job's commands run in, and their base plan (`job.box_plans`).
+    boxing: Boxing | None = None
 
 
 @dataclass(frozen=True)

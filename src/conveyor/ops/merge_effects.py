@@ -178,6 +178,12 @@ def run_close_out(
     )
     commands = what.config.commands
     timeout = float(commands.timeout_seconds)
-    run_teardown(commands.teardown, where.run_dir, who.command_env, timeout_s=timeout)
+    run_teardown(
+        commands.teardown,
+        where.run_dir,
+        who.command_env,
+        timeout_s=timeout,
+        boxing=where.boxing,
+    )
     pulse.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only)
     return Done()

@@ -69,6 +69,7 @@ def run_command(
     log_path: Path,
     heartbeat: Callable[[], None] | None = None,
     heartbeat_every_s: float = 5.0,
+    wrap: Callable[[list[str]], list[str]] | None = None,
 ) -> CommandResult:
     """Run the shell command `command` in `cwd` with exactly `env`, logging to `log_path`.
 
@@ -76,6 +77,8 @@ def run_command(
     whole group is terminated. stdout and stderr both go to the log, kept in full;
     the result carries its last ~4 kB. `heartbeat`, when given, is called about
     every `heartbeat_every_s` while the command runs (the job's job.json heartbeat).
+    `wrap` turns the shell's argv into the one started (the job's box, `verify.boxing`);
+    ending the box's process ends everything inside it.
     """
     log_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -84,8 +87,9 @@ def run_command(
         log.write(f"$ {command}\n".encode())
         log.flush()
         try:
+            argv = ["/bin/sh", "-c", command]
             process = subprocess.Popen(
-                ["/bin/sh", "-c", command],
+                wrap(argv) if wrap is not None else argv,
                 cwd=cwd,
                 env=dict(env),
                 stdin=subprocess.DEVNULL,

@@ -10,6 +10,7 @@ from pathlib import Path
 from conveyor.core.config import Commands
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.verify import setup_env
+from conveyor.verify.boxing import Boxing, Opening, wrapped
 from conveyor.verify.commands import run_command
 from conveyor.verify.reports import clear_report, report_path, with_report
 from conveyor.verify.setup_env import SharedEnv
@@ -27,7 +28,7 @@ class Context:
     the shared set-up environments (None: setup runs in every tree); `baselines_dir`
     keeps the failures found at base commits; `test_globs` say which words of the test
     command are test paths, and with `non_code` which changed files are no input of
-    what setup generates.
+    what setup generates. `boxing` is the job's box every command runs in (None: bare).
     """
 
     checkout: Path
@@ -41,6 +42,7 @@ class Context:
     test_globs: tuple[str, ...] = ()
     lockfiles: tuple[str, ...] = ()
     non_code: tuple[str, ...] = ()
+    boxing: Boxing | None = None
 
     def run(
         self,
@@ -48,19 +50,32 @@ class Context:
         command: str | None,
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
+        *,
+        setup: bool = False,
+        writable: tuple[Path, ...] = (),
     ) -> CommandResult:
-        """Run a configured command (skipped when not configured), logging to `<name>.log`."""
+        """Run a configured command (skipped when not configured), logging to `<name>.log`.
+
+        It runs in the job's box, writing only its tree, the checkout, the logs and
+        `writable`; a `setup` (or lockfile) command also fills the caches and gets the
+        network `[sandbox] setup_network` allows.
+        """
         if command is None:
             return skipped(name, "not configured")
         log = self.logs_dir / f"{name.replace(' ', '-')}.log"
+        where = cwd or self.checkout
+        used = self.env if env is None else env
+        readable = (self.envs_dir,) if self.envs_dir is not None else ()
+        opening = Opening(where, (self.checkout, self.logs_dir, *writable), readable, setup)
         return run_command(
             name,
             command,
-            cwd or self.checkout,
-            env=self.env if env is None else env,
+            where,
+            env=used,
             timeout_s=float(self.commands.timeout_seconds),
             log_path=log,
             heartbeat=self.heartbeat,
+            wrap=lambda argv: wrapped(self.boxing, opening, used, argv),
         )
 
     def test_command(self, tree: Path, files: Sequence[str] | None = None) -> str | None:

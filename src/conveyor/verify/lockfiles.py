@@ -30,7 +30,7 @@ def check_lockfiles(
         why = "lockfiles changed but no lockfile command is configured"
         return CheckResult(NAME, Outcome.SKIPPED, why, touched)
     try:
-        run = ctx.run("lockfile", ctx.commands.lockfile)
+        run = ctx.run("lockfile", ctx.commands.lockfile, setup=True)
         if not run.ok:
             why = f"the lockfile command {run.outcome.value}"
             return CheckResult(NAME, Outcome.FAILED, why, touched, (run,))

@@ -71,7 +71,8 @@ def check_migrations(ctx: Context, paths: Paths, changes: Sequence[Change]) -> C
     try:
         env = _env(ctx, scratch, touched)
         for step, command in (("migrate up", up), ("migrate down", down), ("migrate up", up)):
-            run = _classified(ctx.run(f"{step} {len(runs) + 1}", command, env=env))
+            name = f"{step} {len(runs) + 1}"
+            run = _classified(ctx.run(name, command, env=env, writable=(scratch,)))
             runs.append(run)
             if not run.ok:
                 detail = f": {run.reason}" if run.reason else f" (exit {run.exit_code})"

@@ -12,6 +12,7 @@ from conveyor.core.config import Commands, Paths
 from conveyor.core.test_runs import RunKind, TestVerdict, foreign_imports, imports_note, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.git import plain
+from conveyor.verify.boxing import Boxing
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import check_fails_before_fix
@@ -22,13 +23,15 @@ from conveyor.verify.suites import baseline, blame_change, run_suite
 
 
 class SharedDirs(TypedDict, total=False):
-    """Where shared set-up environments and base failures live, and what names test files."""
+    """Where shared set-up environments and base failures live, what names test files, and
+    the box commands run in."""
 
     envs_dir: Path | None
     baselines_dir: Path | None
     test_globs: tuple[str, ...]
     lockfiles: tuple[str, ...]
     non_code: tuple[str, ...]
+    boxing: Boxing | None
 
 
 class VerifyInputError(ValueError):

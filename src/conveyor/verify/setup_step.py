@@ -59,7 +59,7 @@ def _build(
     command = ctx.commands.setup
     assert command is not None, "only a configured setup is built"
     build = setup_env.start_build(tree, env_dir)
-    result = ctx.run(name, command, build)
+    result = ctx.run(name, command, build, setup=True)
     if not result.ok:
         shutil.rmtree(env_dir, ignore_errors=True)
         return result, None
@@ -96,7 +96,7 @@ def prepare(ctx: Context, name: str, tree: Path, command: str) -> Prepared:
     """Set `tree` up for running `command`: the shared environment, or in the tree itself."""
     setup = ctx.commands.setup
     if setup is None or ctx.envs_dir is None:
-        return Prepared(as_environment(ctx.run(name, setup, tree)))
+        return Prepared(as_environment(ctx.run(name, setup, tree, setup=True)))
     env_dir = ctx.envs_dir / setup_env.env_key(tree, setup, ctx.lockfiles)
     with setup_env.env_lock(env_dir):
         record = setup_env.ready_record(env_dir)
@@ -124,5 +124,5 @@ def prepare_alone(
     """Run setup in `tree` itself (its links into `shared` removed first); the reason says why."""
     if shared is not None:
         setup_env.unlink_products(shared.build, shared.record, tree)
-    result = as_environment(ctx.run(name, ctx.commands.setup, tree))
+    result = as_environment(ctx.run(name, ctx.commands.setup, tree, setup=True))
     return Prepared(replace(result, reason=f"set up in this tree: {why}") if result.ok else result)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -139,16 +141,38 @@ def test_an_exit_without_a_final_event_is_an_infrastructure_failure(sessions: Se
     assert "final event" in (result.error or "")
 
 
+def _alive_with(marker: str) -> list[int]:
+    """The live (not zombie) processes whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in argv and process_state(int(entry.name)) not in {"gone", "Z"}:
+            found.append(int(entry.name))
+    return found
+
+
 def test_a_hung_session_times_out_and_its_whole_process_group_dies(sessions: Sessions) -> None:
-    """The timeout kills the group: a background child of the agent dies too."""
-    pid_file = sessions.root / "child.pid"
-    spawn = f"sleep 300 > /dev/null 2>&1 & echo $! > {pid_file}"
+    """The timeout kills the group: a background child of the agent dies too (boxed, it
+    dies with the box's pid namespace; its pid inside means nothing outside)."""
+    marker = f"hung-child-{os.getpid()}-{sessions.root.name}"
+    started = sessions.root / "sessions" / "s1" / "child.started"
+    child = f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
+    spawn = f'{child} > /dev/null 2>&1 & touch "$CONVEYOR_SESSION_DIR/child.started"'
     scenario = sessions.scenario({"turns": [{"actions": [{"run": spawn}, {"fail": "hang"}]}]})
     spec = sessions.spec(scenario, timeout_seconds=6.0, infra_retries=0)
     result = launch(spec, environ())
     assert result.status is SessionStatus.TIMED_OUT
     assert result.failure is FailureKind.INFRASTRUCTURE
-    assert process_state(int(pid_file.read_text())) in {"gone", "Z"}
+    assert started.exists(), "the background child never started"
+    deadline = time.monotonic() + 10
+    while _alive_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _alive_with(marker) == []
 
 
 def test_a_missing_cli_is_an_error_naming_it_and_how_to_install_it(sessions: Sessions) -> None:

@@ -17,12 +17,16 @@ NEEDS_SETUP = (
 )
 
 
+RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
+MAKES = "mkdir -p build && touch build/ready"
+
+
 def test_setup_runs_once_for_a_whole_issue_and_every_tree_uses_what_it_made(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
     """Spec check, verify and fails-before-fix share one set-up environment, with a pip cache."""
-    runs = tmp_path / "setup-runs.txt"
-    setup = f'echo "$PIP_CACHE_DIR" >> {runs} && mkdir -p build && touch build/ready'
+    # Boxed, setup writes only its tree and the caches: it counts its runs there.
+    setup = f'echo "$PIP_CACHE_DIR" >> {RUNS} && {MAKES}'
     src = write_project(tmp_path / "calc", {"tests/conftest.py": NEEDS_SETUP})
     world = project_world(forge_server, tmp_path, commands={"setup": setup}, src=src)
     world.write_scenario(whole_issue("shared"))
@@ -32,7 +36,7 @@ def test_setup_runs_once_for_a_whole_issue_and_every_tree_uses_what_it_made(
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)
-    lines = runs.read_text().splitlines()
+    lines = (world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()
     assert len(lines) == 1, lines
     assert Path(lines[0]).is_relative_to(world.home)
     assert_invariants(world, number)
@@ -40,8 +44,7 @@ def test_setup_runs_once_for_a_whole_issue_and_every_tree_uses_what_it_made(
 
 def test_with_reuse_off_setup_runs_in_every_tree(forge_server: ForgeServer, tmp_path: Path) -> None:
     """`commands.reuse_setup = false` runs setup before each test run, as before."""
-    runs = tmp_path / "setup-runs.txt"
-    setup = f"echo run >> {runs} && mkdir -p build && touch build/ready"
+    setup = f"echo run >> {RUNS} && {MAKES}"
     src = write_project(tmp_path / "calc", {"tests/conftest.py": NEEDS_SETUP})
     commands = {"setup": setup, "reuse_setup": False}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
@@ -52,4 +55,4 @@ def test_with_reuse_off_setup_runs_in_every_tree(forge_server: ForgeServer, tmp_
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)
-    assert len(runs.read_text().splitlines()) >= 4
+    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) >= 4

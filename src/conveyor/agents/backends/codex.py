@@ -56,9 +56,18 @@ def git_root(spec: SessionSpec) -> dict[str, object]:
     keeps `.git` read-only unless it is a writable root of its own (a resolver must
     `git add` and `git rebase --continue`)."""
     git_dir = spec.cwd / ".git"
-    if not is_writer(spec) or not git_dir.is_dir():
+    if not is_writer(spec) or not git_dir.is_dir() or spec.sandbox.mode == "bwrap":
         return {}
     return {"sandbox_workspace_write.writable_roots": [str(git_dir)]}
+
+
+def codex_sandbox(spec: SessionSpec) -> str:
+    """codex's own sandbox by role, unless Conveyor's box already holds the session: codex
+    builds its sandbox with bubblewrap, which cannot nest in the box (no user namespace
+    inside), and the box enforces what it would (a reader's checkout is read-only there)."""
+    if spec.sandbox.mode == "bwrap":
+        return "danger-full-access"
+    return "workspace-write" if is_writer(spec) else "read-only"
 
 
 class CodexBackend:
@@ -78,7 +87,7 @@ class CodexBackend:
             "--model",
             model,
             "--sandbox",
-            "workspace-write" if is_writer(spec) else "read-only",
+            codex_sandbox(spec),
             "--cd",
             str(spec.cwd),
             *self._overrides(spec, mcp),
@@ -98,7 +107,7 @@ class CodexBackend:
         text: str,
     ) -> Launch | None:
         """`codex exec resume ID -`: the same session, `text` as its next message on stdin."""
-        sandbox = "workspace-write" if is_writer(spec) else "read-only"
+        sandbox = codex_sandbox(spec)
         argv = [
             executable,
             "exec",

@@ -1,0 +1,152 @@
+"""A session's box: its plan (what the CLI may see and write), its proxy, the wrapped argv.
+
+Every session's CLI starts inside a box with network "proxy" (`sandbox/proxy.py` outside,
+`sandbox/bridge.py` inside): writable only the checkout (with its `.git`) and the session
+folder (its private HOME and tmp among it); readable the job's folder, the issue's run
+folder, the scenario, the job's git config, Conveyor's interpreter and package and the
+CLI's install folder; the owner's HOME, `CONVEYOR_HOME` and whatever the job hides are not
+there at all. With `[sandbox] mode = "none"` the CLI runs unconfined, as before.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import conveyor
+from conveyor.core.session import SessionRole, SessionSpec
+from conveyor.core.session_box import SandboxMode
+from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.sandbox import bridge as bridge_module
+from conveyor.sandbox.allowlist import Allowlist, model_hosts
+from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy
+
+SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
+
+
+def install_root(executable: str) -> Path:
+    """The folder a CLI is installed in: above its `node_modules`, else its own folder."""
+    path = Path(executable).absolute()
+    for candidate in (path, path.resolve()):
+        parts = candidate.parts
+        if "node_modules" in parts:
+            return Path(*parts[: parts.index("node_modules")])
+    return path.resolve().parent
+
+
+def _outside_system(path: Path) -> bool:
+    return not any(path.is_relative_to(root) for root in SYSTEM)
+
+
+def readable_paths(spec: SessionSpec, executable: str, environ: Mapping[str, str]) -> list[Path]:
+    """What the CLI reads outside what it writes: its install, node, Python, Conveyor."""
+    package = Path(conveyor.__file__).resolve().parent
+    found = [install_root(executable), package.parent, Path(sys.prefix), Path(sys.base_prefix)]
+    node = shutil.which("node", path=environ.get("PATH"))
+    if node is not None:
+        found.append(Path(node).resolve().parents[1])
+    job_dir = spec.session_dir.parent.parent
+    found.append(job_dir)
+    for extra in (spec.issue_file, spec.scenario, spec.git_config):
+        if extra is not None:
+            found.append(extra.parent if extra == spec.issue_file else extra)
+    return [path for path in found if _outside_system(path)]
+
+
+def hidden_paths(spec: SessionSpec, environ: Mapping[str, str]) -> list[Path]:
+    """What the CLI must not see: the owner's HOME, Conveyor's home, the job's own list."""
+    found = [Path(environ[name]) for name in ("HOME", "CONVEYOR_HOME") if environ.get(name)]
+    return [*found, *spec.sandbox.hidden]
+
+
+def named_urls(spec: SessionSpec, environ: Mapping[str, str]) -> list[str]:
+    """The endpoints the job names for the session: its base URL, the `*_BASE_URL`
+    variables it passes, and URLs in the backend's settings (codex's provider)."""
+    found = [spec.base_url] if spec.base_url else []
+    found += [v for k, v in environ.items() if k.endswith("_BASE_URL") and "://" in v]
+    pending: list[object] = [spec.backend_settings]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, Mapping):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+        elif isinstance(item, str) and item.startswith(("http://", "https://")):
+            found.append(item)
+    return found
+
+
+def session_allowlist(spec: SessionSpec, environ: Mapping[str, str]) -> Allowlist:
+    """The hosts the session may reach: the backend's model hosts, `allow_hosts`, and the
+    endpoints the job names (the fake model's loopback port)."""
+    hosts = (*model_hosts(spec.backend, spec.model), *spec.sandbox.allow_hosts)
+    return Allowlist.of(hosts, named_urls(spec, environ))
+
+
+def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
+    """`argv` behind the in-box bridge: the proxy port, each loopback port forwarded."""
+    out = [sys.executable, "-I", "-S", bridge_module.__file__, "--socket", str(proxy.socket_path)]
+    for host, port in sorted(proxy.allowlist.endpoints):
+        out += ["--forward", f"{host}:{port}"]
+    return [*out, "--", *argv]
+
+
+@dataclass
+class SessionBox:
+    """One launch's box: `wrap` turns the CLI's argv into the boxed one; `close` ends the proxy."""
+
+    box: Box
+    plan: BoxPlan | None
+    proxy: NetworkProxy | None
+
+    def wrap(self, argv: list[str]) -> list[str]:
+        """The argv that starts `argv` in the box (itself when unconfined)."""
+        if self.plan is None or self.proxy is None:
+            return list(argv)
+        return self.box.wrap(bridge_argv(self.proxy, argv), self.plan)
+
+    def resolved(self, spec: SessionSpec) -> SessionSpec:
+        """`spec` with the mode the box has (`bwrap` or `none`), which the backends read."""
+        mode: SandboxMode = "bwrap" if self.box.confined else "none"
+        return replace(spec, sandbox=replace(spec.sandbox, mode=mode))
+
+    def close(self) -> None:
+        """Stop the session's proxy."""
+        if self.proxy is not None:
+            self.proxy.close()
+
+
+def open_box(
+    spec: SessionSpec,
+    environ: Mapping[str, str],
+    executable: str,
+    *,
+    sockets: tuple[Path, ...] = (),
+    on_blocked: Blocked | None = None,
+) -> SessionBox:
+    """The session's box, its proxy listening; `BoxUnavailable` when none can be built."""
+    box = select_box(spec.sandbox.mode, environ.get("PATH"))
+    if not box.confined:
+        return SessionBox(box, None, None)
+    tmp = spec.session_dir / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    proxy = NetworkProxy(session_allowlist(spec, environ), spec.session_dir / LOG_NAME, on_blocked)
+    control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
+    # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
+    reader = spec.role is SessionRole.READER and spec.backend == "codex"
+    writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
+    readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
+    plan = BoxPlan(
+        cwd=spec.cwd,
+        home=spec.session_dir / "home",
+        tmp=tmp,
+        writable=writable,
+        readable=tuple(readable),
+        hidden=tuple(hidden_paths(spec, environ)),
+        sockets=(proxy.folder, *sockets, *control),
+        network="proxy",
+    )
+    return SessionBox(box, plan, proxy)

@@ -1,0 +1,25 @@
+"""What a session's box is built from: the sandbox mode, its hosts, what the job hides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+SandboxMode = Literal["auto", "bwrap", "none"]
+
+
+@dataclass(frozen=True)
+class SessionSandbox:
+    """The `[sandbox]` choices a session's runner needs.
+
+    `allow_hosts` are reachable besides the backend's own model hosts
+    (`sandbox/allowlist.py`), and so are the endpoints the job names (the session's
+    `base_url`, the fake model's loopback port). `hidden` are the job's
+    paths a session must not see (Conveyor's home, the config's folder, token files);
+    the runner also hides the owner's HOME and `CONVEYOR_HOME`.
+    """
+
+    mode: SandboxMode = "auto"
+    allow_hosts: tuple[str, ...] = ()
+    hidden: tuple[Path, ...] = ()

@@ -1,0 +1,80 @@
+"""The job's box and the base plan its commands (and sessions) start from: one source.
+
+Hidden: the whole `$CONVEYOR_HOME` (other repositories and jobs, caches, answers), the
+config's folder, the token and App key files, and the owner's real home. Readable back:
+Conveyor's own interpreter and package (read-only), and the PATH folders that lie in a
+hidden one (`~/.local/bin`, `~/.cargo/bin`), so the tools the owner installed still run.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from conveyor.core.config import Config
+from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.verify.boxing import Boxing
+
+
+def _config_file(text: str, config_dir: Path) -> Path:
+    path = Path(text).expanduser()
+    return path if path.is_absolute() else config_dir / path
+
+
+def hidden_paths(
+    config: Config, config_dir: Path, environ: Mapping[str, str], repo_home: Path
+) -> tuple[Path, ...]:
+    """What no boxed process of this job may see (`repo_home` is `$CONVEYOR_HOME/<repo>`)."""
+    found = [repo_home.parent, config_dir]
+    account = config.account
+    if account.token_file is not None:
+        found.append(_config_file(account.token_file, config_dir))
+    if account.app is not None:
+        found.append(_config_file(account.app.private_key_file, config_dir))
+    if environ.get("HOME"):
+        found.append(Path(environ["HOME"]))
+    return _unique(p for p in found if p != Path("/"))
+
+
+def tool_paths(environ: Mapping[str, str], hidden: Iterable[Path]) -> tuple[Path, ...]:
+    """Read-only paths given back: Conveyor's interpreter, and PATH folders in hidden ones."""
+    covers = [h.resolve() for h in hidden]
+    found = [Path(sys.prefix), Path(sys.base_prefix)]
+    for entry in environ.get("PATH", "").split(":"):
+        if entry and Path(entry).is_absolute():
+            where = Path(entry).resolve()
+            if any(where.is_relative_to(c) for c in covers):
+                found.append(where)
+    return _unique(found)
+
+
+def base_plan(
+    job_dir: Path, checkout: Path, hidden: tuple[Path, ...], environ: Mapping[str, str]
+) -> BoxPlan:
+    """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp`."""
+    home, tmp = job_dir / "home", job_dir / "tmp"
+    for folder in (home, tmp):
+        folder.mkdir(parents=True, exist_ok=True)
+    return BoxPlan(
+        cwd=checkout,
+        home=home,
+        tmp=tmp,
+        hidden=hidden,
+        readable=tool_paths(environ, hidden),
+    )
+
+
+def job_box(config: Config) -> Box:
+    """The box `[sandbox] mode` asks for (raises `BoxUnavailable` when none can be built)."""
+    return select_box(config.sandbox.mode)
+
+
+def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
+    """The boxing of a job's commands: setup gets the host's network when it names hosts
+    (`[sandbox] setup_network`; the allowlisting proxy is not in front of it yet)."""
+    return Boxing(box, plan, "shared" if config.sandbox.setup_network else "none")
+
+
+def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:
+    return tuple(dict.fromkeys(paths))

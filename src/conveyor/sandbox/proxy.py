@@ -1,0 +1,235 @@
+"""The allowlisting proxy a box's network goes through, run by Conveyor outside the box.
+
+It listens on a Unix socket that is bound into the box (the box's own network namespace
+has only its loopback; `sandbox/bridge.py` joins that loopback to this socket). Each
+connection opens with one HTTP request: `CONNECT host:port` (https, and the bridge's
+forwarded loopback ports) or an absolute-form `GET http://host:port/...` (plain http).
+A target outside the allowlist gets `403` and a `blocked` line in the session's
+`network.log`; an allowed one is connected and the two sockets are joined until either
+side closes. Whatever the client sends later on that connection goes to the same
+allowed host, so a second request cannot reach another one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from conveyor.sandbox.allowlist import Allowlist
+from conveyor.sandbox.bridge import join_sockets
+
+SOCKET_NAME = "net.sock"
+MAX_HEAD = 65536
+CONNECT_S = 10.0
+JOIN_S = 2.0
+LOG_NAME = "network.log"
+MAX_TMP = 60  # a longer temp folder would leave too little of AF_UNIX's 108 bytes
+Blocked = Callable[[str, int], None]
+"""Told of each blocked connection (host, port): the job's event log."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where one request asks to go, and the head to send there (None: a tunnel)."""
+
+    host: str
+    port: int
+    method: str
+    head: bytes | None
+
+
+class BadRequest(ValueError):
+    """A request head the proxy cannot read; answered 400."""
+
+
+def parse_head(head: bytes) -> Target:
+    """The target of a request head (`CONNECT h:p` or an absolute-form URL)."""
+    line, _, rest = head.partition(b"\r\n")
+    parts = line.decode("latin-1").split(" ")
+    if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+        raise BadRequest(line[:200].decode("latin-1"))
+    method, target, version = parts
+    if method.upper() == "CONNECT":
+        host, sep, port = target.rpartition(":")
+        if not sep or not port.isdigit() or not host:
+            raise BadRequest(target)
+        return Target(host.strip("[]"), int(port), "CONNECT", None)
+    url = urlsplit(target)
+    if url.scheme != "http" or not url.hostname:
+        raise BadRequest(target)
+    path = url.path or "/"
+    if url.query:
+        path = f"{path}?{url.query}"
+    first = f"{method} {path} {version}".encode("latin-1")
+    return Target(url.hostname, url.port or 80, method, first + b"\r\n" + rest)
+
+
+def read_head(conn: socket.socket) -> tuple[bytes, bytes]:
+    """The request head (through its blank line) and whatever followed it."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        if len(data) > MAX_HEAD:
+            raise BadRequest("request head too long")
+        chunk = conn.recv(8192)
+        if not chunk:
+            raise BadRequest("connection closed before the request head ended")
+        data += chunk
+    end = data.index(b"\r\n\r\n") + 4
+    return data[:end], data[end:]
+
+
+def _answer(conn: socket.socket, status: str, text: str) -> None:
+    body = text.encode()
+    head = f"HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
+    with contextlib.suppress(OSError):
+        conn.sendall(head.encode() + b"Connection: close\r\n\r\n" + body)
+
+
+class NetworkProxy:
+    """The proxy of one box: its socket in a private folder, one thread per connection."""
+
+    def __init__(
+        self, allowlist: Allowlist, log_path: Path | None = None, on_blocked: Blocked | None = None
+    ) -> None:
+        self.allowlist = allowlist
+        self._log_path = log_path
+        self._on_blocked = on_blocked
+        self._dir = Path(tempfile.mkdtemp(prefix="cv-net-", dir=short_tmp()))
+        self.socket_path = self._dir / SOCKET_NAME
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self._listener.bind(str(self.socket_path))
+            self._listener.listen(64)
+        except BaseException:
+            self._listener.close()
+            shutil.rmtree(self._dir, ignore_errors=True)
+            raise
+        self._lock = threading.Lock()
+        self._closed = False
+        self._live: set[socket.socket] = set()
+        self._threads: list[threading.Thread] = []
+        self._acceptor = threading.Thread(target=self._accept, name="net-proxy", daemon=True)
+        self._acceptor.start()
+
+    @property
+    def folder(self) -> Path:
+        """The folder holding the socket: the box binds it at the same path."""
+        return self._dir
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                if self._closed:
+                    conn.close()
+                    return
+                thread = threading.Thread(target=self._serve, args=(conn,), daemon=True)
+                self._live.add(conn)
+                self._threads.append(thread)
+            thread.start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        upstream: socket.socket | None = None
+        try:
+            upstream = self._open(conn)
+            if upstream is not None:
+                with self._lock:
+                    self._live.add(upstream)
+                join_sockets(conn, upstream)
+        finally:
+            with self._lock:
+                self._live.discard(conn)
+                if upstream is not None:
+                    self._live.discard(upstream)
+            for sock in (conn, upstream):
+                if sock is not None:
+                    sock.close()
+
+    def _open(self, conn: socket.socket) -> socket.socket | None:
+        """Read the request, check its target, connect it; None when it was refused."""
+        try:
+            head, extra = read_head(conn)
+            target = parse_head(head)
+        except BadRequest as exc:
+            _answer(conn, "400 Bad Request", f"conveyor sandbox proxy: bad request: {exc}\n")
+            return None
+        except OSError:
+            return None
+        if not self.allowlist.allows(target.host, target.port):
+            self._blocked(target)
+            text = f"conveyor sandbox: {target.host}:{target.port} is not on the allowlist\n"
+            _answer(conn, "403 Forbidden", text)
+            return None
+        try:
+            upstream = socket.create_connection((target.host, target.port), timeout=CONNECT_S)
+        except OSError as exc:
+            _answer(conn, "502 Bad Gateway", f"conveyor sandbox proxy: {exc}\n")
+            return None
+        upstream.settimeout(None)
+        self._log("allowed", target)
+        try:
+            if target.head is None:
+                conn.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            else:
+                upstream.sendall(target.head)
+            if extra:
+                upstream.sendall(extra)
+        except OSError:
+            upstream.close()
+            return None
+        return upstream
+
+    def _blocked(self, target: Target) -> None:
+        self._log("blocked", target)
+        if self._on_blocked is not None:
+            with contextlib.suppress(Exception):
+                self._on_blocked(target.host, target.port)
+
+    def _log(self, verdict: str, target: Target) -> None:
+        if self._log_path is None:
+            return
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        line = f"{stamp} {verdict} {target.host}:{target.port} ({target.method})\n"
+        with self._lock, contextlib.suppress(OSError), self._log_path.open("a") as out:
+            out.write(line)
+
+    def close(self) -> None:
+        """Stop accepting, end live connections, remove the socket's folder."""
+        with self._lock:
+            self._closed = True
+            live = set(self._live)
+            threads = list(self._threads)
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        for sock in live:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        deadline = time.monotonic() + JOIN_S
+        for thread in [self._acceptor, *threads]:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> NetworkProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def short_tmp() -> str:
+    """The temp folder, or /tmp when the configured one is too long for a socket inside it."""
+    tmp = tempfile.gettempdir()
+    return tmp if len(os.fsencode(tmp)) <= MAX_TMP else "/tmp"  # noqa: S108 - 0700 folder inside

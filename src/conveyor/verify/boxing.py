@@ -1,0 +1,74 @@
+"""Where a verify command runs: the job's box, opened for what that one command must write.
+
+Every command sees the job's base plan (its private HOME and tmp, Conveyor's home, the
+config and the token files hidden). On top of it a command may write the tree it runs
+in, the checkout (a temporary worktree's git folder lives in the checkout's `.git`),
+the logs folder (its JUnit report) and what the caller names (the migrations' scratch
+folder); it may read the shared set-up environments. Setup may also write the cache
+folders the environment names and reaches the network when `setup_network` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from conveyor.sandbox import Box, BoxPlan, Network
+
+# The cache folders commands are given (`job.boundary.cache_vars`); setup fills them.
+CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR")
+# Files the environment names that a command reads (the user's pip configuration).
+READ_VARS = ("PIP_CONFIG_FILE",)
+
+
+@dataclass(frozen=True)
+class Boxing:
+    """The job's box and base plan, and the network its setup gets."""
+
+    box: Box
+    plan: BoxPlan
+    setup_network: Network = "none"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What one command may write and read beyond the base plan."""
+
+    cwd: Path
+    writable: tuple[Path, ...]
+    readable: tuple[Path, ...] = ()
+    setup: bool = False
+
+
+def command_plan(boxing: Boxing, opening: Opening, env: Mapping[str, str]) -> BoxPlan:
+    """The plan of one command: the base plan opened as `opening` says."""
+    writable = [opening.cwd, *opening.writable]
+    readable = [*opening.readable, *_named(env, READ_VARS)]
+    if opening.setup:
+        writable += _named(env, CACHE_VARS)
+    else:
+        readable += _named(env, CACHE_VARS)
+    plan = replace(boxing.plan, cwd=opening.cwd)
+    plan = plan.with_writable(*_existing(writable)).with_readable(*readable)
+    return replace(plan, network=boxing.setup_network if opening.setup else "none")
+
+
+def wrapped(
+    boxing: Boxing | None, opening: Opening, env: Mapping[str, str], argv: Sequence[str]
+) -> list[str]:
+    """`argv` as it runs: inside the box for `opening`, or bare without a box."""
+    if boxing is None or not boxing.box.confined:
+        return list(argv)
+    return boxing.box.wrap(list(argv), command_plan(boxing, opening, env))
+
+
+def _named(env: Mapping[str, str], names: Sequence[str]) -> list[Path]:
+    return [Path(env[n]) for n in names if env.get(n)]
+
+
+def _existing(paths: Sequence[Path]) -> list[Path]:
+    """The writable paths, made when missing (a cache folder before its first use)."""
+    for path in paths:
+        path.mkdir(parents=True, exist_ok=True)
+    return list(paths)

@@ -1,0 +1,1 @@
+"""Tests of the sandbox against real bubblewrap boxes, sockets and processes."""

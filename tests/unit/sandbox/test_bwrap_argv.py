@@ -1,0 +1,103 @@
+"""The bwrap argv a plan turns into: namespaces, the read-only root, covers, binds back in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conveyor.sandbox import Box, BoxPlan
+from conveyor.sandbox.bwrap import bwrap_argv
+from conveyor.sandbox.describe import describe
+
+BWRAP = Path("/opt/bwrap")
+
+
+def _plan(tmp_path: Path, **kwargs: object) -> BoxPlan:
+    home = tmp_path / "conveyor-home"
+    checkout = home / "runs" / "issue-1" / "repo"
+    for path in (checkout, home / "box" / "home", home / "box" / "tmp"):
+        path.mkdir(parents=True, exist_ok=True)
+    base: dict[str, object] = {
+        "cwd": checkout,
+        "home": home / "box" / "home",
+        "tmp": home / "box" / "tmp",
+        "writable": (checkout,),
+        "hidden": (home,),
+    }
+    return BoxPlan(**(base | kwargs))  # type: ignore[arg-type]
+
+
+def _pairs(argv: list[str], option: str) -> list[str]:
+    return [argv[i + 1] for i, a in enumerate(argv) if a == option]
+
+
+def test_mode_none_runs_the_argv_itself(tmp_path: Path) -> None:
+    """Mode none wraps nothing."""
+    assert Box("none").wrap(["true"], _plan(tmp_path)) == ["true"]
+
+
+def test_the_argv_ends_with_the_command_after_a_separator(tmp_path: Path) -> None:
+    """The command's own words come last, after `--`, untouched."""
+    argv = bwrap_argv(BWRAP, _plan(tmp_path), ["sh", "-c", "--ro-bind / /"])
+    assert argv[0] == str(BWRAP)
+    assert argv[-4:] == ["--", "sh", "-c", "--ro-bind / /"]
+
+
+def test_every_namespace_but_the_network_is_private_and_the_network_too_by_default(
+    tmp_path: Path,
+) -> None:
+    """User, pid, ipc and uts namespaces always; the network one unless the plan shares it."""
+    closed = bwrap_argv(BWRAP, _plan(tmp_path), ["true"])
+    for option in ("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts"):
+        assert option in closed
+    assert "--unshare-net" in closed
+    shared = bwrap_argv(BWRAP, _plan(tmp_path, network="shared"), ["true"])
+    assert "--unshare-net" not in shared
+
+
+def test_a_writable_path_inside_a_hidden_one_is_bound_after_the_cover(tmp_path: Path) -> None:
+    """The checkout inside Conveyor's home is bound back after the home is covered, and the
+    cover is made read-only afterwards."""
+    plan = _plan(tmp_path)
+    argv = bwrap_argv(BWRAP, plan, ["true"])
+    home, checkout = str((tmp_path / "conveyor-home").resolve()), str(plan.cwd.resolve())
+    cover = argv.index("--tmpfs", argv.index("/dev/shm"))
+    assert argv[cover + 1] == home
+    bind = next(i for i, a in enumerate(argv) if a == "--bind" and argv[i + 1] == checkout)
+    remount = argv.index("--remount-ro")
+    assert cover < bind < remount
+    assert argv[remount + 1] == home
+    assert _pairs(argv, "--chdir") == [checkout]
+
+
+def test_a_hidden_file_is_covered_with_dev_null(tmp_path: Path) -> None:
+    """A token file is covered with /dev/null; a missing hidden path needs no cover."""
+    token = tmp_path / "token"
+    token.write_text("secret")
+    plan = _plan(tmp_path, hidden=(token, tmp_path / "absent"))
+    argv = bwrap_argv(BWRAP, plan, ["true"])
+    at = argv.index(str(token.resolve()))
+    assert argv[at - 2 : at] == ["--ro-bind", "/dev/null"]
+    assert str((tmp_path / "absent").resolve()) not in argv
+
+
+def test_the_private_tmp_and_home_are_the_plans_folders(tmp_path: Path) -> None:
+    """The plan's tmp is bound at /tmp and is TMPDIR; its home is bound writable and is HOME."""
+    plan = _plan(tmp_path)
+    argv = bwrap_argv(BWRAP, plan, ["true"])
+    tmp = argv.index(str(plan.tmp.resolve()))
+    assert argv[tmp - 1 : tmp + 2] == ["--bind", str(plan.tmp.resolve()), "/tmp"]
+    assert str(plan.home.resolve()) in _pairs(argv, "--bind")
+    envs = [argv[i + 1 : i + 3] for i, a in enumerate(argv) if a == "--setenv"]
+    assert ["HOME", str(plan.home)] in envs
+    assert ["TMPDIR", "/tmp"] in envs
+
+
+def test_the_boundary_is_drawn_from_the_same_mounts(tmp_path: Path) -> None:
+    """`describe` lists the hidden home, the writable checkout and the network of the plan."""
+    plan = _plan(tmp_path)
+    drawn = describe(Box("bwrap", BWRAP), plan)
+    access = {m["path"]: m["access"] for m in drawn["mounts"]}
+    assert access[str((tmp_path / "conveyor-home").resolve())] == "hidden"
+    assert access[str(plan.cwd.resolve())] == "rw"
+    assert drawn["network"] == "own loopback only"
+    assert describe(Box("none"), plan)["mounts"] == []
