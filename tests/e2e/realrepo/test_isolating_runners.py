@@ -38,6 +38,13 @@ COMMANDS = {
     "env-i": f"env -i PATH=/usr/bin:/bin .venv/bin/python {PYTEST_ARGS}",
     "tox-like": "sh run-tox.sh",
 }
+# Where the checks comment says outcomes were read: `env -i` drops PYTEST_ADDOPTS too,
+# so its pytest writes no JUnit report and the run's output is read.
+SOURCES = {
+    "isolated": "the JUnit XML report",
+    "env-i": "the output (no JUnit XML report)",
+    "tox-like": "the JUnit XML report",
+}
 
 
 @pytest.mark.parametrize("shape", sorted(COMMANDS))
@@ -63,5 +70,6 @@ def test_a_command_bypassing_pythonpath_merges_with_setup_in_the_tree_testing_it
     assert checks, "no checks comment"
     assert "set up in this tree: the test command reached the shared setup's copy" in checks[-1]
     assert "fails-before-fix: passed (failing: tests/test_mul.py" in checks[-1], checks[-1]
+    assert f"- test: passed; outcomes read from {SOURCES[shape]}" in checks[-1], checks[-1]
     assert len(runs.read_text().splitlines()) > 1
     assert_invariants(world, number)
