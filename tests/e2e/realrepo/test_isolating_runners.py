@@ -73,3 +73,32 @@ def test_a_command_bypassing_pythonpath_merges_with_setup_in_the_tree_testing_it
     assert f"- test: passed; outcomes read from {SOURCES[shape]}" in checks[-1], checks[-1]
     assert len(runs.read_text().splitlines()) > 1
     assert_invariants(world, number)
+
+
+def test_a_non_editable_install_reached_by_python_i_is_caught_and_the_tree_sets_up_on_its_own(
+    forge_server: ForgeServer, tmp_path: Path, wheelhouse: Path
+) -> None:
+    """`pip install .` copies the build's code into the venv; `python -I` imports that copy.
+
+    The copy is the code as it was when setup ran, not the tree's: its files are canaries
+    too, so the run is thrown away and each tree sets up (installs its own code) itself.
+    """
+    src = built_project(tmp_path / "calc", "src")
+    runs = tmp_path / "setup-runs.txt"
+    setup = f"{uv_setup_command(wheelhouse).replace(' -e ', ' ')} && echo run >> {runs}"
+    world = project_world(
+        forge_server, tmp_path, commands={"setup": setup, "test": COMMANDS["isolated"]}, src=src
+    )
+    world.write_scenario(whole_issue("copied", package("src"), FIXED_PACKAGE))
+    number = open_mul_issue(world, "copied")
+
+    done = world.drive(number, timeout=DRIVE_TIMEOUT)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "agent:merged" in world.labels(number), world.labels(number)
+    assert world.base_file(package("src")) == FIXED_PACKAGE
+    checks = [c.body for c in world.comments(number) if "### Checks" in c.body]
+    assert checks, "no checks comment"
+    assert "set up in this tree: the test command reached the shared setup's copy" in checks[-1]
+    assert len(runs.read_text().splitlines()) > 1
+    assert_invariants(world, number)
