@@ -61,22 +61,33 @@ def _raised_in(text: str, root: str) -> str:
     return inside[-1] if inside else ""
 
 
+def _errors(message: str, text: str) -> list[str]:
+    """The import error lines to read, best first: the message's, then the details' last.
+
+    The last one in a traceback is the error that rose (unittest's loader puts its own
+    `ImportError: Failed to import test module` first); a message may lack the type.
+    """
+    found = [f"{m.group(1)}: {m.group(2).strip()}" for m in _ERROR.finditer(message)]
+    if not found and _NO_MODULE.match(message.strip()):
+        found.append(f"ModuleNotFoundError: {message.strip()}")
+    found += [f"{m.group(1)}: {m.group(2).strip()}" for m in reversed(list(_ERROR.finditer(text)))]
+    return found
+
+
 def import_failure(test_id: str, message: str, text: str, root: str) -> ImportFailure | None:
     """The import error a failing test shows (its message, else its details), if any."""
-    found = _ERROR.search(message) or _ERROR.search(text)
-    if found is None:
-        return None
-    error = f"{found.group(1)}: {found.group(2).strip()}"
-    missing = _NO_MODULE.search(error)
-    unnamed = _NO_NAME.search(error)
-    if missing is not None:
-        module, module_file = missing.group(1), ""
-    elif unnamed is not None:
-        module, named = unnamed.group(1), unnamed.group(2)
-        module_file = (_in_tree(named, root) or "") if named else ""
-    else:
-        return None
-    return ImportFailure(test_id, error, module, module_file, _raised_in(text, root))
+    for error in _errors(message, text):
+        missing = _NO_MODULE.search(error)
+        unnamed = _NO_NAME.search(error)
+        if missing is not None:
+            module, module_file = missing.group(1), ""
+        elif unnamed is not None:
+            module, named = unnamed.group(1), unnamed.group(2)
+            module_file = (_in_tree(named, root) or "") if named else ""
+        else:
+            continue
+        return ImportFailure(test_id, error, module, module_file, _raised_in(text, root))
+    return None
 
 
 def _module_touched(failure: ImportFailure, changed: Collection[str]) -> bool:

@@ -10,6 +10,10 @@ reached the shared copy: its result is thrown away, the bypass is recorded for t
 test command, and the tree is set up on its own (`verify.context`). The log may also
 grow through another job's run at the same time; that only costs a setup in the tree.
 
+A non-editable install (`pip install .`) copies that code into the environment's
+`site-packages`; those copies (same path below an import root, same bytes) become
+canaries too, so `python -I` importing the installed copy is caught the same way.
+
 A sandbox that binds the job's tree at `<envs>/<key>/tree` would make the editable
 install import the tree itself; the canaries would then never be reached.
 """
@@ -17,9 +21,11 @@ install import the tree itself; the canaries would then never be reached.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from conveyor.git import plain
+from conveyor.verify.env_facts import site_dirs
 
 LOG = "canary.log"
 _MARK = "conveyor-canary"
@@ -41,17 +47,53 @@ def canary_source(log: Path) -> str:
     )
 
 
-def plant(build: Path, log: Path) -> int:
-    """Replace every tracked `.py` file under `build` with the canary; how many there were."""
+def installed_copies(build: Path, tracked: Sequence[str], products: Sequence[str]) -> list[Path]:
+    """The files of the environment's `site-packages` that are copies of `tracked` files.
+
+    A non-editable install (`pip install .`) copies the build's code there, as it was
+    when setup ran: a file at the same path below an import root (a folder of the build
+    that is no package: the build itself, `src/`, `lib/`), with the same bytes.
+    """
+    copies: list[Path] = []
+    sites = site_dirs(build, products)
+    for rel in tracked:
+        source = build / rel
+        parts = rel.split("/")
+        # Below an import root only: a folder that is no package itself.
+        tails = [
+            "/".join(parts[i:])
+            for i in range(len(parts))
+            if not (build.joinpath(*parts[:i]) / "__init__.py").is_file()
+        ]
+        for site in sites:
+            for tail in tails:
+                copy = site / tail
+                if copy.is_file() and not copy.is_symlink() and _same(copy, source):
+                    copies.append(copy)
+    return copies
+
+
+def _same(one: Path, other: Path) -> bool:
+    try:
+        return one.read_bytes() == other.read_bytes()
+    except OSError:
+        return False
+
+
+def plant(build: Path, log: Path, products: Sequence[str] = ()) -> int:
+    """Replace every tracked `.py` file under `build`, and their installed copies in the
+    environments among `products`, with the canary; how many files that was."""
     out = plain.git(build, "ls-files", "-z", "--", "*.py")
+    tracked = [raw.decode("utf-8", errors="surrogateescape") for raw in out.split(b"\0") if raw]
+    tracked = [p for p in tracked if (build / p).is_file() and not (build / p).is_symlink()]
+    copies = installed_copies(build, tracked, products)
     text = canary_source(log)
-    count = 0
-    for raw in out.split(b"\0"):
-        target = build / raw.decode("utf-8", errors="surrogateescape") if raw else None
-        if target is not None and target.is_file() and not target.is_symlink():
-            target.write_text(text)
-            count += 1
-    return count
+    for copy in copies:
+        copy.unlink()  # a new file: an installer may have hard-linked it from its cache
+        copy.write_text(text)
+    for rel in tracked:
+        (build / rel).write_text(text)
+    return len(tracked) + len(copies)
 
 
 def mark(env_dir: Path) -> int:

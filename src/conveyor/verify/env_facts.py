@@ -25,7 +25,8 @@ _SITES = ("lib/python*/site-packages", "lib64/python*/site-packages", "Lib/site-
 _POINTERS = ("*.pth", "__editable__*", "*.egg-link")
 
 
-def _site_dirs(build: Path, products: Sequence[str]) -> list[Path]:
+def site_dirs(build: Path, products: Sequence[str]) -> list[Path]:
+    """The `site-packages` folders of the environments setup made (a `.venv`, …)."""
     found: list[Path] = []
     for name in products:
         top = build / name
@@ -39,7 +40,7 @@ def _site_dirs(build: Path, products: Sequence[str]) -> list[Path]:
 def pointer_files(build: Path, products: Sequence[str]) -> list[Path]:
     """The files of the environment's `site-packages` that say where imports come from."""
     files: list[Path] = []
-    for site in _site_dirs(build, products):
+    for site in site_dirs(build, products):
         for pattern in _POINTERS:
             files += sorted(p for p in site.glob(pattern) if p.is_file())
     return files

@@ -9,9 +9,9 @@ once: the top-level entries git does not track (a `.venv`, `node_modules`,
 (setuptools-scm's `write_to`, an extension compiled in place, a generated parser)
 are copied in. Test commands get the tree's import roots first on PYTHONPATH, so an
 editable install made in the stable folder imports the tree's own code; the folder's
-own Python files are canaries (`verify.canary`), so a command that bypasses
-PYTHONPATH is caught, never silently tested against that copy. `ready.json` records
-the build (`EnvRecord`).
+own Python files and their installed copies are canaries (`verify.canary`), so a
+command that bypasses PYTHONPATH is caught, never silently tested against that copy.
+`ready.json` records the build (`EnvRecord`).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def _build(
         pointers=pointers_digest(build, made),
         files=manifest(build),
     )
-    canary.plant(build, env_dir / canary.LOG)
+    canary.plant(build, env_dir / canary.LOG, made)
     setup_env.finish_build(env_dir, record)
     return result, record
 

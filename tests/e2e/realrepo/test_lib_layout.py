@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conveyor.testing.emulator import ForgeServer
 from tests.e2e.helpers import assert_invariants
-from tests.e2e.realrepo.built import FIXED_PACKAGE, TEST, built_project, package, setup_command
+from tests.e2e.realrepo.built import (
+    DRIVE_TIMEOUT,
+    FIXED_PACKAGE,
+    TEST,
+    TEST_TIMEOUT,
+    built_project,
+    package,
+    setup_command,
+)
 from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue
+
+pytestmark = pytest.mark.timeout(TEST_TIMEOUT)
 
 
 def test_a_lib_layout_merges_with_setup_run_once_testing_the_trees_own_code(
@@ -25,7 +37,7 @@ def test_a_lib_layout_merges_with_setup_run_once_testing_the_trees_own_code(
     world.write_scenario(whole_issue("lib", package("lib"), FIXED_PACKAGE))
     number = open_mul_issue(world, "lib")
 
-    done = world.drive(number)
+    done = world.drive(number, timeout=DRIVE_TIMEOUT)
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)

@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conveyor.testing.emulator import ForgeServer
 from tests.e2e.helpers import assert_invariants
-from tests.e2e.realrepo.built import FIXED_PACKAGE, TEST, built_project, package, setup_command
+from tests.e2e.realrepo.built import (
+    DRIVE_TIMEOUT,
+    FIXED_PACKAGE,
+    TEST,
+    TEST_TIMEOUT,
+    built_project,
+    package,
+    setup_command,
+)
 from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue
+
+pytestmark = pytest.mark.timeout(TEST_TIMEOUT)
 
 
 def test_a_setuptools_scm_package_writing_its_version_file_merges_with_setup_run_once(
@@ -22,7 +34,7 @@ def test_a_setuptools_scm_package_writing_its_version_file_merges_with_setup_run
     world.write_scenario(whole_issue("scm", package("src"), FIXED_PACKAGE))
     number = open_mul_issue(world, "scm")
 
-    done = world.drive(number)
+    done = world.drive(number, timeout=DRIVE_TIMEOUT)
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)

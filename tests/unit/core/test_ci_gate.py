@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from conveyor.core.ci_gate import Check, Gate, Light, Verdict, newest, read_gate, unrelated
+from conveyor.core.ci_gate import (
+    Check,
+    Gate,
+    Light,
+    Verdict,
+    base_hold,
+    missing_on_base,
+    newest,
+    pending_on_base,
+    read_gate,
+    unrelated,
+)
 from conveyor.core.state import CiWait
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -114,3 +125,49 @@ def test_a_check_failing_on_the_base_too_is_unrelated() -> None:
     """Only failing names whose newest run on the base failed are unrelated."""
     base = [Check("ci", Light.FAILED), Check("lint", Light.PASSED)]
     assert unrelated(("ci", "lint", "docs"), base) == ("ci",)
+
+
+def test_a_check_failing_on_the_base_in_an_older_run_only_is_not_unrelated() -> None:
+    """The base's newest run of the name decides: failed then passed is not unrelated."""
+    base = [Check("ci", Light.FAILED, NOW, 1), Check("ci", Light.PASSED, NOW, 2)]
+    assert unrelated(("ci",), base) == ()
+
+
+def test_failing_checks_are_sorted_by_what_the_base_head_shows_of_them() -> None:
+    """Failed there (unrelated), still running there (pending) or never run there (missing)."""
+    base = [Check("ci", Light.FAILED), Check("lint", Light.PENDING), Check("docs", Light.PASSED)]
+    failing = ("ci", "lint", "docs", "e2e")
+    assert unrelated(failing, base) == ("ci",)
+    assert pending_on_base(failing, base) == ("lint",)
+    assert missing_on_base(failing, base) == ("e2e",)
+
+
+def test_a_failing_gate_is_held_while_the_base_head_runs_the_check() -> None:
+    """No paid fix round before the base's run says whose failure it is; the note says why."""
+    failed = gate([Check("ci", Light.FAILED)])
+    held = base_hold(failed, (SHA, "b" * 40), None, NOW, timeout_minutes=30)
+    assert held.verdict is Verdict.PENDING
+    assert held.failing == ("ci",)
+    assert held.wait is not None
+    assert held.wait.since == NOW
+    assert f"waiting for the base's head {'b' * 12} to run them too" in held.note
+
+
+def test_the_hold_on_the_base_ends_at_the_ci_timeout_and_the_failure_stands() -> None:
+    """Measured from when the wait on this head began; then the failing gate is returned."""
+    failed = gate([Check("ci", Light.FAILED)])
+    first = base_hold(failed, (SHA, "b" * 40), None, NOW, timeout_minutes=30)
+    later = NOW + timedelta(minutes=29)
+    assert base_hold(failed, (SHA, "b" * 40), first.wait, later, 30).verdict is Verdict.PENDING
+    late = NOW + timedelta(minutes=30)
+    assert base_hold(failed, (SHA, "b" * 40), first.wait, late, 30) == failed
+
+
+def test_a_hold_saved_for_another_head_starts_the_wait_again() -> None:
+    """A new head (a fix pushed) gets its own wait for the base's run."""
+    failed = gate([Check("ci", Light.FAILED)])
+    old = CiWait(sha="c" * 40, since=NOW - timedelta(hours=2))
+    held = base_hold(failed, (SHA, "b" * 40), old, NOW, timeout_minutes=30)
+    assert held.verdict is Verdict.PENDING
+    assert held.wait is not None
+    assert held.wait.since == NOW

@@ -9,6 +9,7 @@ from conveyor.core.test_runs import (
     classify_run,
     in_files,
     parse_failures,
+    summary_failures,
     unrelated_collection_errors,
 )
 
@@ -70,3 +71,10 @@ def test_failures_are_sorted_into_the_given_files_and_unrelated_collection_error
     }
     assert unrelated_collection_errors(failures, ["tests/test_a.py"]) == {"tests/test_c.py"}
     assert unrelated_collection_errors(failures, ["tests/test_c.py"]) == frozenset()
+
+
+def test_a_ci_logs_failures_are_read_only_under_pytests_short_summary() -> None:
+    """A CI run's log (base comparison of failing checks): no summary header, no test ids."""
+    log = f"$ make lint\nFAILED lint step - ruff found 3 errors\n{SUMMARY}"
+    assert summary_failures(log) == parse_failures(SUMMARY)
+    assert summary_failures("FAILED lint step - ruff found 3 errors\n") is None
