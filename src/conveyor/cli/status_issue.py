@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from conveyor.cli.live.feed import parse_event
+from conveyor.cli.live.feed import is_news, parse_event
 from conveyor.cli.live.lines import duration, line
 
 if TYPE_CHECKING:
@@ -32,7 +32,9 @@ def issue_report(
     cached = load_cached_issue(home / CACHE_FILE, number)
     state = None if cached is None or cached.state is None else cached.state
     run_dir = home / "runs" / f"issue-{number}"
-    events = read_events(run_dir / EVENTS_FILE)[-LAST_EVENTS:]
+    # As the live view tells them: a lane's claim of its own issue again is not news.
+    told = [event for event in read_events(run_dir / EVENTS_FILE) if is_news(parse_event(event))]
+    events = told[-LAST_EVENTS:]
     title, labels = (
         (None, []) if cached is None else (cached.issue.title, list(cached.issue.labels))
     )

@@ -18,7 +18,7 @@ from conveyor.core.printable import printable
 from conveyor.orchestrator.shell.status_file import STATUS_FILE
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
     from rich.live import Live
 
 
@@ -74,11 +74,16 @@ class LiveView:
             if self._live is not None:
                 view = self.view()
                 if view != self._shown:  # redraw only what changed (ages tick once a second)
-                    self._live.update(Printable(render(view)), refresh=True)
+                    fitted = render(view, rows=self.console.size.height, measure=self._rows)
+                    self._live.update(Printable(fitted), refresh=True)
                     self._shown = view
                 return
             self._printed, lines = next_lines(self._printed, new)
             self._print(lines)
+
+    def _rows(self, renderable: RenderableType) -> int:
+        """How many rows `renderable` takes on this console."""
+        return len(self.console.render_lines(renderable, pad=False))
 
     def _print(self, lines: list[str]) -> None:
         for text in lines:  # forge text: its control and bidi characters escaped

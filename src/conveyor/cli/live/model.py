@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from conveyor.cli.live.feed import Event, EventState
+from conveyor.cli.live.progress import Progress, count_progress
 from conveyor.core.state import Stage
 from conveyor.orchestrator.shell.executor import RecordedJob
 
@@ -82,6 +83,7 @@ class View:
     jobs: tuple[JobRow, ...]
     recent: tuple[Event, ...]
     today: Spending | None
+    progress: Progress
 
 
 def _job_row(job: RecordedJob, session: str | None, now: datetime) -> JobRow:
@@ -211,6 +213,16 @@ def build_view(
             age = max(0, int((now - datetime.fromisoformat(written)).total_seconds()))
         except (ValueError, TypeError):
             problem = problem or f"status.json: written_at {written!r} is not a time"
+    rows = tuple(
+        _job_row(job, events.open_sessions.get(job.record.job_id), now) for job in jobs if job.alive
+    )
+    progress = count_progress(
+        named=events.issues,
+        finished=events.finished,
+        running=[row.issue for row in (*rows, *remote)],
+        stopped=[stop.issue for stop in stopped],
+        queued=[*(n for _, numbers in queue for n in numbers), *merging, *(h.issue for h in holds)],
+    )
     return View(
         repo=str(seen.get("repo") or repo),
         lane=str(seen.get("lane") or "?"),
@@ -224,12 +236,8 @@ def build_view(
         pauses=pauses,
         stopped=stopped,
         degraded=degraded,
-        jobs=tuple(
-            _job_row(job, events.open_sessions.get(job.record.job_id), now)
-            for job in jobs
-            if job.alive
-        )
-        + remote,
+        jobs=rows + remote,
         recent=events.recent[-RECENT_SHOWN:],
         today=today,
+        progress=progress,
     )
