@@ -12,7 +12,8 @@ from conveyor.cli.live.progress import Progress, count_progress
 from conveyor.core.state import Stage
 from conveyor.orchestrator.shell.executor import RecordedJob
 
-RECENT_SHOWN = 12
+# At most; the panel shows as many of the newest as its terminal's rows leave room for.
+RECENT_SHOWN = 20
 STALE_SECONDS = 120
 _ORDER = {stage.value: index for index, stage in enumerate(Stage)}
 
@@ -131,6 +132,9 @@ def _holds(status: Mapping[str, Any]) -> tuple[Held, ...]:
         Held(int(h["issue"]), str(h.get("stage") or ""), str(h.get("reason") or ""))
         for h in _field(status, "holds", list)
     ]
+    # An issue held for the reason it waits for (a visitor's: untrusted) is said once.
+    said = {(h.issue, h.reason) for h in held}
+    waiting = [w for w in waiting if (w.issue, w.reason) not in said]
     return tuple(sorted([*held, *waiting], key=lambda h: h.issue))
 
 
