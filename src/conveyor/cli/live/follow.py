@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conveyor.cli.live.feed import EventState, absorb, chronological
+from conveyor.cli.live.feed import EventState, absorb, chronological, is_news
 from conveyor.cli.live.files import EventTail, JobFiles, load_status_or_problem
 from conveyor.cli.live.lines import Printed, mark_printed, next_lines
 from conveyor.cli.live.model import View, build_view
@@ -48,8 +48,10 @@ class LiveView:
         first = chronological(self._tail.read_new())
         self._events = absorb(EventState(), first)
         shown = backlog if backlog > 0 and not console.is_terminal else 0  # else: the panel
-        cut = max(0, len(first) - shown)
-        self._printed, lines = next_lines(mark_printed(Printed(), first[:cut]), first[cut:])
+        told = [event for event in first if is_news(event)]  # the backlog counts lines
+        kept = told[max(0, len(told) - shown) :] if shown else []
+        left = [event for event in first if event not in kept]
+        self._printed, lines = next_lines(mark_printed(Printed(), left), kept)
         self._print(lines)
 
     def view(self) -> View:

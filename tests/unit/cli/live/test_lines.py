@@ -139,3 +139,20 @@ def test_commits_show_as_seven_hex_digits() -> None:
         assert "41969ef0" not in text
     assert lines[0].endswith("pushed 41969ef to agent/issue-2")
     assert lines[1].endswith("checks passed at 41969ef")
+
+
+def test_the_backlog_counts_the_lines_printed_not_the_claims_left_out(tmp_path: Path) -> None:
+    """Three claims taken back after the last two events: the backlog of 2 still prints 2."""
+    home = copy_home(tmp_path)
+    again = [
+        {**at(f"12:09:0{n}", 7, "review"), "kind": "claimed", "lane": "lane-a", "fresh": False}
+        for n in range(3)
+    ]
+    append(home / "runs" / "issue-7" / "events.jsonl", *again)
+    out = io.StringIO()
+    LiveView(home, Console(file=out, width=80), backlog=2, clock=lambda: NOW)
+    lines = out.getvalue().splitlines()
+    assert [line.split("  ", 2)[2] for line in lines] == [
+        "session review-security-1 started",
+        "stopped by fix-loop: the same finding came back 3 times",
+    ]
