@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -71,8 +70,7 @@ def _queue(view: View) -> Text:
 
 
 def _table(*columns: str) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-    table.box = None
+    table = Table(box=None, show_edge=False, pad_edge=False, expand=False)
     for column in columns:
         table.add_column(column, no_wrap=True, overflow="ellipsis", header_style="bold")
     return table
