@@ -242,3 +242,20 @@ def test_a_config_inside_a_repository_is_refused_naming_the_path_and_why(tmp_pat
         " that judge their work",
         "commands.surprise",
     ]
+
+
+def test_doctor_lists_the_place_and_the_mistakes_of_a_config_inside_a_repository(
+    tmp_path: Path,
+) -> None:
+    """Before any forge call: each mistake is a failed config check, the place first."""
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+    path = repo / "conf.toml"
+    path.write_text(GOOD + "surprise = 1\n")
+    done = CliRunner().invoke(app, ["doctor", "--config", str(path), "--json"])
+    assert done.exit_code == 1
+    report = json.loads(done.stdout)
+    assert report["failed"] == ["config"]
+    details = [check["detail"] for check in report["checks"]]
+    assert details[0].startswith(f"{path}: inside the git repository {repo.resolve()}")
+    assert details[1] == f"{path}: commands.surprise: unknown key"

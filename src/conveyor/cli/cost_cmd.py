@@ -44,6 +44,13 @@ def _line_json(line: CostLine) -> dict[str, Any]:
     }
 
 
+def _in_order(lines: list[CostLine], by: str | None) -> list[CostLine]:
+    """Issues by number (the ledger's keys are text, where 11 comes before 2); else as read."""
+    if by != "issue":
+        return lines
+    return sorted(lines, key=lambda line: (0, int(line.key)) if line.key.isdigit() else (1, 0))
+
+
 def _table(lines: list[dict[str, Any]], by: str | None) -> list[str]:
     head = f"{by or 'total':<12} {'sessions':>8} {'input':>10} {'output':>9} "
     head += f"{'cache r':>10} {'cache w':>9} {'charged':>10} {'cost $':>9}"
@@ -84,11 +91,17 @@ def cost(
     loaded = load_or_exit(config).config
     start = datetime.now(UTC) - span
     with LedgerDb(repo_home(loaded) / LEDGER_FILE, readonly=True) as ledger:
-        grouped = None if by is None else ledger.by(cast("GroupBy", by), start)
-        found = grouped if grouped is not None else [ledger.total_since(start)]
-    lines = [_line_json(line) for line in found]
+        total = ledger.total_since(start)
+        grouped = None if by is None else _in_order(ledger.by(cast("GroupBy", by), start), by)
+    lines = [_line_json(line) for line in (grouped if grouped is not None else [total])]
+    summed = _line_json(total) | {"key": "total"}
     if as_json:
         report = {"since": start.isoformat(), "by": by or "total", "lines": lines}
-        typer.echo(json.dumps(report, indent=2))
+        typer.echo(
+            json.dumps(report | ({"total": summed} if grouped is not None else {}), indent=2)
+        )
         return
-    say_lines([f"sessions started since {start:%Y-%m-%d %H:%M} UTC", *_table(lines, by)])
+    table = _table(lines + ([summed] if grouped is not None else []), by)
+    if grouped is not None:  # the totals row, under a rule
+        table.insert(-1, "-" * len(table[0]))
+    say_lines([f"sessions started since {start:%Y-%m-%d %H:%M} UTC", *table])

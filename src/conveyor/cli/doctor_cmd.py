@@ -65,14 +65,15 @@ def doctor(
 
 def _report(found: list[Check], *, as_json: bool) -> bool:
     """Print the checks (a line each, or one JSON object); whether all passed."""
-    failed = [check.name for check in found if not check.ok]
+    failing = [check for check in found if not check.ok]
+    failed = list(dict.fromkeys(check.name for check in failing))  # each name once
     if as_json:
         listed = [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in found]
         typer.echo(json.dumps({"ok": not failed, "failed": failed, "checks": listed}, indent=2))
         return not failed
     lines = [f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}" for check in found]
     if failed:
-        lines.append(f"doctor: {len(failed)} failed: {', '.join(failed)}")
+        lines.append(f"doctor: {len(failing)} failed: {', '.join(failed)}")
     else:
         lines.append("doctor: all checks passed")
     say_lines(lines)  # details quote the forge (labels, logins, issues' titles)

@@ -5,10 +5,11 @@ The events read as the live view prints them (`cli/live/lines.py`), one line eac
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from conveyor.cli.live.feed import parse_event
+from conveyor.cli.live.feed import is_news, parse_event
 from conveyor.cli.live.lines import duration, line
 
 if TYPE_CHECKING:
@@ -32,7 +33,9 @@ def issue_report(
     cached = load_cached_issue(home / CACHE_FILE, number)
     state = None if cached is None or cached.state is None else cached.state
     run_dir = home / "runs" / f"issue-{number}"
-    events = read_events(run_dir / EVENTS_FILE)[-LAST_EVENTS:]
+    # As the live view tells them: a lane's claim of its own issue again is not news.
+    told = [event for event in read_events(run_dir / EVENTS_FILE) if is_news(parse_event(event))]
+    events = told[-LAST_EVENTS:]
     title, labels = (
         (None, []) if cached is None else (cached.issue.title, list(cached.issue.labels))
     )
@@ -91,12 +94,22 @@ def _left_by_last_job(run_dir: Path) -> tuple[str | None, list[str], IssueState 
     return None if taken is None else taken.title, list(facts.labels), facts.state
 
 
+def _moment(at: object) -> str:
+    """An ISO time as the event lines show one (`2026-12-04 17:55:50`), UTC."""
+    try:
+        moment = datetime.fromisoformat(str(at))
+    except ValueError:
+        return str(at)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def _state_line(state: dict[str, Any]) -> str:
     parts = [f"stage {state.get('stage')}"]
     if state.get("pr"):
         parts.append(f"PR #{state['pr']}")
     if lease := state.get("lease"):
-        parts.append(f"lease {lease.get('lane')} since {lease.get('at')}")
+        parts.append(f"lease {lease.get('lane')} since {_moment(lease.get('at'))}")
     findings = state.get("findings") or []
     open_ = [f for f in findings if f.get("status") != "resolved"]
     parts.append(f"{len(open_)} of {len(findings)} findings open")

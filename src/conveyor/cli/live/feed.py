@@ -15,6 +15,8 @@ NOTABLE = frozenset({
     "merged", "stacked", "restacked", "unreadable",
 })  # fmt: skip
 _HEAD = frozenset({"ts", "issue", "stage", "job", "kind"})
+# Kinds that end an issue's work: merged (a PR or a wiki change), split into sub-issues.
+FINISHING = frozenset({"merged", "split"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,12 @@ def unreadable(where: str, line: int) -> Event:
 _LAST = datetime.max.replace(tzinfo=UTC)
 
 
+def is_news(event: Event) -> bool:
+    """Whether a person is told of `event`: not a lane's next job taking its own issue back
+    (a claim that is not fresh), which would repeat `claimed` at every stage."""
+    return not (event.kind == "claimed" and event.fields.get("fresh") is False)
+
+
 def chronological(events: Sequence[Event]) -> list[Event]:
     """`events` sorted by time; equal times and events without one keep their order (last)."""
     return sorted(events, key=lambda e: e.at or _LAST)
@@ -80,10 +88,13 @@ def chronological(events: Sequence[Event]) -> list[Event]:
 
 @dataclass(frozen=True, slots=True)
 class EventState:
-    """The recent notable events (oldest first) and each job's session still running."""
+    """The recent notable events (oldest first), each job's session still running, every
+    issue an event named, and those whose work ended (merged or split)."""
 
     recent: tuple[Event, ...] = ()
     open_sessions: Mapping[str, str] = field(default_factory=dict)
+    issues: frozenset[int] = frozenset()
+    finished: frozenset[int] = frozenset()
 
 
 def absorb(state: EventState, new: Sequence[Event], keep: int = RECENT_KEEP) -> EventState:
@@ -98,6 +109,13 @@ def absorb(state: EventState, new: Sequence[Event], keep: int = RECENT_KEEP) -> 
             del sessions[event.job]
         elif event.kind == "released":
             sessions.pop(event.job, None)
-    notable = tuple(e for e in ordered if e.kind in NOTABLE)
+    notable = tuple(e for e in ordered if e.kind in NOTABLE and is_news(e))
     recent = (state.recent + notable)[-keep:] if keep > 0 else ()
-    return EventState(recent=recent, open_sessions=MappingProxyType(sessions))
+    named = {e.issue for e in ordered if e.issue is not None}
+    ended = {e.issue for e in ordered if e.issue is not None and e.kind in FINISHING}
+    return EventState(
+        recent=recent,
+        open_sessions=MappingProxyType(sessions),
+        issues=state.issues | named,
+        finished=state.finished | ended,
+    )

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conveyor.cli.live.feed import EventState, absorb, chronological
+from conveyor.cli.live.feed import EventState, absorb, chronological, is_news
 from conveyor.cli.live.files import EventTail, JobFiles, load_status_or_problem
 from conveyor.cli.live.lines import Printed, mark_printed, next_lines
 from conveyor.cli.live.model import View, build_view
@@ -18,7 +18,7 @@ from conveyor.core.printable import printable
 from conveyor.orchestrator.shell.status_file import STATUS_FILE
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
     from rich.live import Live
 
 
@@ -48,8 +48,10 @@ class LiveView:
         first = chronological(self._tail.read_new())
         self._events = absorb(EventState(), first)
         shown = backlog if backlog > 0 and not console.is_terminal else 0  # else: the panel
-        cut = max(0, len(first) - shown)
-        self._printed, lines = next_lines(mark_printed(Printed(), first[:cut]), first[cut:])
+        told = [event for event in first if is_news(event)]  # the backlog counts lines
+        kept = told[max(0, len(told) - shown) :] if shown else []
+        left = [event for event in first if event not in kept]
+        self._printed, lines = next_lines(mark_printed(Printed(), left), kept)
         self._print(lines)
 
     def view(self) -> View:
@@ -74,11 +76,16 @@ class LiveView:
             if self._live is not None:
                 view = self.view()
                 if view != self._shown:  # redraw only what changed (ages tick once a second)
-                    self._live.update(Printable(render(view)), refresh=True)
+                    fitted = render(view, rows=self.console.size.height, measure=self._rows)
+                    self._live.update(Printable(fitted), refresh=True)
                     self._shown = view
                 return
             self._printed, lines = next_lines(self._printed, new)
             self._print(lines)
+
+    def _rows(self, renderable: RenderableType) -> int:
+        """How many rows `renderable` takes on this console."""
+        return len(self.console.render_lines(renderable, pad=False))
 
     def _print(self, lines: list[str]) -> None:
         for text in lines:  # forge text: its control and bidi characters escaped

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 
-from conveyor.cli.live.feed import Event, chronological
+from conveyor.cli.live.feed import Event, chronological, is_news
 
 Fields = Mapping[str, object]
 
@@ -20,7 +20,12 @@ _SHOWN = {
     "stopped": ("code", "reason"),
     "asked": ("questions",),
     "split": ("sub_issues",),
+    "checks": ("head", "passed", "verify", "wiki"),
+    "merged": ("pr", "sha", "tests_only", "wiki_only", "commits"),
+    "stacked": ("on", "head"),
+    "restacked": ("on", "onto", "outcome"),
 }
+SHA_SHOWN = 7
 
 
 def duration(seconds: float) -> str:
@@ -28,6 +33,15 @@ def duration(seconds: float) -> str:
     minutes, secs = divmod(max(0, int(seconds)), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
+def short(sha: object) -> str:
+    """A commit's first 7 hex digits, as git shows it; `?` when there is none."""
+    return str(sha)[:SHA_SHOWN] if sha else "?"
+
+
+def _branch(ref: object) -> str:
+    return str(ref or "?").removeprefix("refs/heads/")
 
 
 def _rest(fields: Fields, skip: Sequence[str] = ()) -> str:
@@ -42,7 +56,8 @@ def _pr(value: object) -> str:
 def _session_ended(f: Fields) -> str:
     error = f" ({f['error']})" if f.get("error") else ""
     said = f"session {f.get('key', '?')} {f.get('status', 'ended')}{error}"
-    return f"{said}, {f.get('tokens', 0)} tokens"
+    tokens = f.get("tokens", 0)
+    return f"{said}, {tokens:,} tokens" if isinstance(tokens, int) else f"{said}, {tokens} tokens"
 
 
 def _pr_opened(f: Fields) -> str:
@@ -65,12 +80,21 @@ def _finding(f: Fields) -> str:
 
 
 def _merged(f: Fields) -> str:
-    rest = _rest(f, ("pr",))
-    return "merged" + _pr(f.get("pr")) + (f" {rest}" if rest else "")
+    if f.get("wiki_only"):
+        commits = f.get("commits")
+        return "published the wiki" + (f" ({commits} commit(s))" if commits else "")
+    at = f" as {short(f['sha'])}" if f.get("sha") else ""
+    return "merged" + _pr(f.get("pr")) + at + (" (tests only)" if f.get("tests_only") else "")
+
+
+def _checks(f: Fields) -> str:
+    what = "wiki checks" if f.get("wiki") else "checks"
+    verdict = "passed" if f.get("passed") else "failed"
+    return f"{what} {verdict} at {short(f.get('head'))}"
 
 
 def _restacked(f: Fields) -> str:
-    onto = str(f.get("onto", "?"))[:10]
+    onto = short(f.get("onto"))
     return f"restacked on #{f.get('on', '?')}: onto {onto} ({f.get('outcome', '?')})"
 
 
@@ -79,14 +103,15 @@ _PHRASES: Mapping[str, Callable[[Fields], str]] = {
     "released": lambda f: f"released after {f.get('outcome', '?')}",
     "session-started": lambda f: f"session {f.get('key', '?')} started",
     "session-ended": _session_ended,
-    "pushed": lambda f: f"pushed {str(f.get('sha', '?'))[:10]} to {f.get('ref', '?')}",
+    "pushed": lambda f: f"pushed {short(f.get('sha'))} to {_branch(f.get('ref'))}",
     "pr-opened": _pr_opened,
     "stopped": lambda f: f"stopped by {f.get('code', '?')}: {f.get('reason', '')}".rstrip(": "),
     "asked": lambda f: f"asked {f.get('questions', '?')} question(s), waiting for an answer",
     "split": _split,
     "finding": _finding,
     "merged": _merged,
-    "stacked": lambda f: f"stacked on #{f.get('on', '?')} at {str(f.get('head', '?'))[:10]}",
+    "stacked": lambda f: f"stacked on #{f.get('on', '?')} at {short(f.get('head'))}",
+    "checks": _checks,
     "restacked": _restacked,
     "pr-retargeted": lambda f: f"PR #{f.get('pr', '?')} now based on {f.get('base', '?')}",
     "unreadable": lambda f: f"unreadable event line: {f.get('where', '?')}",
@@ -136,7 +161,8 @@ def next_lines(printed: Printed, new: Sequence[Event]) -> tuple[Printed, list[st
     """The lines for events not printed before, oldest first, and what is printed after them.
 
     `new` is sorted by time (events without one keep their place at the end); an
-    event seen twice, in one batch or across batches, is printed once.
+    event seen twice, in one batch or across batches, is printed once, and a lane's
+    claim of its own issue again (`is_news`) not at all.
     """
     seen = set(printed.keys)
     out: list[str] = []
@@ -144,5 +170,6 @@ def next_lines(printed: Printed, new: Sequence[Event]) -> tuple[Printed, list[st
         if event.key in seen:
             continue
         seen.add(event.key)
-        out.append(line(event))
+        if is_news(event):
+            out.append(line(event))
     return Printed(frozenset(seen)), out

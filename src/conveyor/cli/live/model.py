@@ -8,10 +8,12 @@ from datetime import datetime
 from typing import Any
 
 from conveyor.cli.live.feed import Event, EventState
+from conveyor.cli.live.progress import Progress, count_progress
 from conveyor.core.state import Stage
 from conveyor.orchestrator.shell.executor import RecordedJob
 
-RECENT_SHOWN = 12
+# At most; the panel shows as many of the newest as its terminal's rows leave room for.
+RECENT_SHOWN = 20
 STALE_SECONDS = 120
 _ORDER = {stage.value: index for index, stage in enumerate(Stage)}
 
@@ -82,6 +84,7 @@ class View:
     jobs: tuple[JobRow, ...]
     recent: tuple[Event, ...]
     today: Spending | None
+    progress: Progress
 
 
 def _job_row(job: RecordedJob, session: str | None, now: datetime) -> JobRow:
@@ -129,6 +132,9 @@ def _holds(status: Mapping[str, Any]) -> tuple[Held, ...]:
         Held(int(h["issue"]), str(h.get("stage") or ""), str(h.get("reason") or ""))
         for h in _field(status, "holds", list)
     ]
+    # An issue held for the reason it waits for (a visitor's: untrusted) is said once.
+    said = {(h.issue, h.reason) for h in held}
+    waiting = [w for w in waiting if (w.issue, w.reason) not in said]
     return tuple(sorted([*held, *waiting], key=lambda h: h.issue))
 
 
@@ -211,6 +217,16 @@ def build_view(
             age = max(0, int((now - datetime.fromisoformat(written)).total_seconds()))
         except (ValueError, TypeError):
             problem = problem or f"status.json: written_at {written!r} is not a time"
+    rows = tuple(
+        _job_row(job, events.open_sessions.get(job.record.job_id), now) for job in jobs if job.alive
+    )
+    progress = count_progress(
+        named=events.issues,
+        finished=events.finished,
+        running=[row.issue for row in (*rows, *remote)],
+        stopped=[stop.issue for stop in stopped],
+        queued=[*(n for _, numbers in queue for n in numbers), *merging, *(h.issue for h in holds)],
+    )
     return View(
         repo=str(seen.get("repo") or repo),
         lane=str(seen.get("lane") or "?"),
@@ -224,12 +240,8 @@ def build_view(
         pauses=pauses,
         stopped=stopped,
         degraded=degraded,
-        jobs=tuple(
-            _job_row(job, events.open_sessions.get(job.record.job_id), now)
-            for job in jobs
-            if job.alive
-        )
-        + remote,
+        jobs=rows + remote,
         recent=events.recent[-RECENT_SHOWN:],
         today=today,
+        progress=progress,
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from conveyor.cli.live.feed import Event, parse_event
+from conveyor.cli.live.feed import Event, EventState, absorb, parse_event
 from conveyor.cli.live.files import EventTail
 from conveyor.cli.live.follow import LiveView
 from conveyor.cli.live.lines import Printed, next_lines
@@ -110,3 +110,49 @@ def test_a_rewritten_events_file_does_not_repeat_its_old_lines(tmp_path: Path) -
     path.write_text(old + "\n" + json.dumps({"issue": 3, "kind": "released"}) + "\n")
     view.refresh()
     assert out.getvalue().splitlines() == ["-  #3  released after ?"]
+
+
+SHA = "41969ef0a262b6fd0350abac84892402d7e10551"
+
+
+def test_a_lane_taking_its_own_issue_back_is_not_a_claim_line_nor_a_recent_event() -> None:
+    """Only the fresh claim shows; the lane's next jobs' claims (fresh false) are not repeated."""
+    claims = [event(n, 4, "claimed", lane="lane-a", fresh=n == 1) for n in (1, 2, 3)]
+    _, lines = next_lines(Printed(), claims)
+    assert [line.split("  ", 2)[2] for line in lines] == ["claimed (lane lane-a)"]
+    recent = absorb(EventState(), claims).recent
+    assert [e.fields["fresh"] for e in recent] == [True]
+
+
+def test_commits_show_as_seven_hex_digits() -> None:
+    """Pushes, checks, merges, stacks and restacks name a commit by its first 7 digits."""
+    shown = [
+        event(1, 2, "pushed", sha=SHA, ref="refs/heads/agent/issue-2"),
+        event(2, 2, "checks", head=SHA, passed=True, verify=True),
+        event(3, 2, "merged", sha=SHA, tests_only=True),
+        event(4, 3, "stacked", on=2, head=SHA),
+        event(5, 3, "restacked", on=2, onto=SHA, outcome="clean"),
+    ]
+    _, lines = next_lines(Printed(), shown)
+    for text in lines:
+        assert "41969ef" in text
+        assert "41969ef0" not in text
+    assert lines[0].endswith("pushed 41969ef to agent/issue-2")
+    assert lines[1].endswith("checks passed at 41969ef")
+
+
+def test_the_backlog_counts_the_lines_printed_not_the_claims_left_out(tmp_path: Path) -> None:
+    """Three claims taken back after the last two events: the backlog of 2 still prints 2."""
+    home = copy_home(tmp_path)
+    again = [
+        {**at(f"12:09:0{n}", 7, "review"), "kind": "claimed", "lane": "lane-a", "fresh": False}
+        for n in range(3)
+    ]
+    append(home / "runs" / "issue-7" / "events.jsonl", *again)
+    out = io.StringIO()
+    LiveView(home, Console(file=out, width=80), backlog=2, clock=lambda: NOW)
+    lines = out.getvalue().splitlines()
+    assert [line.split("  ", 2)[2] for line in lines] == [
+        "session review-security-1 started",
+        "stopped by fix-loop: the same finding came back 3 times",
+    ]

@@ -126,4 +126,4 @@ def test_on_a_terminal_the_run_loop_gets_a_panel_that_stop_leaves_on_screen(
     text = out.getvalue()
     assert "#4 held at implement: touches the same files as #7" in text
     assert "#9 stopped by fix-loop" in text
-    assert "Spent today: $1.25" in text
+    assert "spent today $1.25" in text

@@ -130,3 +130,13 @@ def test_a_job_on_a_remote_worker_is_listed_from_status_json(tmp_path: Path) -> 
     assert rows[12].worker == "7@w2"
     assert (rows[12].stage, rows[12].tokens, rows[12].running_seconds) == ("triage", 1100, 30)
     assert rows[7].worker is None
+
+
+def test_an_issue_held_for_what_it_waits_for_is_listed_once(tmp_path: Path) -> None:
+    """A visitor's issue is both held at triage and waiting, both as untrusted: one line."""
+    view = recorded_view(
+        tmp_path,
+        waiting=[{"issue": 7, "why": "untrusted"}],
+        holds=[{"issue": 7, "stage": "triage", "reason": "untrusted"}],
+    )
+    assert [(h.issue, h.stage, h.reason) for h in view.holds] == [(7, "triage", "untrusted")]

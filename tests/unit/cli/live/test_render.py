@@ -7,9 +7,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from conveyor.cli.live.feed import EventState, absorb
+from conveyor.cli.live.feed import EventState, absorb, parse_event
 from conveyor.cli.live.files import EventTail
-from conveyor.cli.live.model import build_view
+from conveyor.cli.live.model import View, build_view
 from conveyor.cli.live.render import render
 from tests.unit.cli.live.recorded import NOW, copy_home, recorded_jobs
 
@@ -80,8 +80,8 @@ def test_recent_events_show_claims_findings_stops_and_merges(tmp_path: Path) -> 
 def test_spending_shows_cost_unknown_sessions_budget_and_tokens(tmp_path: Path) -> None:
     """Today's dollars, the sessions of unknown cost, the daily budget and the tokens."""
     text = screen(tmp_path)
-    assert row(text, "Spent today: $1.25", "+1 session", "of $20.00 daily budget")
-    assert row(text, "123,456 tokens in 6 sessions")
+    assert row(text, "spent today $1.25", "of $20.00", "+1 of unknown cost")
+    assert row(text, "123,456 tokens, 6 sessions")
 
 
 def test_an_empty_home_says_no_status_yet_and_nothing_running() -> None:
@@ -102,3 +102,57 @@ def test_a_stale_or_broken_status_file_is_said_in_the_header() -> None:
     text = console.export_text()
     assert row(text, "status written 1h05m ago", "stale: is the orchestrator running?")
     assert row(text, "status.json has an unexpected shape: queue: expected a table")
+
+
+def _busy_view(tmp_path: Path, events: int) -> View:
+    """The recorded view with `events` more notable events of #7, one a second after 12:04."""
+    home = copy_home(tmp_path)
+    status = json.loads((home / "status.json").read_text())
+    found = absorb(EventState(), EventTail(home / "runs").read_new())
+    more = [
+        parse_event({
+            "ts": f"2026-11-29T12:04:{n:02d}Z", "issue": 7, "stage": "review", "job": "j7",
+            "kind": "finding", "id": f"F{n}", "severity": "low",
+            "title": f"finding number {n} " + "with a long title " * 6,
+        })
+        for n in range(events)
+    ]  # fmt: skip
+    return build_view(status, absorb(found, more), recorded_jobs(home), NOW, money_per_day=20.0)
+
+
+def test_at_80_by_24_every_line_fits_and_the_key_lines_are_there(tmp_path: Path) -> None:
+    """No line past 80 columns, no more rows than the terminal, the newest events last."""
+    console = Console(record=True, width=80, height=24)
+    view = _busy_view(tmp_path, 30)
+    measure = lambda shown: len(console.render_lines(shown, pad=False))  # noqa: E731
+    console.print(render(view, rows=24, measure=measure))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert len(lines) < 24
+    text = "\n".join(lines)
+    assert row(text, "acme/inventory", "lane-a")
+    assert row(text, "progress:", "done", "in flight", "waiting", "of")
+    assert row(text, "#9 stopped by fix-loop at fix")
+    assert row(text, "resume: conveyor resume", "--issue 9")
+    assert row(text, "#7", "review", "review-security-1", "30,000", "$0.42")
+    assert row(text, "spent today $1.25")
+    assert row(text, "12:04:29", "#7", "finding F29 (low): finding number 29")
+    assert "12:04:00" not in text
+
+
+def test_the_progress_line_counts_done_in_flight_waiting_and_stopped_of_all() -> None:
+    """Every issue named is counted once: a job over a queue, a stop over a merge."""
+    status = {
+        "queue": {"triage": [11, 12]}, "merge_queue": [3], "stopped": [{"issue": 9}],
+        "waiting": [{"issue": 5, "why": "an answer"}],
+    }  # fmt: skip
+    raws = [(1, "merged"), (2, "merged"), (6, "split"), (9, "merged"), (8, "claimed")]
+    events = absorb(EventState(), [
+        parse_event({"ts": f"2026-11-29T12:00:0{n}Z", "issue": n, "kind": kind, "stage": "x"})
+        for n, kind in raws
+    ])  # fmt: skip
+    view = build_view(status, events, [], NOW)
+    console = Console(record=True, width=80)
+    console.print(render(view))
+    text = console.export_text()
+    assert row(text, "progress: 3 done · 0 in flight · 5 waiting · 1 stopped of 9")

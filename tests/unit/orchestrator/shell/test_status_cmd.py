@@ -146,3 +146,22 @@ def test_cost_refuses_bad_options_naming_them(
     result = runner.invoke(app, ["cost", "--config", str(config), *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_cost_by_issue_is_sorted_by_number_with_a_totals_row(config: Path) -> None:
+    """Issues 2, 4, 6, 11 in that order (not 11 before 2), then one row summing them all."""
+    repo_home = config.parent / "home" / "o__r"
+    with LedgerDb(repo_home / LEDGER_FILE) as ledger:
+        ledger.append([
+            LedgerRow(f"j{n}", "s", n, "triage", "reader", "claude", "sonnet", 1_000, n, 1, 0, 0,
+                      0.25, NOW - timedelta(minutes=30), NOW)
+            for n in (11, 2)
+        ])  # fmt: skip
+    table = _run("cost", "--config", str(config), "--by", "issue").splitlines()
+    keys = [line.split()[0] for line in table[2:] if not line.startswith("-")]
+    assert keys == ["2", "4", "6", "11", "total"]
+    total = table[-1].split()
+    assert (total[1], total[2]) == ("4", str(10 + 20 + 11 + 2))
+    shown = json.loads(_run("cost", "--config", str(config), "--by", "issue", "--json"))
+    assert [line["key"] for line in shown["lines"]] == ["2", "4", "6", "11"]
+    assert (shown["total"]["sessions"], shown["total"]["cost_usd"]) == (4, 1.0)
