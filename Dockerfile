@@ -20,7 +20,9 @@ RUN apt-get update \
 FROM base AS build
 # The agent CLIs from npm at exact versions; each brings its native binary as an optional
 # dependency package for the platform, from the same registry.
-RUN npm install --prefix /opt/agent-clis --no-audit --no-fund --no-save --loglevel=error \
+RUN mkdir /opt/agent-clis \
+    && printf '{"name": "conveyor-agent-clis", "private": true}\n' >/opt/agent-clis/package.json \
+    && npm install --prefix /opt/agent-clis --no-audit --no-fund --no-save --loglevel=error \
         --include=optional \
         "@anthropic-ai/claude-code@2.1.332" \
         "@openai/codex@0.171.0" \

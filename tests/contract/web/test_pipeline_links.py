@@ -10,8 +10,10 @@ import pytest
 from playwright.sync_api import Page
 
 from conveyor.forge.emulator.web_pipeline import REFRESH_SECONDS
+from conveyor.job.transcripts import home_transcripts
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import make_git_world, open_pr
+from tests.contract.web.job_folders import STARTS, write_job
 
 pytestmark = pytest.mark.contract
 
@@ -27,24 +29,34 @@ def _status(home: Path, repo: str, **fields: Any) -> None:
 def test_an_issue_on_this_forge_links_to_its_page_and_the_pr_that_closes_it(
     tmp_path: Path, page: Page
 ) -> None:
-    """The queue's `#N` opens the issue page, `PR #M` the PR's; the page reloads by itself."""
+    """The queue's `#N` opens the issue page, `PR #M` the PR's, a running job's session its
+    transcript; the page reloads by itself."""
     home = tmp_path / "home"
-    with ForgeServer(tmp_path / "forge", pipeline_home=home) as server:
+    reader = home_transcripts(home)
+    with ForgeServer(tmp_path / "forge", pipeline_home=home, transcripts=reader) as server:
         gw = make_git_world(server, tmp_path)
         with gw.client(gw.writer_token) as writer:
             issue = writer.post(f"{gw.repo_path}/issues", json={"title": "Needs b"}).json()
             gw.push_branch("feature", {"b.py": "b = 2\n"}, "Add b")
             pr = open_pr(writer, gw, "feature", body=f"Closes #{issue['number']}")
-        _status(home, gw.slug, queue={"review": [issue["number"]]})
+        write_job(home / gw.slug.replace("/", "__"), issue["number"], "implement",
+                  ("implement", "claude", "claude-2.1.332_mock_bash.jsonl"))  # fmt: skip
+        job = {"issue": issue["number"], "stage": "implement", "session": "implement",
+               "job_id": f"issue-{issue['number']}-implement-{STARTS['implement']}"}  # fmt: skip
+        _status(home, gw.slug, queue={"review": [issue["number"]]}, jobs=[job])
         page.goto(f"{server.url}/pipeline")
         refresh = page.locator('meta[http-equiv="refresh"]').get_attribute("content")
         assert refresh == str(REFRESH_SECONDS)
-        queue = page.locator("table", has=page.locator("th", has_text="Stage"))
+        queue = page.locator("table", has=page.locator("th", has_text="Waiting"))
         queue.get_by_role("link", name=f"PR #{pr['number']}").click()
         assert page.url.endswith(f"/{gw.slug}/pull/{pr['number']}")
         page.go_back()
         queue.get_by_role("link", name=f"#{issue['number']}", exact=True).click()
         assert page.url.endswith(f"/{gw.slug}/issues/{issue['number']}")
+        page.go_back()
+        running = page.locator("table", has=page.locator("th", has_text="Running"))
+        running.get_by_role("link", name="implement").click()
+        assert "hello-from-tool" in page.locator("pre.transcript").inner_text()
         page.go_back()
         _status(home, gw.slug, queue={"fix": [issue["number"] + 7]})
         page.get_by_role("link", name=f"#{issue['number'] + 7}").wait_for(
@@ -61,7 +73,7 @@ def test_a_github_deployment_s_issues_link_to_github_with_their_recorded_prs(
             queue={"implement": [4, 5]})  # fmt: skip
     with ForgeServer(tmp_path / "forge", pipeline_home=home) as server:
         page.goto(f"{server.url}/pipeline")
-        queue = page.locator("table", has=page.locator("th", has_text="Stage"))
+        queue = page.locator("table", has=page.locator("th", has_text="Waiting"))
         hrefs = [a.get_attribute("href") for a in queue.get_by_role("link").all()]
         assert hrefs == [
             "https://github.com/octo/widgets/issues/4",

@@ -5,43 +5,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
-from conveyor.job.jobfile import JOB_FILE, JobRecord, SessionRecord, UsageRecord
 from conveyor.job.transcripts import home_transcripts
 from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world
+from tests.contract.web.job_folders import write_job as _job
 
 pytestmark = pytest.mark.contract
-STREAMS = Path(__file__).parents[2] / "data" / "agent-streams"
-NOW = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
 HOSTILE = "<script>window.pwned = 1</script> \u202eexe\x1b]0;owned\x07"
-
-
-STARTS = {"implement": "20261204T110000Z", "review": "20261204T113000Z"}
-
-
-def _job(repo_home: Path, issue: int, stage: str, session: tuple[str, str, str],
-         tail: str = "") -> None:  # fmt: skip
-    """A finished job of `issue` whose one session (key, backend, stream file) left the CLI's
-    real stream, with `tail` after it."""
-    key, backend, stream = session
-    job_dir = repo_home / "jobs" / f"issue-{issue}-{stage}-{STARTS[stage]}"
-    (job_dir / "sessions" / key).mkdir(parents=True)
-    text = (STREAMS / stream).read_text(encoding="utf-8") + tail
-    (job_dir / "sessions" / key / "transcript.jsonl").write_text(text, encoding="utf-8")
-    cost = None if backend == "codex" else 0.00042
-    usage = UsageRecord(input=20, output=24)
-    done = SessionRecord(key=key, backend=backend, model="m1", status="succeeded", usage=usage,
-                         cost_usd=cost, ended_at=NOW)  # fmt: skip
-    record = JobRecord(issue=issue, stage=stage, role="writer", lane="l", job_id=job_dir.name,
-                       pid=1, process_start=None, started_at=NOW, heartbeat=NOW,
-                       sessions=[done])  # fmt: skip
-    (job_dir / JOB_FILE).write_text(record.model_dump_json(), encoding="utf-8")
 
 
 @pytest.fixture
@@ -64,6 +39,7 @@ def test_the_issue_page_links_each_session_to_its_transcript_drawn_like_the_cli(
         number = writer.post(f"{gw.repo_path}/issues", json={"title": "Add b"}).json()["number"]
     result = {"type": "tool_result", "tool_use_id": "t", "content": HOSTILE, "is_error": True}
     failed = json.dumps({"type": "user", "message": {"content": [result]}}) + "\n"
+    failed += json.dumps({"type": "result", "is_error": True, "result": "API Error: 529"}) + "\n"
     _job(repo_home, number, "implement",
          ("implement", "claude", "claude-2.1.332_mock_bash.jsonl"), failed)  # fmt: skip
     _job(repo_home, number, "review", ("review-tests", "codex", "codex-mcp-tool.jsonl"))
@@ -82,6 +58,7 @@ def test_the_issue_page_links_each_session_to_its_transcript_drawn_like_the_cli(
     assert "$0.0004" in page.locator(".t-totals").inner_text()
     assert page.locator(".t-failed").inner_text().startswith("  ⎿  ✗ <script>")
     assert r"\u202eexe\x1b]0;owned\x07" in page.locator(".t-failed").inner_text()
+    assert page.locator(".t-error").inner_text().strip() == "! API Error: 529"
     assert page.evaluate("typeof window.pwned") == "undefined"
     assert "\u202e" not in page.content()
     page.get_by_role("link", name=f"#{number}").click()

@@ -7,8 +7,10 @@ source tree without the test extra (uv's cache makes that quick), as a new user'
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 from conveyor.cli.demo import changes, scenario
@@ -59,6 +62,7 @@ class Demo:
     bin: Path  # the fresh environment's scripts
     config: Path  # the config the demo wrote
     user_env: dict[str, str]
+    url: str = ""  # the forge served again
 
     def base_file(self, path: str) -> str | None:
         """A file of `main`, or None."""
@@ -125,7 +129,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
         bare = Repo(bare_repo_path(root / "data", owner, name))
         config = root / "data" / "conveyor" / "conveyor.toml"
         home = root / "data" / "conveyor" / "home"
-        yield Demo(forge, bare, home, issues, done.stdout, done.returncode, scripts, config, env)
+        yield Demo(forge, bare, home, issues, done.stdout, done.returncode, scripts, config, env,
+                   url)  # fmt: skip
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -265,3 +270,19 @@ def test_the_wiki_only_issue_published_its_page_and_merged_without_a_pr(demo: De
     page = read_blob(wiki, "refs/heads/master", scenario.WIKI_PAGE).decode()
     assert page == scenario.WIKI_PAGE_TEXT
     assert demo.forge.find_pr(f"agent/issue-{issue.number}") is None
+
+
+def test_the_forge_served_again_shows_each_issue_s_sessions_and_their_transcripts(
+    demo: Demo,
+) -> None:
+    """`forge serve --data` finds the demo's home: the bugfix's page links its fix session,
+    whose page shows the reply it submitted."""
+    number = demo.issues["bugfix"].number
+    issue_page = httpx.get(f"{demo.url}/{REPO}/issues/{number}", timeout=30)
+    assert issue_page.status_code == 200
+    links = re.findall(rf'href="(/{REPO}/issues/{number}/sessions/[^"]+)"', issue_page.text)
+    fixes = [link for link in links if f"issue-{number}-fix-" in link]
+    assert fixes, links
+    transcript = httpx.get(demo.url + fixes[0], timeout=30)
+    assert transcript.status_code == 200
+    assert "submit_reply(status=done" in html.unescape(transcript.text)

@@ -46,6 +46,7 @@ def next_steps(runner: str, data_dir: Path, config: Path) -> list[str]:
         f"  {runner} forge serve --data {data}   # the forge again, on the same port",
         f"  {runner} status --config {conf}   # every issue's outcome and PR",
         f"  {runner} status --config {conf} --issue 1   # one issue: state, events, stops",
+        f"  {runner} transcript --config {conf} --issue 2   # its agent sessions, as on its page",
         f"  {runner} cost --config {conf} --by issue   # tokens and cost per issue",
         f"  {runner} doctor --config {conf}   # what a real repository needs (forge served)",
         f"  {runner} init ~/widgets.toml --repo OWNER/NAME --user LOGIN   # your own config",

@@ -61,7 +61,7 @@ def _job_row(links: Links, job: dict[str, Any]) -> str:
     cells = [
         links.issue(job.get("issue")),
         escape(str(job.get("stage"))),
-        escape(str(job.get("session") or "-")),
+        links.session(job),
         escape(str(job.get("model") or "-")),
         escape(context),
         _money(job.get("cost_usd")),

@@ -4,6 +4,7 @@ A repository this forge holds links to its own issue and PR pages (relative). On
 not (a home serving a GitHub deployment) links to the forge its `status.json` names
 (`forge_url`, e.g. `https://github.com`, whose pages have the same paths). Each open
 issue's PR is the one `status.json` records (`prs`), else here the newest PR closing it.
+A running job's session links to its transcript page (`web_transcript`) on this forge.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from conveyor.forge.emulator.pull_page import linked_pulls
 from conveyor.forge.emulator.records import repo_row
@@ -42,6 +44,18 @@ class Links:
         if pr is None:
             return shown
         return f'{shown} <a class="meta" href="{escape(self.href(pr, pull=True))}">PR #{pr}</a>'
+
+    def session(self, job: dict[str, Any]) -> str:
+        """A running job's session, linking to its transcript page when this forge holds the
+        repository (the page reads the job folder as it grows: reload it to see more)."""
+        key, job_id = job.get("session"), job.get("job_id")
+        if not key:
+            return "-"
+        if self.base or not job_id or not str(job.get("issue")).isdigit():
+            return escape(str(key))
+        issue = item_href(self.repo, int(str(job.get("issue"))), pull=False)
+        href = f"{issue}/sessions/{quote(str(job_id), safe='')}/{quote(str(key), safe='')}"
+        return f'<a href="{escape(href)}">{escape(str(key))}</a>'
 
 
 def _recorded(prs: object) -> dict[int, int]:

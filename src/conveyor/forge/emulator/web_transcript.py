@@ -27,7 +27,8 @@ from conveyor.forge.emulator.web_layout import item_href, not_found, page, when
 
 STYLE = (
     "<style>pre.transcript{background:#0d1117;color:#e6edf3;padding:.8em;overflow:auto;"
-    "font-size:.85em;line-height:1.35;border-radius:6px}"
+    "font-size:.85em;line-height:1.35;border-radius:6px;white-space:pre-wrap;"
+    "overflow-wrap:anywhere}"
     ".t-call{color:#79c0ff}.t-result{color:#8b949e}.t-failed{color:#ff7b72}"
     ".t-error{color:#ff7b72;font-weight:600}.t-thinking{color:#a5a5a5;font-style:italic}"
     ".t-turn{color:#d29922}.t-totals{color:#3fb950}</style>"
