@@ -28,6 +28,7 @@ from conveyor.forge.emulator.web_layout import (
     state_badge,
     when,
 )
+from conveyor.forge.emulator.web_timeline import issue_timeline
 
 
 def find_item(store: Store, owner: str, name: str, number: int) -> sqlite3.Row | None:
@@ -122,6 +123,7 @@ async def issue_page(request: Request) -> Response:
         heading(item, state, labels, slug)
         + _related(store, item, slug)
         + conversation_html(store, item)
+        + issue_timeline(emulator(request).pipeline_home, slug, number)
     )
     return page(f"#{number} {item['title']}", body, crumbs=[(f"/#{slug}", slug)])
 

@@ -23,6 +23,7 @@ from starlette.routing import Route
 from conveyor.core.state import Stage
 from conveyor.forge.emulator.http import emulator
 from conveyor.forge.emulator.web_layout import item_href, page, when
+from conveyor.forge.emulator.web_timeline import pipeline_timelines
 
 STATUS_FILE = "status.json"  # as `conveyor.orchestrator.shell.status_file` writes it
 LEDGER_FILE = "ledger.sqlite"  # as `conveyor.job.ledger` writes it
@@ -146,6 +147,7 @@ def _repo_section(folder: Path) -> str:
         + _jobs(repo, status.get("jobs") or [])
         + _notes(repo, status)
         + _spending(repo, status, folder / LEDGER_FILE)
+        + pipeline_timelines(folder)
         + "</section>"
     )
 
