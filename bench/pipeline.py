@@ -6,6 +6,8 @@ The scripted agent answers at once and claims are not waited for. The bare run d
 the pipeline cannot avoid: clone, branch, commit the change, the test command as often as
 the pipeline ran it, push, open and merge the PR through the forge client. Overhead is
 wall − bare; per session and per job it is divided by the counts read from the job folders.
+Forge requests come from the embedded forge's request log (`GET /_conveyor/requests`): by
+route, by job (a request answered while the job ran) and between jobs (`drive`'s own).
 """
 
 from __future__ import annotations
@@ -253,6 +255,7 @@ def measure(root: Path) -> dict[str, Any]:
         "forge_requests_by_method": by_method,
         "forge_requests_by_route": dict(sorted(by_route.items(), key=lambda kv: -kv[1])),
         "forge_requests_between_jobs": requests - sum(job["forge_requests"] for job in jobs),
+        "forge_not_modified": sum(1 for row in log if int(row["status"]) == 304),
         "jobs": len(jobs),
         "sessions": sessions,
         "test_runs": runs,
