@@ -6,6 +6,8 @@ The scripted agent answers at once and claims are not waited for. The bare run d
 the pipeline cannot avoid: clone, branch, commit the change, the test command as often as
 the pipeline ran it, push, open and merge the PR through the forge client. Overhead is
 wall − bare; per session and per job it is divided by the counts read from the job folders.
+Forge requests come from the embedded forge's request log (`GET /_conveyor/requests`): by
+route, by job (a request answered while the job ran) and between jobs (`drive`'s own).
 """
 
 from __future__ import annotations
@@ -136,17 +138,22 @@ def test_command(counter: Path) -> str:
     return f"pwd >> {counter} && {sleep} && {python} -m pytest"
 
 
-def run_pipeline(world: World, number: int) -> float:
-    """Wall seconds of `conveyor drive` taking the issue to merged (raises when it does not)."""
+def run_pipeline(
+    world: World, server: ForgeServer, number: int
+) -> tuple[float, list[dict[str, Any]]]:
+    """Wall seconds of `conveyor drive` taking the issue to merged (raises when it does not),
+    and the forge requests it made (the bench's own check of the PR after it is not one)."""
+    seen = len(server.requests())
     start = time.perf_counter()
     done = world.drive(number)
     wall = time.perf_counter() - start
+    log = server.requests()[seen:]
     pr = world.pr(number)
     if done.returncode != 0 or pr is None or not pr.merged:
         said = (done.stdout.strip().splitlines() or ["nothing"])[-1]
         msg = f"the issue did not merge (drive exit {done.returncode}: {said})\n{done.stderr}"
         raise RuntimeError(msg)
-    return wall
+    return wall, log
 
 
 def git(*args: str, cwd: Path) -> None:
@@ -225,9 +232,7 @@ def measure(root: Path) -> dict[str, Any]:
         world = World.create(server, root / "world", config=config)
         world.write_scenario(scenario())
         issue = world.open_issue(f"Add a stock total [{TAG}]", "Sum the quantities of every item.")
-        seen = len(server.requests())
-        wall = run_pipeline(world, issue.number)
-        log = server.requests()[seen:]
+        wall, log = run_pipeline(world, server, issue.number)
         requests = len(log)
         by_method: dict[str, int] = {}
         by_route: dict[str, int] = {}
@@ -250,6 +255,7 @@ def measure(root: Path) -> dict[str, Any]:
         "forge_requests_by_method": by_method,
         "forge_requests_by_route": dict(sorted(by_route.items(), key=lambda kv: -kv[1])),
         "forge_requests_between_jobs": requests - sum(job["forge_requests"] for job in jobs),
+        "forge_not_modified": sum(1 for row in log if int(row["status"]) == 304),
         "jobs": len(jobs),
         "sessions": sessions,
         "test_runs": runs,

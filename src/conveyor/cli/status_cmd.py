@@ -55,6 +55,40 @@ def _table(status: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _print_issue(
+    home: Path, issue: int, current: dict[str, Any] | None, path: Path, *, as_json: bool
+) -> None:
+    """`--issue N`: the issue in detail."""
+    from conveyor.cli.status_issue import issue_lines, issue_report
+
+    report = issue_report(home, issue, current, path)
+    if not report["known"]:
+        typer.echo(
+            f"--issue {issue}: no such issue is known under {home} (not open at the last"
+            " tick, and no job ran for it); `conveyor status` lists the issues known",
+            err=True,
+        )
+        raise typer.Exit(1)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))  # JSON escapes every control character
+    else:
+        say_lines(issue_lines(report, path))
+
+
+def _print_timeline(home: Path, issue: int) -> None:
+    """The issue's timeline from its job folders and events, scaled to the terminal."""
+    import shutil
+
+    from conveyor.core.timeline import render_text
+    from conveyor.forge.emulator.web_timeline import read_timeline
+
+    drawn = read_timeline(home, issue)
+    if not drawn.bars:
+        typer.echo(f"--issue {issue}: no job ran for it under {home / 'jobs'}", err=True)
+        raise typer.Exit(1)
+    say_lines(render_text(drawn, shutil.get_terminal_size().columns))
+
+
 def _nums(numbers: list[int]) -> str:
     return " ".join(f"#{n}" for n in numbers)
 
@@ -68,33 +102,32 @@ def status(
     issue: Annotated[
         int | None, typer.Option("--issue", help="Show one issue in detail.", min=1)
     ] = None,
+    timeline: Annotated[
+        bool,
+        typer.Option(
+            "--timeline",
+            help="With --issue: one bar per stage job, session and command run, to scale.",
+        ),
+    ] = False,
 ) -> None:
     """Show queues, jobs, holds, stops, spending and every issue's outcome and PR (local files)."""
     from conveyor.orchestrator.shell.status_file import STATUS_FILE, load_status
 
+    if timeline and issue is None:
+        typer.echo("--timeline: name the issue with --issue N", err=True)
+        raise typer.Exit(2)
     named = load_or_exit(config)
     home = repo_home(named.config)
+    if timeline and issue is not None:
+        _print_timeline(home, issue)
+        return
     try:
         current = load_status(home / STATUS_FILE)
     except ValueError as exc:
         typer.echo(f"{home / STATUS_FILE}: unreadable: {exc}", err=True)
         raise typer.Exit(1) from exc
     if issue is not None:
-        from conveyor.cli.status_issue import issue_lines, issue_report
-
-        path = named.resolved
-        report = issue_report(home, issue, current, path)
-        if not report["known"]:
-            typer.echo(
-                f"--issue {issue}: no such issue is known under {home} (not open at the last"
-                " tick, and no job ran for it); `conveyor status` lists the issues known",
-                err=True,
-            )
-            raise typer.Exit(1)
-        if as_json:
-            typer.echo(json.dumps(report, indent=2))  # JSON escapes every control character
-        else:
-            say_lines(issue_lines(report, path))
+        _print_issue(home, issue, current, named.resolved, as_json=as_json)
         return
     issues = known_issues(home)
     if as_json:

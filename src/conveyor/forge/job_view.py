@@ -6,61 +6,41 @@ issue's lease, so between its own writes nothing it relies on changes: the
 writes it makes through this wrapper update the copies it keeps, and a
 repeated read is answered from them. `forget(number)` drops the copies, so
 the next read goes to the forge (the claim race re-reads after its wait).
-Who collaborates and what the repository is come from the answer file while
-it is fresh. Everything else goes straight to the wrapped forge (`ForgeDelegate`).
+Who collaborates, what the repository is and which labels exist come from the
+answer file while it is fresh; a branch's required checks are read once a job.
+Everything else goes straight to the wrapped forge (`ForgeDelegate`).
+
+The first reread of an issue's comments (before a job's first session) is answered
+from the job's own read when that read is less than `FIRST_REREAD_S` old: a comment
+posted in those seconds is one posted just after the session began, which the next
+session or job reads.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from conveyor.forge.answers import AnswerFile
 from conveyor.forge.delegate import ForgeDelegate
 from conveyor.forge.protocol import Forge
-from conveyor.forge.types import Comment, CommentPage, Issue, RepoInfo
+from conveyor.forge.types import Comment, CommentPage, Issue, LabelSpec, RepoInfo, RequiredChecks
 
 REPO_KEY = "repo"
+FIRST_REREAD_S = 5.0
 
 
-class JobForge(ForgeDelegate):
-    """Wraps a `Forge`; keeps the issues and comment lists it read or wrote, and the repo."""
+class AnsweredForge(ForgeDelegate):
+    """Wraps a `Forge`; who collaborates and what the repository is come from the answer file
+    while it is fresh (what `conveyor drive` reads between jobs uses it too)."""
 
     def __init__(self, inner: Forge, answers: AnswerFile | None = None) -> None:
         super().__init__(inner)
         self.answers = answers
-        self._issues: dict[int, Issue] = {}
-        self._comments: dict[int, tuple[Comment, ...]] = {}
-        self._etags: dict[int, str] = {}
         self._repo: RepoInfo | None = None
-
-    def forget(self, number: int) -> None:
-        """Read the issue's comments from the forge next time."""
-        self._comments.pop(number, None)
-
-    def reread_comments(self, number: int) -> tuple[Comment, ...]:
-        """Read the comments again (conditionally on the last read's ETag): the new ones.
-
-        What someone else posted while the job worked (BB-CMT); an unchanged list costs
-        a 304, which GitHub does not count against the rate limit.
-        """
-        before = self._comments.get(number)
-        etag = self._etags.get(number) if before is not None else None
-        page = self.inner.list_comments(number, etag)
-        if page.not_modified:
-            return ()
-        self._keep(number, page)
-        known = {c.id for c in before or ()}
-        return tuple(c for c in page.comments if c.id not in known)
-
-    def _keep(self, number: int, page: CommentPage) -> None:
-        self._comments[number] = page.comments
-        if page.etag:
-            self._etags[number] = page.etag
-        else:
-            self._etags.pop(number, None)
 
     def repo_info(self) -> RepoInfo:
         """The repository, read once (or taken from the answer file)."""
@@ -86,6 +66,77 @@ class JobForge(ForgeDelegate):
             self.answers.put(key, answer)
         return answer
 
+
+class JobForge(AnsweredForge):
+    """Wraps a `Forge`; keeps the issues and comment lists it read or wrote, and the repo."""
+
+    def __init__(
+        self,
+        inner: Forge,
+        answers: AnswerFile | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(inner, answers)
+        self._clock = clock
+        self._issues: dict[int, Issue] = {}
+        self._comments: dict[int, tuple[Comment, ...]] = {}
+        self._etags: dict[int, str] = {}
+        self._read_at: dict[int, float] = {}  # when each kept comment list was last read
+        self._reread: set[int] = set()  # the issues whose comments were reread this job
+        self._required: dict[str, RequiredChecks | None] = {}
+
+    def forget(self, number: int) -> None:
+        """Read the issue's comments from the forge next time."""
+        self._comments.pop(number, None)
+
+    def reread_comments(self, number: int) -> tuple[Comment, ...]:
+        """Read the comments again (conditionally on the last read's ETag): the new ones.
+
+        What someone else posted while the job worked (BB-CMT); an unchanged list costs
+        a 304, which GitHub does not count against the rate limit. The first reread is
+        answered from a read less than `FIRST_REREAD_S` old (nothing is new).
+        """
+        first = number not in self._reread
+        self._reread.add(number)
+        read_at = self._read_at.get(number)
+        if first and read_at is not None and self._clock() - read_at < FIRST_REREAD_S:
+            return ()
+        before = self._comments.get(number)
+        etag = self._etags.get(number) if before is not None else None
+        page = self.inner.list_comments(number, etag)
+        if page.not_modified:
+            self._read_at[number] = self._clock()
+            return ()
+        self._keep(number, page)
+        known = {c.id for c in before or ()}
+        return tuple(c for c in page.comments if c.id not in known)
+
+    def _keep(self, number: int, page: CommentPage) -> None:
+        self._comments[number] = page.comments
+        self._read_at[number] = self._clock()
+        if page.etag:
+            self._etags[number] = page.etag
+        else:
+            self._etags.pop(number, None)
+
+    def ensure_labels(self, labels: Sequence[LabelSpec]) -> None:
+        """Create the labels not known to exist (an answer less than ten minutes old)."""
+        keys = {spec.name: f"label:{spec.name.casefold()}" for spec in labels}
+        answers = self.answers
+        missing = [s for s in labels if answers is None or answers.get(keys[s.name]) is not True]
+        if not missing:
+            return
+        self.inner.ensure_labels(missing)
+        if answers is not None:
+            for spec in missing:
+                answers.put(keys[spec.name], True)
+
+    def required_checks(self, branch: str) -> RequiredChecks | None:
+        """The branch's required checks, read once a job (a CI wait polls them again)."""
+        if branch not in self._required:
+            self._required[branch] = self.inner.required_checks(branch)
+        return self._required[branch]
+
     def get_issue(self, number: int) -> Issue:
         """The issue as last read or written."""
         if number not in self._issues:
@@ -99,6 +150,8 @@ class JobForge(ForgeDelegate):
         page = self.inner.list_comments(number, etag)
         if not page.not_modified:
             self._keep(number, page)
+        elif number in self._comments:
+            self._read_at[number] = self._clock()
         return page
 
     def create_comment(self, number: int, body: str) -> Comment:

@@ -13,7 +13,9 @@ from conveyor.core.config import Config
 from conveyor.core.next_stage import Halt, next_stage
 from conveyor.core.pickup import IssueFacts
 from conveyor.core.state import IssueState, Stage
+from conveyor.forge.answers import ANSWERS_FILE, AnswerFile
 from conveyor.forge.connect import connect
+from conveyor.forge.job_view import AnsweredForge
 from conveyor.job.entry import conveyor_argv
 from conveyor.job.fork_start import (
     ForkedChild,
@@ -99,7 +101,8 @@ def drive(
     """Run the issue's next stage job until it halts or `through` ran; the last exit code."""
     config = opts.config
     lane = opts.lane or load_lane(repo_home(config, environ))
-    forge = connect(config, environ, base_dir=opts.config_path.parent)
+    answers = AnswerFile(repo_home(config, environ) / ANSWERS_FILE, now)
+    forge = AnsweredForge(connect(config, environ, base_dir=opts.config_path.parent), answers)
     ops = OpContext(forge, config, run_id="drive")
     run_dir = repo_home(config, environ) / "runs" / f"issue-{opts.issue}"
     last: tuple[Stage, dict[str, object]] | None = None

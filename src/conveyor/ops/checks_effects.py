@@ -20,6 +20,9 @@ from conveyor.verify.suites import baseline
 # A CI wait polled this often is waited in the job, up to SHORT_WAIT_S (see run_read_ci).
 SHORT_POLL_S = 5.0
 SHORT_WAIT_S = 15.0
+# Inside the job a poll shorter than this doubles after each pending read, up to it: a
+# 15 s wait polled every 0.2 s made 75 reads of two routes; doubled, it makes about ten.
+IN_JOB_PAUSE_S = 2.0
 
 
 def run_guard(
@@ -79,8 +82,9 @@ def run_read_ci(
 
     While the gate is pending and `ci_poll_seconds` is at most `SHORT_POLL_S`,
     the job waits for the next read itself, for up to `SHORT_WAIT_S` in all:
-    starting a new job a second later would cost more than the wait. Longer
-    polls are the hold of CHK-15 (the issue is saved with its `ci_wait`).
+    starting a new job a second later would cost more than the wait. A pause shorter
+    than `IN_JOB_PAUSE_S` doubles after each pending read, up to it. Longer polls are
+    the hold of CHK-15 (the issue is saved with its `ci_wait`).
     """
 
     def base_sha() -> str:
@@ -95,6 +99,7 @@ def run_read_ci(
 
     limits = what.config.limits
     wait, start = effect.wait, pulse.now()
+    pause = limits.ci_poll_seconds
     while True:
         status = read_ci(
             who.forge,
@@ -111,8 +116,9 @@ def run_read_ci(
         short = limits.ci_poll_seconds <= SHORT_POLL_S
         if gate.verdict is not Verdict.PENDING or not short:
             return _read(status)
-        if waited + limits.ci_poll_seconds > SHORT_WAIT_S:
+        if waited + pause > SHORT_WAIT_S:
             return _read(status)
-        if pulse.interrupted.wait(limits.ci_poll_seconds):
+        if pulse.interrupted.wait(pause):
             return _read(status)
+        pause = min(pause * 2, max(limits.ci_poll_seconds, IN_JOB_PAUSE_S))
         wait = gate.wait

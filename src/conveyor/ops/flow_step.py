@@ -69,5 +69,6 @@ def settle_pr(
                 issue,
                 title=title or opened.title,
                 body=body if body is not None else opened.body,
+                current=opened,
             )
             return Settled(ready.number, True)

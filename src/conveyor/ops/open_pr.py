@@ -83,9 +83,21 @@ def find_or_open_draft(
         return ctx.forge.create_pr(branch, base, draft_title(title, number), draft_body(number))
 
 
-def finish_pr(ctx: OpContext, pr: int, number: int, *, title: str, body: str) -> PullRequest:
-    """Set the PR's title and body (keeping `(#N)` and `Closes #N`) and mark it ready (PR-4)."""
-    current = ctx.forge.get_pr(pr)
+def finish_pr(
+    ctx: OpContext,
+    pr: int,
+    number: int,
+    *,
+    title: str,
+    body: str,
+    current: PullRequest | None = None,
+) -> PullRequest:
+    """Set the PR's title and body (keeping `(#N)` and `Closes #N`) and mark it ready (PR-4).
+
+    `current` is the PR as the caller just read or wrote it (else it is read here).
+    """
+    if current is None or current.number != pr:
+        current = ctx.forge.get_pr(pr)
     want_title, want_body = pr_title(title, number), pr_body(number, body)
     if (current.title, current.body) != (want_title, want_body):
         current = ctx.forge.edit_pr(pr, title=want_title, body=want_body)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 
+from conveyor.core.timeline import RUN_SUFFIX, command_record
 from conveyor.core.verify import CommandResult, Outcome
 
 TAIL_BYTES = 4096
@@ -59,6 +62,15 @@ def _wait(
                 heartbeat()
 
 
+def save_run_record(log_path: Path, result: CommandResult, started: datetime) -> None:
+    """Leave `<log name>.run.json` next to the log: when the run began and ended, and how
+    (the issue's timeline reads it). Best effort: a failed write loses only the bar."""
+    ended = datetime.now(UTC)
+    record = command_record(result.name, started, ended, result.outcome.value)
+    with contextlib.suppress(OSError):
+        log_path.with_name(log_path.stem + RUN_SUFFIX).write_text(json.dumps(record))
+
+
 def run_command(
     name: str,
     command: str,
@@ -78,8 +90,28 @@ def run_command(
     the result carries its last ~4 kB. `heartbeat`, when given, is called about
     every `heartbeat_every_s` while the command runs (the job's job.json heartbeat).
     `wrap` turns the shell's argv into the one started (the job's box, `verify.boxing`);
-    ending the box's process ends everything inside it.
+    ending the box's process ends everything inside it. The run's record is left next to
+    the log (`save_run_record`).
     """
+    began = datetime.now(UTC)
+    result = _run_command(
+        name, command, cwd, env, timeout_s, log_path, heartbeat, heartbeat_every_s, wrap
+    )
+    save_run_record(log_path, result, began)
+    return result
+
+
+def _run_command(  # noqa: PLR0917 - run_command's own arguments, passed on in order
+    name: str,
+    command: str,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout_s: float,
+    log_path: Path,
+    heartbeat: Callable[[], None] | None,
+    heartbeat_every_s: float,
+    wrap: Callable[[list[str]], list[str]] | None,
+) -> CommandResult:
     log_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     timed_out = False

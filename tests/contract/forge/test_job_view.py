@@ -9,6 +9,7 @@ import pytest
 
 from conveyor.forge.answers import AnswerFile
 from conveyor.forge.job_view import JobForge
+from conveyor.forge.types import LabelSpec
 from tests.contract.forge.conftest import TRUSTED, VISITOR, World
 
 pytestmark = pytest.mark.contract
@@ -113,3 +114,60 @@ def test_a_reread_returns_only_what_others_posted_and_costs_a_304_when_nothing_d
     assert isinstance(before, dict)
     assert isinstance(after, dict)
     assert int(after.get("304", 0)) == int(before.get("304", 0)) + 1
+
+
+def test_the_first_reread_right_after_the_jobs_read_asks_nothing_and_the_next_asks(
+    world: World,
+) -> None:
+    """Before a job's first session the claim's read, seconds old, is the reread; the
+    reread before a later session reads the forge and sees what someone posted."""
+    issue = world.pipeline.create_issue("First reread", "body")
+    clock = [100.0]
+    view = JobForge(world.pipeline, clock=lambda: clock[0])
+    view.list_comments(issue.number)
+    before = requests(world, "GET /issues/N/comments")
+    clock[0] += 1.0
+    assert view.reread_comments(issue.number) == ()
+    assert requests(world, "GET /issues/N/comments") == before
+    posted = world.trusted.create_comment(issue.number, "while the session ran")
+    assert [c.id for c in view.reread_comments(issue.number)] == [posted.id]
+    assert requests(world, "GET /issues/N/comments") == before + 1
+
+
+def test_a_first_reread_long_after_the_jobs_read_asks_the_forge(world: World) -> None:
+    """A read older than the window (a long set-up before the session) is not trusted."""
+    issue = world.pipeline.create_issue("Late reread", "body")
+    clock = [100.0]
+    view = JobForge(world.pipeline, clock=lambda: clock[0])
+    view.list_comments(issue.number)
+    posted = world.trusted.create_comment(issue.number, "during the set-up")
+    clock[0] += 60.0
+    assert [c.id for c in view.reread_comments(issue.number)] == [posted.id]
+
+
+def test_labels_known_to_exist_are_not_created_again_for_ten_minutes(
+    world: World, tmp_path: Path
+) -> None:
+    """A label one job made is known to the next job's view; a missing one costs one request."""
+    clock = [NOW]
+    answers = AnswerFile(tmp_path / "answers.json", lambda: clock[0])
+    spec = LabelSpec(name="agent:bench-label", color="#112233", description="a label")
+    before = (requests(world, "GET /labels"), requests(world, "POST /labels"))
+    JobForge(world.pipeline, answers).ensure_labels([spec])
+    JobForge(world.pipeline, answers).ensure_labels([spec])
+    after = (requests(world, "GET /labels"), requests(world, "POST /labels"))
+    assert (after[0] - before[0], after[1] - before[1]) == (0, 1)
+    owner, name = world.repo.split("/")
+    made = world.pipeline.kit.rest.issues.get_label(owner, name, spec.name)
+    assert made.parsed_data.color == "112233"
+    clock[0] = NOW + timedelta(minutes=10)
+    JobForge(world.pipeline, answers).ensure_labels([spec])  # exists: answered, not made twice
+    assert requests(world, "POST /labels") - after[1] == 1
+
+
+def test_a_jobs_required_checks_are_read_once(world: World) -> None:
+    """A CI wait's polls judge against the checks the job read at its first poll."""
+    view = JobForge(world.pipeline)
+    before = requests(world, "GET /branches/main/protection/required_status_checks")
+    assert view.required_checks("main") == view.required_checks("main")
+    assert requests(world, "GET /branches/main/protection/required_status_checks") == before + 1

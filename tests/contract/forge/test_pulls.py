@@ -121,3 +121,15 @@ def test_a_conflicting_merge_is_not_mergeable(world: World) -> None:
     with pytest.raises(NotMergeable) as caught:
         world.pipeline.merge_pr(pr6.number, second, "Six", "")
     assert caught.value.number == pr6.number
+
+
+def test_readying_a_pr_the_client_opened_costs_only_the_graphql_call(world: World) -> None:
+    """The PR's GraphQL id is kept from its opening: no read of the PR before the mutation."""
+    push_change(world, "conveyor/issue-61", "src/sixty_one.py", "SIX = 6\n")
+    pr = world.pipeline.create_draft_pr("conveyor/issue-61", "main", "Six", "body")
+    by_route = world.server.stats()["by_route"]
+    reads = by_route.get(f"GET /repos/{world.repo}/pulls/N", 0)
+    world.pipeline.mark_pr_ready(pr.number)
+    by_route = world.server.stats()["by_route"]
+    assert by_route.get(f"GET /repos/{world.repo}/pulls/N", 0) == reads
+    assert not world.pipeline.get_pr(pr.number).draft

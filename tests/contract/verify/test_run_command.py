@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -153,3 +155,23 @@ def test_an_interrupted_wait_kills_the_command_and_is_raised(
     while not gone(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert gone(child)
+
+
+def test_a_run_leaves_its_record_for_the_timeline_next_to_its_log(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """`test.run.json`: the command's name, when it began and ended, and how it ended."""
+    log = tmp_path / "logs" / "test.log"
+    before = datetime.now(UTC)
+    run_command("test", f'{PY} -c "import time; time.sleep(0.3)"', tmp_path, env=env,
+                timeout_s=60, log_path=log)  # fmt: skip
+    failed = run_command("lint", "exit 3", tmp_path, env=env, timeout_s=60,
+                         log_path=tmp_path / "logs" / "lint.log")  # fmt: skip
+    record = json.loads((tmp_path / "logs" / "test.run.json").read_text())
+    started, ended = (datetime.fromisoformat(record[k]) for k in ("started_at", "ended_at"))
+    assert (record["name"], record["outcome"]) == ("test", "passed")
+    assert before <= started
+    assert (ended - started).total_seconds() >= 0.3
+    assert ended <= datetime.now(UTC)
+    lint = json.loads((tmp_path / "logs" / "lint.run.json").read_text())
+    assert (lint["name"], lint["outcome"]) == ("lint", failed.outcome.value)

@@ -28,6 +28,7 @@ from conveyor.forge.emulator.web_layout import (
     state_badge,
     when,
 )
+from conveyor.forge.emulator.web_timeline import issue_timeline
 from conveyor.forge.emulator.web_transcript import sessions_html
 
 
@@ -123,6 +124,7 @@ async def issue_page(request: Request) -> Response:
         heading(item, state, labels, slug)
         + _related(store, item, slug)
         + conversation_html(store, item)
+        + issue_timeline(emulator(request).pipeline_home, slug, number)
         + sessions_html(emulator(request), slug, number)
     )
     return page(f"#{number} {item['title']}", body, crumbs=[(f"/#{slug}", slug)])

@@ -27,6 +27,7 @@ from conveyor.forge.emulator.http import emulator
 from conveyor.forge.emulator.store import Store
 from conveyor.forge.emulator.web_layout import page, when
 from conveyor.forge.emulator.web_pipeline_links import Links, links_for
+from conveyor.forge.emulator.web_timeline import pipeline_timelines
 
 STATUS_FILE = "status.json"  # as `conveyor.orchestrator.shell.status_file` writes it
 LEDGER_FILE = "ledger.sqlite"  # as `conveyor.job.ledger` writes it
@@ -148,6 +149,7 @@ def _repo_section(store: Store, folder: Path) -> str:
         + _jobs(links, status.get("jobs") or [])
         + _notes(links, status)
         + _spending(links, status, folder / LEDGER_FILE)
+        + pipeline_timelines(folder)
         + "</section>"
     )
 

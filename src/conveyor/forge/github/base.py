@@ -81,6 +81,7 @@ class ClientBase:
         self._transport = transport
         self._app = app
         self._pause = RatePause()
+        self._pr_nodes: dict[int, str] = {}  # a PR's GraphQL id never changes: kept when seen
 
     @property
     def repo(self) -> str:

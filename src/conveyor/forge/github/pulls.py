@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from githubkit.utils import UNSET
+from githubkit_schemas.latest.models import PullRequest as KitPullRequest
 
 from conveyor.forge.errors import DraftsRefused, NotMergeable, Validation
 from conveyor.forge.github.base import ClientBase
@@ -24,6 +25,13 @@ mutation MarkReady($id: ID!) {
 
 class PullOps(ClientBase):
     """Pull requests as the implement, review and merge stages use them."""
+
+    def _pull(self, data: KitPullRequest, raw: object) -> PullRequest:
+        """The PR as the protocol has it; its GraphQL id is kept for `mark_pr_ready`."""
+        pr = to_pull(data, merge_commit_of(raw))
+        if pr.node_id:
+            self._pr_nodes[pr.number] = pr.node_id
+        return pr
 
     def find_pr(self, head_branch: str) -> PullRequest | None:
         """The PR (open or closed) whose head is `head_branch` here; an open one wins."""
@@ -77,14 +85,14 @@ class PullOps(ClientBase):
                 self._owner, self._name, head=head, base=base, title=title, body=body, draft=draft
             ),
         )
-        return to_pull(response.parsed_data, merge_commit_of(response.json()))
+        return self._pull(response.parsed_data, response.json())
 
     def get_pr(self, number: int) -> PullRequest:
         """One PR with its head SHA, draft, merged and mergeable state."""
         response = self._run(
             "get PR", number, lambda: self._kit.rest.pulls.get(self._owner, self._name, number)
         )
-        return to_pull(response.parsed_data, merge_commit_of(response.json()))
+        return self._pull(response.parsed_data, response.json())
 
     def edit_pr(
         self,
@@ -109,11 +117,11 @@ class PullOps(ClientBase):
                 base=UNSET if base is None else base,
             ),
         )
-        return to_pull(response.parsed_data, merge_commit_of(response.json()))
+        return self._pull(response.parsed_data, response.json())
 
     def mark_pr_ready(self, number: int) -> None:
         """Mark a draft PR ready for review through GraphQL (there is no REST call)."""
-        node_id = self.get_pr(number).node_id
+        node_id = self._pr_nodes.get(number) or self.get_pr(number).node_id
         data = self._run(
             "mark PR ready",
             number,
@@ -140,7 +148,7 @@ class PullOps(ClientBase):
             number,
             lambda: self._kit.rest.pulls.update(self._owner, self._name, number, state=state),
         )
-        return to_pull(response.parsed_data, merge_commit_of(response.json()))
+        return self._pull(response.parsed_data, response.json())
 
     def merge_pr(self, number: int, sha: str, title: str, message: str) -> MergeResult:
         """Squash-merge a PR if its head is still `sha`.

@@ -1,0 +1,266 @@
+"""Benchmark: a real-shaped issue taken to merged by `conveyor drive`, against its bare replay.
+
+The project is `bench/realrepo.py`'s: a package of 20 modules and 300 tests, a dependency
+shipped as a local wheel that the setup command installs into a virtual environment
+(offline), a git history of three commits with tags, and CI on the forge (setup, then
+the tests, on every PR head). The scripted agent answers at once; the spec writer
+commits a failing test of `scale`, the implementer fixes it, the back half finds nothing.
+
+The bare replay is what a person does for the same change: clone, setup, the tests with
+the new test (they fail) and with the fix (they pass), push, open the PR, wait for CI,
+merge. Goal: the issue's wall time ÷ the bare replay ≤ 1.3. The critical path is read
+from the issue's job folders and events (`conveyor status --issue N --timeline` draws
+the same bars): sessions, each configured command, the CI wait at the end of the checks
+job, the rest of the jobs' time (claims, checkouts, forge calls), the time between jobs,
+and the forge requests of each job (the embedded forge's request log).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import realrepo  # noqa: E402  (bench/realrepo.py: the project's files)
+
+from conveyor.core.replies import SPEC_END  # noqa: E402
+from conveyor.core.timeline import Bar  # noqa: E402
+from conveyor.forge.emulator.web_timeline import read_timeline  # noqa: E402
+from conveyor.testing.emulator import ForgeServer  # noqa: E402
+from conveyor.testing.world import ACCOUNT, World  # noqa: E402
+
+GOALS = {"ratio": 1.3, "bench_total_s": 40.0}
+TAG = "real"
+SPEC = (
+    "## Behaviour\n- `scale(x, k)` multiplies.\n\n## Out of scope\nNothing else.\n\n"
+    "## Design\nFix `ledger/m0.py`.\n\n## Test interfaces\n`ledger.m0.scale`\n\n"
+    "## Tests\n`tests/test_scale.py` drives `scale`.\n\n## Wiki updates\nNone.\n\n"
+    f"## Assumptions and risks\nNone.\n\n## Sources\nThe issue.\n{SPEC_END}\n"
+)
+
+
+def module_text(m: int, first: str) -> str:
+    """Module `m` of the package; the first one starts with `first` (BUGGY or FIXED)."""
+    body = first if m == 0 else ""
+    per = realrepo.TESTS_PER_MODULE
+    return body + "".join(f"\n\ndef f{i}(n):\n    return n + {i}\n" for i in range(per))
+
+
+def make_source(root: Path) -> Path:
+    """The project as a git repository: three commits, tagged v0.1 and v0.2."""
+    realrepo._wheel(root / "wheels")
+    realrepo._write(root, "conftest.py", realrepo.CONFTEST)
+    realrepo._write(root, ".gitignore", ".venv/\n__pycache__/\n")
+    realrepo._write(root, "ledger/__init__.py", "")
+    realrepo._git(root, "init", "-q", "-b", "main")
+    half = realrepo.MODULES // 2
+    for part, (low, high) in enumerate(((0, half), (half, realrepo.MODULES))):
+        for m in range(low, high):
+            realrepo._write(root, f"ledger/m{m}.py", module_text(m, realrepo.BUGGY))
+            tests = "".join(
+                f"\n\ndef test_f{i}():\n    assert m.f{i}(base(1)) == 2 + {i}\n"
+                for i in range(realrepo.TESTS_PER_MODULE)
+            )
+            text = f"from ledgerdep import base\nfrom ledger import m{m} as m\n{tests}"
+            realrepo._write(root, f"tests/test_m{m}.py", text)
+        realrepo._git(root, "add", "-A")
+        realrepo._git(root, "commit", "-q", "-m", f"Ledger part {part + 1}")
+        realrepo._git(root, "tag", f"v0.{part + 1}")
+    realrepo._write(root, "README.md", "The ledger.\n")
+    realrepo._git(root, "add", "-A")
+    realrepo._git(root, "commit", "-q", "-m", "A README")
+    return root
+
+
+def reply(kind: str, answer: dict[str, Any], *actions: dict[str, Any]) -> dict[str, Any]:
+    """A scenario entry: optional file actions in a first turn, then the reply."""
+    turns: list[dict[str, Any]] = [{"actions": list(actions)}] if actions else []
+    return {"tag": TAG, "kind": kind, "turns": [*turns, {"actions": [{"reply": answer}]}]}
+
+
+def scenario() -> list[dict[str, Any]]:
+    """Every session of the issue: triage, spec, implement, three lenses, accept, security."""
+    interface = {
+        "name": "scale", "kind": "function", "where": "ledger/m0.py", "status": "changed",
+        "signature": "def scale(x, k)", "behaviours": ["`scale(x, k)` multiplies."],
+    }  # fmt: skip
+    spec = {
+        "decision": "ready", "spec": SPEC, "questions": [], "sub_issues": [],
+        "interfaces": [interface], "no_tests_reason": None, "wiki_only": False,
+        "spec_in_draft": False, "status": "done", "summary": "spec ready",
+    }  # fmt: skip
+    done: dict[str, Any] = {"status": "done", "summary": "scale multiplies", "blocked_reason": None,
+            "deviations": []}  # fmt: skip
+    accept: dict[str, Any] = {"verdict": "pass", "reason": "scale multiplies", "missing": [],
+              "no_tests_reason_holds": None, "summary": "accepted"}  # fmt: skip
+    triage: dict[str, Any] = {
+        "decision": "ready",
+        "notes": "A fix.",
+        "questions": [],
+        "reason": None,
+    }
+    fixed = module_text(0, realrepo.FIXED)
+    return [
+        reply("triage", triage | {"summary": "triage: ready"}),
+        reply(
+            "spec",
+            spec,
+            {"write": {"path": "tests/test_scale.py", "content": realrepo.NEW_TEST}},
+            {"commit": "A failing test: scale multiplies"},
+        ),
+        reply(
+            "implement",
+            done,
+            {"write": {"path": "ledger/m0.py", "content": fixed}},
+            {"commit": "scale multiplies"},
+        ),
+        *(
+            reply(f"review-{lens}", {"lens": lens, "findings": [], "summary": f"{lens}: fine"})
+            for lens in ("correctness", "tests", "scope")
+        ),
+        reply("accept", accept),
+        reply("security", {"findings": [], "summary": "nothing harmful"}),
+    ]
+
+
+def wait_for_ci(world: World, sha: str, deadline_s: float = 120.0) -> None:
+    """Poll the head's check runs until every one completed (raises when one failed)."""
+    forge = world.forge_as(ACCOUNT)
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        runs = forge.list_check_runs(sha)
+        if runs and all(run.status == "completed" for run in runs):
+            if any(run.conclusion != "success" for run in runs):
+                raise RuntimeError(f"bare CI failed: {[r.conclusion for r in runs]}")
+            return
+        time.sleep(0.2)
+    raise RuntimeError("bare CI did not finish")
+
+
+def bare_replay(world: World, work: Path) -> float:
+    """A person's same change (under other names, as the issue's is merged): seconds."""
+    start = time.perf_counter()
+    tree, env = work / "bare", realrepo._env(work / "bare-home")
+    realrepo._git(work, "clone", "-q", world.bare().path.resolve().as_uri(), str(tree))
+    realrepo._git(tree, "checkout", "-q", "-b", "bare/scale")
+    if realrepo._run(realrepo.SETUP, tree, env) != 0:
+        raise RuntimeError("the bare setup failed")
+    realrepo._write(tree, "ledger/bare.py", realrepo.BUGGY)
+    test = realrepo.NEW_TEST.replace("ledger.m0", "ledger.bare")
+    realrepo._write(tree, "tests/test_scale_bare.py", test)
+    if realrepo._run(realrepo.TEST, tree, env) == 0:
+        raise RuntimeError("the bare new test did not fail")
+    realrepo._write(tree, "ledger/bare.py", realrepo.FIXED)
+    if realrepo._run(realrepo.TEST, tree, env) != 0:
+        raise RuntimeError("the bare tests failed with the fix")
+    realrepo._git(tree, "add", "-A")
+    realrepo._git(tree, "commit", "-q", "-m", "scale multiplies")
+    realrepo._git(tree, "push", "-q", "origin", "bare/scale")
+    sha = realrepo._git(tree, "rev-parse", "HEAD")
+    forge = world.forge_as(ACCOUNT)
+    pr = forge.create_pr("bare/scale", "main", "scale multiplies", "Bare run.")
+    wait_for_ci(world, sha)
+    forge.merge_pr(pr.number, sha, "scale multiplies", "Bare run.")  # raises when refused
+    return time.perf_counter() - start
+
+
+def critical_path(bars: tuple[Bar, ...], wall: float, log: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where the issue's wall time went, by part, and each job's row."""
+    jobs = [b for b in bars if b.kind == "job"]
+    sessions = sum(b.seconds for b in bars if b.kind == "session")
+    commands: dict[str, float] = {}
+    for bar in bars:
+        if bar.kind == "command":
+            name = bar.label.rstrip("0123456789 ").replace(" ", "-") or bar.label
+            commands[name] = round(commands.get(name, 0.0) + bar.seconds, 2)
+    ci_wait = 0.0
+    rows = []
+    for job in jobs:
+        mine = [b for b in bars if b.job == job.job and b.kind != "job"]
+        last = max((b.end for b in mine), default=job.start)
+        if job.label == "checks":
+            ci_wait += (job.end - last).total_seconds()
+        begin, finish = job.start.timestamp(), job.end.timestamp()
+        requests = sum(1 for r in log if begin <= float(r["at"]) <= finish)
+        rows.append({"stage": job.label, "wall_s": round(job.seconds, 2),
+                     "forge_requests": requests})  # fmt: skip
+    in_jobs = sum(j.seconds for j in jobs)
+    return {
+        "sessions_s": round(sessions, 2),
+        "commands_s": commands,
+        "ci_wait_s": round(ci_wait, 2),
+        "jobs_other_s": round(in_jobs - sessions - sum(commands.values()) - ci_wait, 2),
+        "between_jobs_s": round(wall - in_jobs, 2),
+        "jobs": rows,
+    }
+
+
+def measure(root: Path) -> dict[str, Any]:
+    """Run the pipeline on the project, then the bare replay; the figures."""
+    source = make_source(root / "source")
+    with ForgeServer(root / "forge") as server:
+        config = {
+            "commands": {"setup": realrepo.SETUP, "test": realrepo.TEST, "timeout_seconds": 300},
+            "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
+        }
+        ci = f"{realrepo.SETUP} && {realrepo.TEST}"
+        world = World.create(server, root / "world", config=config, src=source, ci=ci)
+        world.write_scenario(scenario())
+        issue = world.open_issue(f"scale should multiply [{TAG}]", "`scale(3, 4)` is 7.")
+        seen = len(server.requests())
+        start = time.perf_counter()
+        done = world.drive(issue.number)
+        wall = time.perf_counter() - start
+        log = server.requests()[seen:]
+        pr = world.pr(issue.number)
+        if done.returncode != 0 or pr is None or not pr.merged:
+            said = (done.stdout.strip().splitlines() or ["nothing"])[-1]
+            raise RuntimeError(f"the issue did not merge ({said})\n{done.stderr}")
+        bars = read_timeline(world.repo_home, issue.number).bars
+        bare = bare_replay(world, root)
+    path = critical_path(bars, wall, log)
+    return {
+        "tests": realrepo.MODULES * realrepo.TESTS_PER_MODULE + 1,
+        "wall_s": round(wall, 2),
+        "bare_s": round(bare, 2),
+        "ratio": round(wall / bare, 2),
+        "forge_requests": len(log),
+        **path,
+    }
+
+
+def main() -> None:
+    """Measure, print the critical path, then the JSON line."""
+    root = Path(tempfile.mkdtemp(prefix="conveyor-bench-pipeline-real-"))
+    os.environ["CONVEYOR_HOME"] = str(root / "home")
+    try:
+        figures = measure(root)
+    except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
+        print(f"the pipeline_real bench failed: {exc}", file=sys.stderr)
+        figures = {"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    total = time.perf_counter() - STARTED
+    figures["bench_total_s"] = round(total, 2)
+    met = "error" not in figures and figures["ratio"] <= GOALS["ratio"]
+    if "error" not in figures:
+        for job in figures["jobs"]:
+            print(f"{job['stage']:>10} job: {job['wall_s']:6.2f} s, {job['forge_requests']} req")
+        parts = {k: v for k, v in figures.items() if k.endswith("_s") and k != "bench_total_s"}
+        print("critical path: " + ", ".join(f"{k} {v}" for k, v in parts.items()))
+        print(f"commands: {figures['commands_s']}")
+    met = met and total < GOALS["bench_total_s"]
+    print(json.dumps({"bench": "pipeline_real", "figures": figures, "goals": GOALS, "met": met}))
+
+
+if __name__ == "__main__":
+    main()
