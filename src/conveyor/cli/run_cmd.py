@@ -127,9 +127,9 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
     With webhooks, a delivery about the repository's issues, comments, PRs or checks
     ticks at once; polling every `limits.poll_seconds` goes on as the fallback.
     """
+    secret = _webhook_secret(webhook_port, webhook_secret_env)
     from conveyor.orchestrator.shell.loop import Interrupts  # lazy: githubkit is slow to import
 
-    secret = _webhook_secret(webhook_port, webhook_secret_env)
     if executor not in ("local", "temporal"):
         raise _usage(f"--executor: expected local or temporal, got {executor!r}")
     loaded, path = _load(config)
