@@ -20,7 +20,9 @@ from conveyor.cli.temporal_opts import (
 from conveyor.core.config import Config
 
 if TYPE_CHECKING:
-    from conveyor.orchestrator.shell.loop import ExecutorFactory
+    from conveyor.orchestrator.shell.loop import ExecutorFactory, Interrupts
+    from conveyor.orchestrator.shell.webhooks import WebhookServer
+    from conveyor.orchestrator.tick import Orchestrator
 
 EXIT_USAGE = 2
 ConfigOption = Annotated[
@@ -126,34 +128,43 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
     ticks at once; polling every `limits.poll_seconds` goes on as the fallback.
     """
     secret = _webhook_secret(webhook_port, webhook_secret_env)
-    from conveyor.forge.connect import CredentialsError  # lazy: githubkit is slow to import
-    from conveyor.orchestrator.shell.loop import (
-        Interrupts,
-        catching,
-        open_orchestrator,
-        run_loop,
-        utc_now,
-    )
-    from conveyor.orchestrator.shell.webhooks import WebhookServer
+    from conveyor.orchestrator.shell.loop import Interrupts  # lazy: githubkit is slow to import
 
     if executor not in ("local", "temporal"):
-        typer.echo(f"--executor: expected local or temporal, got {executor!r}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise _usage(f"--executor: expected local or temporal, got {executor!r}")
     loaded, path = _load(config)
     factory = None
     if executor == "temporal":
-        tls_options = (tls, tls_cert, tls_key)
         factory = _temporal_executor(
             loaded,
             temporal=temporal,
             queue=queue,
             namespace=namespace,
-            tls=tls_options,
+            tls=(tls, tls_cert, tls_key),
             heartbeat=heartbeat_timeout,
         )
     interrupts = Interrupts()
+    orc = _open_orchestrator(loaded, path, factory, interrupts, temporal=temporal)
+    receiver = None
+    if secret is not None and webhook_port is not None:
+        receiver = _receive_webhooks(orc, webhook_host, webhook_port, secret)
+    raise typer.Exit(_run_loop(orc, interrupts, until_idle=until_idle, receiver=receiver))
+
+
+def _open_orchestrator(
+    loaded: Config,
+    path: Path,
+    factory: ExecutorFactory | None,
+    interrupts: Interrupts,
+    *,
+    temporal: str | None,
+) -> Orchestrator:
+    """The orchestrator, or exit: 2 when the credentials are wrong, 1 when Temporal fails."""
+    from conveyor.forge.connect import CredentialsError
+    from conveyor.orchestrator.shell.loop import open_orchestrator
+
     try:
-        orc = open_orchestrator(
+        return open_orchestrator(
             loaded,
             path,
             os.environ,
@@ -166,31 +177,44 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
     except (OSError, RuntimeError) as exc:  # Temporal unreachable, or refusing
         typer.echo(f"--temporal {temporal}: {exc}", err=True)
         raise typer.Exit(1) from exc
-    receiver = None
-    if secret is not None and webhook_port is not None:
-        try:
-            receiver = WebhookServer(
-                webhook_host,
-                webhook_port,
-                secret=secret,
-                repo=loaded.repo,
-                account=loaded.account.login,
-                log=orc.log,
-                clock=utc_now,
-                on_ci=orc.ci_reported.add,
-                on_feedback=orc.feedback_prs.add,
-            )
-        except OSError as exc:
-            where = f"{webhook_host}:{webhook_port}"
-            raise _usage(f"--webhook-port: cannot listen on {where}: {exc.strerror}") from exc
-        orc.log.write(utc_now(), f"webhooks: listening on {webhook_host}:{receiver.port}")
+
+
+def _receive_webhooks(orc: Orchestrator, host: str, port: int, secret: bytes) -> WebhookServer:
+    """The webhook receiver, listening, its deliveries waking the loop; usage error when the
+    address cannot be listened on."""
+    from conveyor.orchestrator.shell.loop import utc_now
+    from conveyor.orchestrator.shell.webhooks import WebhookServer
+
+    try:
+        receiver = WebhookServer(
+            host,
+            port,
+            secret=secret,
+            repo=orc.config.repo,
+            account=orc.config.account.login,
+            log=orc.log,
+            clock=utc_now,
+            on_ci=orc.ci_reported.add,
+            on_feedback=orc.feedback_prs.add,
+        )
+    except OSError as exc:
+        raise _usage(f"--webhook-port: cannot listen on {host}:{port}: {exc.strerror}") from exc
+    orc.log.write(utc_now(), f"webhooks: listening on {host}:{receiver.port}")
+    return receiver
+
+
+def _run_loop(
+    orc: Orchestrator, interrupts: Interrupts, *, until_idle: bool, receiver: WebhookServer | None
+) -> int:
+    """Tick until idle (or for ever), Ctrl-C handled; the exit code. The receiver is closed."""
+    from conveyor.orchestrator.shell.loop import catching, run_loop
+
     try:
         with catching(interrupts), orc.store:
-            code = run_loop(orc, interrupts, until_idle=until_idle, wake=receiver)
+            return run_loop(orc, interrupts, until_idle=until_idle, wake=receiver)
     finally:
         if receiver is not None:
             receiver.close()
-    raise typer.Exit(code)
 
 
 def tick(config: ConfigOption = None) -> None:

@@ -22,11 +22,12 @@ from conveyor.job.layout import JobPaths, leftover_checkouts
 from conveyor.job.roles import JobRole, agent_role_of
 from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
-from conveyor.job.workspace import prepare_workspace
+from conveyor.job.workspace import Workspace, prepare_workspace
 from conveyor.ops.context import OpContext
 from conveyor.ops.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.ops.job_push import commit_split
 from conveyor.ops.state_store import fetch_state, save_state, state_of
+from conveyor.ops.wiki_branch import WikiCheckout
 from conveyor.verify.boxing import Boxing
 
 
@@ -64,63 +65,111 @@ def identity_of(config: Config) -> Identity:
 
 def build_context(started: Started) -> tuple[JobContext, IssueState]:
     """Prepare the checkout (rescuing leftovers into the state); the context and the state."""
-    config, paths = started.config, started.paths
     token = _token(started)
-    trailer_role = agent_role_of(started.stage).value
     state = started.claimed.state
     stack_on = started.stack_on if state.stacked_on is None else None
-    settings = config.wiki_settings
+    _keep_wiki_leftovers(started)
+    workspace = _check_out(started, token, checkout_start(state, stack_on))
+    if stack_on is not None:
+        state = _record_stack(started, state, workspace, stack_on)
+    wiki = _check_out_wiki(started, workspace)
+    state = _record_rescues(started, workspace, state)
+    _link_socket(started.paths)
+    _wire_hub(started, workspace, wiki)
+    (started.paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands it runs
+    return _context(started, workspace, wiki, token), state
+
+
+def _trailer_role(started: Started) -> str:
+    """The role its commits' trailers name: the stage's agent role."""
+    return agent_role_of(started.stage).value
+
+
+def _keep_wiki_leftovers(started: Started) -> None:
+    """A writer with a wiki first keeps the wiki changes earlier checkouts left behind."""
+    settings, paths = started.config.wiki_settings, started.paths
     if settings is not None and started.role is JobRole.WRITER:
         leftovers = leftover_checkouts(paths.home, started.issue, paths.job_dir)
         keep_wiki_leftovers(paths.home, leftovers, settings.dir, started.issue, GitEnv())
-    workspace = prepare_workspace(
-        paths,
+
+
+def _check_out(started: Started, token: str | None, start: str | None) -> Workspace:
+    """The job's checkout of the issue's branch (a writer rescues what earlier jobs left)."""
+    config = started.config
+    return prepare_workspace(
+        started.paths,
         url=started.ops.forge.repo_info().clone_url,
         issue=started.issue,
         base=config.base,
         identity=identity_of(config),
         token=token,
-        trailer_role=trailer_role,
+        trailer_role=_trailer_role(started),
         now=now_utc(),
         rescue=started.role is JobRole.WRITER,
-        start=checkout_start(state, stack_on),
+        start=start,
     )
-    if stack_on is not None:
-        state = record_stack(
-            started.ops, started.issue, state, workspace.repo, prereq=stack_on, base=config.base
-        )
-        if state.stacked_on is not None:
-            on = state.stacked_on
-            started.events.emit("stacked", on=on.issue, head=on.head_sha)
-    wiki = prepare_wiki(
-        config,
+
+
+def _record_stack(
+    started: Started, state: IssueState, workspace: Workspace, prereq: int
+) -> IssueState:
+    """The first stacked job saves which prerequisite head the branch is built on."""
+    state = record_stack(
+        started.ops, started.issue, state, workspace.repo, prereq=prereq, base=started.config.base
+    )
+    if state.stacked_on is not None:
+        on = state.stacked_on
+        started.events.emit("stacked", on=on.issue, head=on.head_sha)
+    return state
+
+
+def _check_out_wiki(started: Started, workspace: Workspace) -> WikiCheckout | None:
+    """The wiki's checkout beside the code's, when the config has a wiki."""
+    return prepare_wiki(
+        started.config,
         started.ops.forge.repo_info(),
         code=workspace.repo,
-        home=paths.home,
+        home=started.paths.home,
         issue=started.issue,
         auth=workspace.pusher.auth,
-        trailer_role=trailer_role,
+        trailer_role=_trailer_role(started),
     )
+
+
+def _record_rescues(started: Started, workspace: Workspace, state: IssueState) -> IssueState:
+    """What the checkout's rescue found: lost changes into job.json, the last rescue into the
+    issue's state (saved on the forge)."""
     if workspace.lost_changes:
         started.job_file.set_lost_changes(list(workspace.lost_changes))
-    if workspace.rescues:
-        lookup = fetch_state(started.ops, started.issue)
-        state = state_of(lookup).model_copy(update={"rescue": workspace.rescues[-1]})
-        save_state(started.ops, started.issue, state, lookup)
-    _link_socket(paths)
-    hub = started.hub
+    if not workspace.rescues:
+        return state
+    lookup = fetch_state(started.ops, started.issue)
+    state = state_of(lookup).model_copy(update={"rescue": workspace.rescues[-1]})
+    save_state(started.ops, started.issue, state, lookup)
+    return state
+
+
+def _wire_hub(started: Started, workspace: Workspace, wiki: WikiCheckout | None) -> None:
+    """The control socket's answers: the job's status, and for a writer its commits."""
+    hub, paths = started.hub, started.paths
     about = {"issue": started.issue, "stage": started.stage.value, "job": paths.job_id}
     hub.set_status(lambda: about | {"role": started.role.value, "lane": started.lane})
-    if started.role is JobRole.WRITER:
-        repo, wiki_repo = workspace.repo, wiki.repo if wiki else None
-        wiki_dir = wiki.dir if wiki else ""
-        hub.set_commit(
-            lambda files, message: commit_split(
-                repo, wiki_repo, wiki_dir, files, message=message, role=trailer_role
-            )
+    if started.role is not JobRole.WRITER:
+        return
+    repo, wiki_repo = workspace.repo, wiki.repo if wiki else None
+    wiki_dir, role = (wiki.dir if wiki else ""), _trailer_role(started)
+    hub.set_commit(
+        lambda files, message: commit_split(
+            repo, wiki_repo, wiki_dir, files, message=message, role=role
         )
-    environ = started.environ
-    (paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands running agent code
+    )
+
+
+def _context(
+    started: Started, workspace: Workspace, wiki: WikiCheckout | None, token: str | None
+) -> JobContext:
+    """The job's context: what it works on, where, with which hands, and its live parts."""
+    config, paths, environ = started.config, started.paths, started.environ
     what = JobSubject(
         config=config,
         issue=started.issue,
@@ -162,11 +211,10 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
         lane=started.lane,
         events=started.events,
         job_file=started.job_file,
-        hub=hub,
+        hub=started.hub,
         now=now_utc,
     )
-    ctx = JobContext(what=what, where=where, who=who, live=live)
-    return ctx, state
+    return JobContext(what=what, where=where, who=who, live=live)
 
 
 def _boxing(started: Started) -> Boxing:

@@ -1,4 +1,6 @@
-"""verify: running configured commands, fails-before-fix and the lockfile check."""
+"""Verifying a change: running the configured commands, fails-before-fix (the new tests
+fail without the fix), the lockfile check, the shared set-up environments and the base's own
+failures."""
 
 from conveyor.verify.commands import run_command
 from conveyor.verify.run import VerifyInputError, verify
