@@ -53,6 +53,7 @@ def readable_paths(spec: SessionSpec, executable: str, environ: Mapping[str, str
     for extra in (spec.issue_file, spec.scenario, spec.git_config):
         if extra is not None:
             found.append(extra.parent if extra == spec.issue_file else extra)
+    found += spec.sandbox.readable
     return [path for path in found if _outside_system(path)]
 
 

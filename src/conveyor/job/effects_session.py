@@ -19,6 +19,7 @@ from conveyor.core.session import (
     SessionSpec,
     SessionStatus,
 )
+from conveyor.core.session_box import SandboxMode, SessionSandbox
 from conveyor.core.state import IssueState, Stage
 from conveyor.job.context import JobContext
 from conveyor.job.hub import CheckReply
@@ -69,7 +70,19 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
         reply_check_rounds=limits.reply_check_rounds,
         money_per_session=ctx.what.config.money.per_session,
         base_url=choice.base_url,
+        sandbox=session_sandbox(ctx),
     )
+
+
+def session_sandbox(ctx: JobContext) -> SessionSandbox:
+    """The session's box as the job's: its mode, hosts, and what it hides and gives back."""
+    config = ctx.what.config.sandbox
+    boxing = ctx.where.boxing
+    if boxing is None:
+        return SessionSandbox(mode=config.mode, allow_hosts=config.allow_hosts)
+    plan = boxing.plan
+    mode: SandboxMode = "bwrap" if boxing.box.confined else "none"
+    return SessionSandbox(mode, config.allow_hosts, plan.hidden, plan.readable)
 
 
 def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, live: LiveSession) -> None:
