@@ -8,12 +8,12 @@ hidden one (`~/.local/bin`, `~/.cargo/bin`), so the tools the owner installed st
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.sandbox.tools import tool_paths
 from conveyor.verify.boxing import Boxing
 
 
@@ -35,18 +35,6 @@ def hidden_paths(
     if environ.get("HOME"):
         found.append(Path(environ["HOME"]))
     return _unique(p for p in found if p != Path("/"))
-
-
-def tool_paths(environ: Mapping[str, str], hidden: Iterable[Path]) -> tuple[Path, ...]:
-    """Read-only paths given back: Conveyor's interpreter, and PATH folders in hidden ones."""
-    covers = [h.resolve() for h in hidden]
-    found = [Path(sys.prefix), Path(sys.base_prefix)]
-    for entry in environ.get("PATH", "").split(":"):
-        if entry and Path(entry).is_absolute():
-            where = Path(entry).resolve()
-            if any(where.is_relative_to(c) for c in covers):
-                found.append(where)
-    return _unique(found)
 
 
 def base_plan(
