@@ -40,17 +40,22 @@ def hidden_paths(
 def base_plan(
     job_dir: Path, checkout: Path, hidden: tuple[Path, ...], environ: Mapping[str, str]
 ) -> BoxPlan:
-    """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp`."""
-    home, tmp = job_dir / "home", job_dir / "tmp"
-    for folder in (home, tmp):
-        folder.mkdir(parents=True, exist_ok=True)
+    """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp` (not
+    created here: `make_folders`)."""
     return BoxPlan(
         cwd=checkout,
-        home=home,
-        tmp=tmp,
+        home=job_dir / "home",
+        tmp=job_dir / "tmp",
         hidden=hidden,
         readable=tool_paths(environ, hidden),
     )
+
+
+def make_folders(plan: BoxPlan) -> BoxPlan:
+    """Create the plan's private HOME and tmp; the plan."""
+    for folder in (plan.home, plan.tmp):
+        folder.mkdir(parents=True, exist_ok=True)
+    return plan
 
 
 def job_box(config: Config) -> Box:

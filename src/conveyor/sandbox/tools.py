@@ -8,16 +8,19 @@ from pathlib import Path
 
 
 def tool_paths(environ: Mapping[str, str], hidden: Iterable[Path]) -> tuple[Path, ...]:
-    """Conveyor's own interpreter, and the PATH folders that lie in a hidden path.
+    """Conveyor's own interpreter and the PATH folders, where they lie in a hidden path.
 
     The owner's real home is hidden, yet `~/.local/bin` or `~/.cargo/bin` on PATH hold
-    the tools commands run; they come back read-only (nothing else of the home does).
+    the tools commands run, and Conveyor may be installed in `~/conveyor`; they come
+    back read-only (nothing else of the home does). Paths outside every hidden one are
+    seen anyway (the read-only root) and need no bind.
     """
     covers = [h.resolve() for h in hidden]
     found = [Path(sys.prefix), Path(sys.base_prefix)]
-    for entry in environ.get("PATH", "").split(":"):
-        if entry and Path(entry).is_absolute():
-            where = Path(entry).resolve()
-            if any(where.is_relative_to(c) for c in covers):
-                found.append(where)
-    return tuple(dict.fromkeys(found))
+    found += [Path(e) for e in environ.get("PATH", "").split(":") if e and Path(e).is_absolute()]
+    kept = []
+    for path in found:
+        where = path.resolve()
+        if any(where.is_relative_to(c) for c in covers):
+            kept.append(where)
+    return tuple(dict.fromkeys(kept))
