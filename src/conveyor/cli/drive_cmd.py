@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from conveyor.cli.box_gate import require_box
 from conveyor.cli.config_load import ConfigError, load_config
 from conveyor.cli.job_cmd import EXIT_USAGE, parse_stage
 
@@ -37,6 +38,7 @@ def drive_cmd(
         for line in exc.lines:
             typer.echo(line, err=True)
         raise typer.Exit(EXIT_USAGE) from exc
+    require_box(loaded)
     path = Path(config or os.environ["CONVEYOR_CONFIG"]).resolve()
     opts = DriveOptions(loaded, path, issue, stage, take_stopped, lane)
     try:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from conveyor.cli.box_gate import require_box
 from conveyor.cli.config_load import ConfigError, load_config
 from conveyor.cli.temporal_opts import (
     CertOption,
@@ -145,6 +146,7 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
         typer.echo(f"--executor: expected local or temporal, got {executor!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
     loaded, path = _load(config)
+    require_box(loaded)
     factory = None
     if executor == "temporal":
         tls_options = (tls, tls_cert, tls_key)
@@ -204,6 +206,7 @@ def tick(config: ConfigOption = None) -> None:
     from conveyor.orchestrator.shell.loop import open_orchestrator, run_once
 
     loaded, path = _load(config)
+    require_box(loaded)
     try:
         orc = open_orchestrator(loaded, path, os.environ, echo=True)
     except CredentialsError as exc:

@@ -1,4 +1,5 @@
-"""The job's boundary (JB-1, JB-14): role, checkout, session environment names, network."""
+"""The job's boundary (JB-1, JB-14): role, checkout, session environment names, network, and
+the sandbox its commands run in (drawn from the same plans the job uses)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.state import Stage
+from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
 from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
+from conveyor.sandbox import BoxUnavailable
+from conveyor.sandbox.describe import describe
+from conveyor.verify.boxing import Opening, command_plan
 
 
 def token_env_names(config: Config) -> tuple[str, ...]:
@@ -108,10 +113,49 @@ def session_env_names(
     return sorted(env)
 
 
+def sandbox_entry(
+    config: Config, environ: Mapping[str, str], *, job_dir: Path, config_dir: Path | None
+) -> dict[str, object]:
+    """What the job's box enforces for its commands, drawn from the plans the job uses.
+
+    `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
+    (the caches writable, the network `[sandbox] setup_network` allows).
+    """
+    try:
+        box = job_box(config)
+    except BoxUnavailable as exc:
+        return {"mode": config.sandbox.mode, "unavailable": str(exc)}
+    repo_home = job_dir.parent.parent
+    hidden = hidden_paths(config, config_dir or repo_home, environ, repo_home)
+    checkout = job_dir / "repo"
+    boxing = command_boxing(box, config, base_plan(job_dir, checkout, hidden, environ))
+    env = command_env(
+        config,
+        environ,
+        home=boxing.plan.home,
+        git_config=job_dir / "gitconfig",
+        cache_dir=repo_home / "cache",
+    )
+    logs = job_dir / "logs"
+    envs = (repo_home / "envs",) if config.commands.reuse_setup else ()
+    drawn: dict[str, object] = {}
+    for name, setup in (("commands", False), ("setup", True)):
+        opening = Opening(checkout, (checkout, logs), envs, setup)
+        drawn[name] = describe(box, command_plan(boxing, opening, env, create=False))
+    return drawn
+
+
 def boundary_line(
-    config: Config, environ: Mapping[str, str], stage: Stage, *, job_dir: Path, issue: int
+    config: Config,
+    environ: Mapping[str, str],
+    stage: Stage,
+    *,
+    job_dir: Path,
+    issue: int,
+    config_dir: Path | None = None,
 ) -> str:
-    """One JSON line: role, checkout path (not created), session env names, network list."""
+    """One JSON line: role, checkout path (not created), session env names, network list, and
+    what the sandbox enforces."""
     role = role_of(stage)
     choice = config.agents.for_role(agent_role_of(stage))
     names = session_env_names(config, environ, stage, job_dir=job_dir, issue=issue)
@@ -120,5 +164,6 @@ def boundary_line(
         "checkout": str(job_dir / "repo"),
         "env": names,
         "network": list(network_list(role, choice.agent, config.forge.api_url)),
+        "sandbox": sandbox_entry(config, environ, job_dir=job_dir, config_dir=config_dir),
     }
     return json.dumps(data)

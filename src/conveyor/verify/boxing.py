@@ -41,8 +41,11 @@ class Opening:
     setup: bool = False
 
 
-def command_plan(boxing: Boxing, opening: Opening, env: Mapping[str, str]) -> BoxPlan:
-    """The plan of one command: the base plan opened as `opening` says."""
+def command_plan(
+    boxing: Boxing, opening: Opening, env: Mapping[str, str], *, create: bool = True
+) -> BoxPlan:
+    """The plan of one command: the base plan opened as `opening` says (its missing writable
+    folders created, unless `create` is false: the boundary only draws it)."""
     writable = [opening.cwd, *opening.writable]
     readable = [*opening.readable, *_named(env, READ_VARS)]
     if opening.setup:
@@ -50,7 +53,8 @@ def command_plan(boxing: Boxing, opening: Opening, env: Mapping[str, str]) -> Bo
     else:
         readable += _named(env, CACHE_VARS)
     plan = replace(boxing.plan, cwd=opening.cwd)
-    plan = plan.with_writable(*_existing(writable)).with_readable(*readable)
+    plan = plan.with_writable(*(_existing(writable) if create else writable))
+    plan = plan.with_readable(*readable)
     return replace(plan, network=boxing.setup_network if opening.setup else "none")
 
 
