@@ -20,9 +20,8 @@ import conveyor
 from conveyor.core.session import SessionRole, SessionSpec
 from conveyor.core.session_box import SandboxMode
 from conveyor.sandbox import Box, BoxPlan, select_box
-from conveyor.sandbox import bridge as bridge_module
 from conveyor.sandbox.allowlist import Allowlist, model_hosts
-from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy
+from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy, bridge_argv
 
 SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
 
@@ -85,14 +84,6 @@ def session_allowlist(spec: SessionSpec, environ: Mapping[str, str]) -> Allowlis
     endpoints the job names (the fake model's loopback port)."""
     hosts = (*model_hosts(spec.backend, spec.model), *spec.sandbox.allow_hosts)
     return Allowlist.of(hosts, named_urls(spec, environ))
-
-
-def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
-    """`argv` behind the in-box bridge: the proxy port, each loopback port forwarded."""
-    out = [sys.executable, "-I", "-S", bridge_module.__file__, "--socket", str(proxy.socket_path)]
-    for host, port in sorted(proxy.allowlist.endpoints):
-        out += ["--forward", f"{host}:{port}"]
-    return [*out, "--", *argv]
 
 
 @dataclass

@@ -64,9 +64,10 @@ def job_box(config: Config) -> Box:
 
 
 def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
-    """The boxing of a job's commands: setup gets the host's network when it names hosts
-    (`[sandbox] setup_network`; the allowlisting proxy is not in front of it yet)."""
-    return Boxing(box, plan, "shared" if config.sandbox.setup_network else "none")
+    """The boxing of a job's commands: setup reaches exactly the hosts `[sandbox]
+    setup_network` names, through the allowlisting proxy; no other command has a network."""
+    hosts = config.sandbox.setup_network
+    return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:
