@@ -111,6 +111,27 @@ class SessionBox:
             self.proxy.close()
 
 
+def session_plan(
+    spec: SessionSpec, environ: Mapping[str, str], executable: str, sockets: tuple[Path, ...]
+) -> BoxPlan:
+    """What the session's CLI sees (`sockets`: the MCP endpoint's and the proxy's folders)."""
+    control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
+    # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
+    reader = spec.role is SessionRole.READER and spec.backend == "codex"
+    writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
+    readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
+    return BoxPlan(
+        cwd=spec.cwd,
+        home=spec.session_dir / "home",
+        tmp=spec.session_dir / "tmp",
+        writable=writable,
+        readable=tuple(readable),
+        hidden=tuple(hidden_paths(spec, environ)),
+        sockets=(*sockets, *control),
+        network="proxy",
+    )
+
+
 def open_box(
     spec: SessionSpec,
     environ: Mapping[str, str],
@@ -123,22 +144,11 @@ def open_box(
     box = select_box(spec.sandbox.mode, environ.get("PATH"))
     if not box.confined:
         return SessionBox(box, None, None)
-    tmp = spec.session_dir / "tmp"
-    tmp.mkdir(parents=True, exist_ok=True)
+    (spec.session_dir / "tmp").mkdir(parents=True, exist_ok=True)
     proxy = NetworkProxy(session_allowlist(spec, environ), spec.session_dir / LOG_NAME, on_blocked)
-    control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
-    # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
-    reader = spec.role is SessionRole.READER and spec.backend == "codex"
-    writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
-    readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
-    plan = BoxPlan(
-        cwd=spec.cwd,
-        home=spec.session_dir / "home",
-        tmp=tmp,
-        writable=writable,
-        readable=tuple(readable),
-        hidden=tuple(hidden_paths(spec, environ)),
-        sockets=(proxy.folder, *sockets, *control),
-        network="proxy",
-    )
+    try:
+        plan = session_plan(spec, environ, executable, (proxy.folder, *sockets))
+    except BaseException:
+        proxy.close()
+        raise
     return SessionBox(box, plan, proxy)

@@ -14,6 +14,7 @@ from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.state import Stage
 from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
 from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
+from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.describe import describe
 from conveyor.verify.boxing import Opening, command_plan
@@ -77,15 +78,13 @@ def command_env(
     return env
 
 
-def session_env_names(
-    config: Config, environ: Mapping[str, str], stage: Stage, *, job_dir: Path, issue: int
-) -> list[str]:
-    """The sorted names a session of this stage's job would get (values never leave here)."""
+def boundary_spec(config: Config, stage: Stage, *, job_dir: Path, issue: int) -> SessionSpec:
+    """The spec a session of this stage's job would get (its prompts left empty)."""
     role = role_of(stage)
     choice = config.agents.for_role(agent_role_of(stage))
-    backend, _, scenario = resolve_choice(choice)
+    backend, executable, scenario = resolve_choice(choice)
     sessions = job_dir / "sessions"
-    spec = SessionSpec(
+    return SessionSpec(
         role=session_role(role),
         backend=backend,
         model=choice.model,
@@ -96,14 +95,23 @@ def session_env_names(
         session_dir=sessions / stage.value,
         session_key=stage.value,
         identity=SessionIdentity(issue, stage.value, stage.value),
+        executable=executable,
         scenario=scenario,
         issue_file=job_dir.parent.parent / "runs" / f"issue-{issue}" / "issue.md",
         control_socket=job_dir / "control.sock",
         git_config=job_dir / "gitconfig",
+        base_url=choice.base_url,
     )
+
+
+def session_env_names(
+    config: Config, environ: Mapping[str, str], stage: Stage, *, job_dir: Path, issue: int
+) -> list[str]:
+    """The sorted names a session of this stage's job would get (values never leave here)."""
+    spec = boundary_spec(config, stage, job_dir=job_dir, issue=issue)
     env = build_env(
         environ,
-        backend=backend,
+        backend=spec.backend,
         home=spec.session_dir / "home",
         git_config=job_dir / "gitconfig",
         conveyor_vars=session_vars(spec, 0),
@@ -165,5 +173,12 @@ def boundary_line(
         "env": names,
         "network": list(network_list(role, choice.agent, config.forge.api_url)),
         "sandbox": sandbox_entry(config, environ, job_dir=job_dir, config_dir=config_dir),
+        "session_sandbox": session_box_entry(
+            config,
+            environ,
+            boundary_spec(config, stage, job_dir=job_dir, issue=issue),
+            job_dir=job_dir,
+            config_dir=config_dir,
+        ),
     }
     return json.dumps(data)
