@@ -24,6 +24,10 @@ from conveyor.sandbox.allowlist import Allowlist, model_hosts
 from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy, bridge_argv
 
 SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
+# A testing switch: the folder a test and its scripted sessions meet in (files a session
+# touches to say where it got, files it waits for), writable in the box. Paths the box
+# hides stay hidden inside it (deeper mounts cover it). Only the test world sets it.
+TEST_SHARE_ENV = "CONVEYOR_TEST_SHARED_DIR"
 
 
 def install_root(executable: str) -> Path:
@@ -119,6 +123,8 @@ def session_plan(
     # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
     reader = spec.role is SessionRole.READER and spec.backend == "codex"
     writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
+    if environ.get(TEST_SHARE_ENV):
+        writable = (Path(environ[TEST_SHARE_ENV]), *writable)
     readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
     return BoxPlan(
         cwd=spec.cwd,

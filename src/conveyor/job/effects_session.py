@@ -25,6 +25,7 @@ from conveyor.job.context import JobContext
 from conveyor.job.hub import CheckReply
 from conveyor.job.jobfile import SessionRecord, UsageRecord
 from conveyor.job.live_session import LiveSession
+from conveyor.sandbox.proxy import Blocked
 from conveyor.stages.effects import LaunchSession, SessionEnded
 from conveyor.stages.registry import definition
 
@@ -83,6 +84,15 @@ def session_sandbox(ctx: JobContext) -> SessionSandbox:
     plan = boxing.plan
     mode: SandboxMode = "bwrap" if boxing.box.confined else "none"
     return SessionSandbox(mode, config.allow_hosts, plan.hidden, plan.readable)
+
+
+def _blocked(ctx: JobContext, spec: SessionSpec) -> Blocked:
+    """A connection the session's box refused, as a job event (`network-blocked`)."""
+
+    def blocked(host: str, port: int) -> None:
+        ctx.live.events.emit("network-blocked", key=spec.session_key, host=host, port=port)
+
+    return blocked
 
 
 def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, live: LiveSession) -> None:
@@ -148,7 +158,9 @@ def run_launch(
     live = LiveSession(ctx.live.job_file, spec.session_key, budget)
     try:
         with ctx.live.hub.track(spec.session_key, handle):
-            result = launch(spec, ctx.who.environ, handle, progress=live)
+            result = launch(
+                spec, ctx.who.environ, handle, progress=live, on_blocked=_blocked(ctx, spec)
+            )
     except BaseException:
         live.close(SessionStatus.FAILED.value)
         raise

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 import conveyor
+from conveyor.job.events import read_events
 from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.back.merge_helpers import clean_back_half
@@ -131,6 +132,9 @@ def test_a_hostile_session_and_test_file_find_nothing_and_change_nothing(
     forge_port = world.server.url.rsplit(":", 1)[1].rstrip("/")
     assert f"blocked 127.0.0.1:{forge_port}" in logged
     assert "blocked example.com:443" in logged
+    events = read_events(world.repo_home / "runs" / f"issue-{issue.number}" / "events.jsonl")
+    blocked = {(e["host"], e["port"]) for e in events if e["kind"] == "network-blocked"}
+    assert ("example.com", 443) in blocked
 
     (checks_log,) = [
         log
