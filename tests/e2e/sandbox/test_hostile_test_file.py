@@ -124,7 +124,9 @@ def test_a_hostile_test_file_finds_nothing_changes_nothing_and_the_issue_merges(
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)
-    assert "def test_nothing_can_be_found_or_reached" in world.base_file("tests/test_reach.py")
+    assert "def test_nothing_can_be_found_or_reached" in (
+        world.base_file("tests/test_reach.py") or ""
+    )
     for folder in written:
         assert not (Path(folder) / "hostile-was-here.txt").exists(), folder
     assert_invariants(world, number)
