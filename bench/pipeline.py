@@ -1,7 +1,8 @@
 """Benchmark: a clean issue taken to merged by `conveyor drive`, against its git and tests run bare.
 
 The sample repository's test command sleeps about 3 s and then runs the real tests, and
-appends a line to a counter file first, so the bench knows how often the pipeline ran it.
+appends a line to a counter file in the job's HOME first, so the bench knows how often the
+pipeline ran it.
 The scripted agent answers at once and claims are not waited for. The bare run does what
 the pipeline cannot avoid: clone, branch, commit the change, the test command as often as
 the pipeline ran it, push, open and merge the PR through the forge client. Overhead is
@@ -127,8 +128,9 @@ def scenario() -> list[dict[str, Any]]:
     ]
 
 
-def test_command(counter: Path) -> str:
-    """The sample's test command: note the run's folder, sleep, run the real tests."""
+def test_command(counter: str) -> str:
+    """The sample's test command: note the run's folder in `counter` (a shell word), sleep,
+    run the real tests."""
     python = sys.executable
     sleep = f'{python} -c "import time; time.sleep({SLEEP_S})"'
     return f"pwd >> {counter} && {sleep} && {python} -m pytest"
@@ -206,7 +208,9 @@ def job_times(world: World, number: int, runs: list[str]) -> tuple[list[dict[str
 
 def measure(root: Path) -> dict[str, Any]:
     """Run the pipeline and the bare work once each; return the figures."""
-    counter = root / "test-runs"
+    # Boxed, the test command writes only its tree, the logs and the caches (read-only
+    # outside setup): it notes its runs in the job's HOME, which the bench then reads.
+    counter = '"$HOME/test-runs"'
     with ForgeServer(root / "forge") as server:
         config = {
             "commands": {"test": test_command(counter), "timeout_seconds": 120},
@@ -221,10 +225,11 @@ def measure(root: Path) -> dict[str, Any]:
         requests = int(after["requests"]) - int(before["requests"])
         old = before["by_method"]
         by_method = {k: int(v) - int(old.get(k, 0)) for k, v in after["by_method"].items()}
-        folders = counter.read_text().splitlines() if counter.exists() else []
+        noted = (world.repo_home / "jobs").glob(f"issue-{issue.number}-*/home/test-runs")
+        folders = [line for path in sorted(noted) for line in path.read_text().splitlines()]
         runs = len(folders)
         jobs, sessions = job_times(world, issue.number, folders)
-        bare = run_bare(world, root, test_command(root / "bare-runs"), runs)
+        bare = run_bare(world, root, test_command(str(root / "bare-runs")), runs)
     overhead = wall - bare
     in_jobs = sum(job["wall_s"] for job in jobs)
     return {
