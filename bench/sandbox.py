@@ -4,7 +4,9 @@ Per command: `true` and `python -c pass` run through verify's `run_command`, bar
 the job's box (a plan shaped as a job's: Conveyor's home, the config and the real home
 hidden, the checkout and logs writable), interleaved, median of many runs; the figure is
 boxed minus bare. Per session start: the interpreter a session starts (`python -I -S`),
-in a plan shaped as a session's (its folder and the checkout writable). Whole issue: the
+in a plan shaped as a session's (its folder and the checkout writable); and the same with
+what the runner adds for the network (`session_start_proxied`: the proxy opened and
+closed, the bridge listening in front). Whole issue: the
 clean issue of `bench/pipeline.py` (no sleeping test command) driven to merged with
 `[sandbox] mode = "auto"` (bwrap) and `"none"`, once each; the figure is on ÷ off.
 The demo's own wall time on ÷ off is `--demo` (two whole demos: about two minutes).
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
@@ -30,6 +33,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pipeline import TAG, scenario  # noqa: E402
 
 from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
+from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
+from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402
 from conveyor.testing.emulator import ForgeServer  # noqa: E402
 from conveyor.testing.world import World  # noqa: E402
 from conveyor.verify.commands import run_command  # noqa: E402
@@ -104,6 +109,27 @@ def session_cost(box: Box, plan: BoxPlan) -> dict[str, float]:
             "added_ms": round(boxed_ms - bare_ms, 2)}  # fmt: skip
 
 
+def proxied_session_cost(box: Box, plan: BoxPlan) -> dict[str, float]:
+    """A session's whole box start as the runner makes it: its proxy opened (socket, thread),
+    the bridge in front (listening on its proxy port and a forwarded one), the interpreter
+    run, the proxy closed; bare is the interpreter alone."""
+    argv = [sys.executable, "-I", "-S", "-c", "pass"]
+    allow = Allowlist.of(["api.anthropic.com"], ["http://127.0.0.1:4100"])
+
+    def bare() -> None:
+        subprocess.run(argv, check=True, cwd=plan.cwd, capture_output=True)
+
+    def boxed() -> None:
+        with NetworkProxy(allow) as proxy:
+            proxied = replace(plan, sockets=(proxy.folder,), network="proxy")
+            wrapped = box.wrap(bridge_argv(proxy, argv), proxied)
+            subprocess.run(wrapped, check=True, cwd=plan.cwd, capture_output=True)
+
+    bare_ms, boxed_ms = _median_ms(bare), _median_ms(boxed)
+    return {"bare_ms": round(bare_ms, 2), "boxed_ms": round(boxed_ms, 2),
+            "added_ms": round(boxed_ms - bare_ms, 2)}  # fmt: skip
+
+
 def issue_wall(server: ForgeServer, root: Path, mode: str) -> float:
     """Wall seconds of `conveyor drive` taking the clean issue to merged under `mode`."""
     config = {
@@ -146,6 +172,7 @@ def measure(root: Path, *, demo: bool) -> dict[str, object]:
         "command_true": command_cost(box, job_plan, "true", log),
         "command_python": command_cost(box, job_plan, f"{sys.executable} -c pass", log),
         "session_start": session_cost(box, session_plan),
+        "session_start_proxied": proxied_session_cost(box, session_plan),
     }
     with ForgeServer(root / "forge") as server:
         off = issue_wall(server, root, "none")
