@@ -1,7 +1,8 @@
 """Benchmark: a clean issue taken to merged by `conveyor drive`, against its git and tests run bare.
 
 The sample repository's test command sleeps about 3 s and then runs the real tests, and
-appends a line to a counter file first, so the bench knows how often the pipeline ran it.
+appends a line to a counter file in the job's HOME first, so the bench knows how often the
+pipeline ran it.
 The scripted agent answers at once and claims are not waited for. The bare run does what
 the pipeline cannot avoid: clone, branch, commit the change, the test command as often as
 the pipeline ran it, push, open and merge the PR through the forge client. Overhead is
@@ -131,8 +132,9 @@ def scenario() -> list[dict[str, Any]]:
     ]
 
 
-def test_command(counter: Path) -> str:
-    """The sample's test command: note the run's folder, sleep, run the real tests."""
+def test_command(counter: str) -> str:
+    """The sample's test command: note the run's folder in `counter` (a shell word), sleep,
+    run the real tests."""
     python = sys.executable
     sleep = f'{python} -c "import time; time.sleep({SLEEP_S})"'
     return f"pwd >> {counter} && {sleep} && {python} -m pytest"
@@ -223,7 +225,9 @@ def job_times(
 
 def measure(root: Path) -> dict[str, Any]:
     """Run the pipeline and the bare work once each; return the figures."""
-    counter = root / "test-runs"
+    # Boxed, the test command writes only its tree, the logs and the caches (read-only
+    # outside setup): it notes its runs in the job's HOME, which the bench then reads.
+    counter = '"$HOME/test-runs"'
     with ForgeServer(root / "forge") as server:
         config = {
             "commands": {"test": test_command(counter), "timeout_seconds": 120},
@@ -240,10 +244,11 @@ def measure(root: Path) -> dict[str, Any]:
             route = row["route"] = REPO_PATH.sub("/repos/O/R", str(row["route"]))
             by_method[route.split(" ")[0]] = by_method.get(route.split(" ")[0], 0) + 1
             by_route[route] = by_route.get(route, 0) + 1
-        folders = counter.read_text().splitlines() if counter.exists() else []
+        noted = (world.repo_home / "jobs").glob(f"issue-{issue.number}-*/home/test-runs")
+        folders = [line for path in sorted(noted) for line in path.read_text().splitlines()]
         runs = len(folders)
         jobs, sessions = job_times(world, issue.number, folders, log)
-        bare = run_bare(world, root, test_command(root / "bare-runs"), runs)
+        bare = run_bare(world, root, test_command(str(root / "bare-runs")), runs)
     overhead = wall - bare
     in_jobs = sum(job["wall_s"] for job in jobs)
     return {

@@ -20,11 +20,14 @@ import conveyor
 from conveyor.core.session import SessionRole, SessionSpec
 from conveyor.core.session_box import SandboxMode
 from conveyor.sandbox import Box, BoxPlan, select_box
-from conveyor.sandbox import bridge as bridge_module
 from conveyor.sandbox.allowlist import Allowlist, model_hosts
-from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy
+from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy, bridge_argv
 
 SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
+# A testing switch: the folder a test and its scripted sessions meet in (files a session
+# touches to say where it got, files it waits for), writable in the box. Paths the box
+# hides stay hidden inside it (deeper mounts cover it). Only the test world sets it.
+TEST_SHARE_ENV = "CONVEYOR_TEST_SHARED_DIR"
 
 
 def install_root(executable: str) -> Path:
@@ -53,6 +56,7 @@ def readable_paths(spec: SessionSpec, executable: str, environ: Mapping[str, str
     for extra in (spec.issue_file, spec.scenario, spec.git_config):
         if extra is not None:
             found.append(extra.parent if extra == spec.issue_file else extra)
+    found += spec.sandbox.readable
     return [path for path in found if _outside_system(path)]
 
 
@@ -86,14 +90,6 @@ def session_allowlist(spec: SessionSpec, environ: Mapping[str, str]) -> Allowlis
     return Allowlist.of(hosts, named_urls(spec, environ))
 
 
-def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
-    """`argv` behind the in-box bridge: the proxy port, each loopback port forwarded."""
-    out = [sys.executable, "-I", "-S", bridge_module.__file__, "--socket", str(proxy.socket_path)]
-    for host, port in sorted(proxy.allowlist.endpoints):
-        out += ["--forward", f"{host}:{port}"]
-    return [*out, "--", *argv]
-
-
 @dataclass
 class SessionBox:
     """One launch's box: `wrap` turns the CLI's argv into the boxed one; `close` ends the proxy."""
@@ -119,6 +115,29 @@ class SessionBox:
             self.proxy.close()
 
 
+def session_plan(
+    spec: SessionSpec, environ: Mapping[str, str], executable: str, sockets: tuple[Path, ...]
+) -> BoxPlan:
+    """What the session's CLI sees (`sockets`: the MCP endpoint's and the proxy's folders)."""
+    control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
+    # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
+    reader = spec.role is SessionRole.READER and spec.backend == "codex"
+    writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
+    if environ.get(TEST_SHARE_ENV):
+        writable = (Path(environ[TEST_SHARE_ENV]), *writable)
+    readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
+    return BoxPlan(
+        cwd=spec.cwd,
+        home=spec.session_dir / "home",
+        tmp=spec.session_dir / "tmp",
+        writable=writable,
+        readable=tuple(readable),
+        hidden=tuple(hidden_paths(spec, environ)),
+        sockets=(*sockets, *control),
+        network="proxy",
+    )
+
+
 def open_box(
     spec: SessionSpec,
     environ: Mapping[str, str],
@@ -131,22 +150,11 @@ def open_box(
     box = select_box(spec.sandbox.mode, environ.get("PATH"))
     if not box.confined:
         return SessionBox(box, None, None)
-    tmp = spec.session_dir / "tmp"
-    tmp.mkdir(parents=True, exist_ok=True)
+    (spec.session_dir / "tmp").mkdir(parents=True, exist_ok=True)
     proxy = NetworkProxy(session_allowlist(spec, environ), spec.session_dir / LOG_NAME, on_blocked)
-    control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
-    # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
-    reader = spec.role is SessionRole.READER and spec.backend == "codex"
-    writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
-    readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
-    plan = BoxPlan(
-        cwd=spec.cwd,
-        home=spec.session_dir / "home",
-        tmp=tmp,
-        writable=writable,
-        readable=tuple(readable),
-        hidden=tuple(hidden_paths(spec, environ)),
-        sockets=(proxy.folder, *sockets, *control),
-        network="proxy",
-    )
+    try:
+        plan = session_plan(spec, environ, executable, (proxy.folder, *sockets))
+    except BaseException:
+        proxy.close()
+        raise
     return SessionBox(box, plan, proxy)

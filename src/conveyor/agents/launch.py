@@ -26,6 +26,7 @@ from conveyor.core.session import (
     retry_model,
     twice_message,
 )
+from conveyor.sandbox.proxy import Blocked
 
 SCRIPTED = "conveyor-scripted-agent"
 
@@ -41,10 +42,12 @@ def launch(
     environ: Mapping[str, str],
     handle: SessionHandle | None = None,
     progress: Progress | None = None,
+    on_blocked: Blocked | None = None,
 ) -> SessionResult:
     """Run `spec` until it ends in a way no retry changes (CTX-4..6, BB-OUT-4/5).
 
-    `progress` hears each launch's stream state as it goes (retries included).
+    `progress` hears each launch's stream state as it goes (retries included);
+    `on_blocked` each connection the session's box refused (host, port).
     """
     earlier: list[SessionResult] = []
     context_stops = 0
@@ -52,7 +55,14 @@ def launch(
     money_done = 0
     current = spec
     while True:
-        result = run_session(current, environ, retry=len(earlier), handle=handle, progress=progress)
+        result = run_session(
+            current,
+            environ,
+            retry=len(earlier),
+            handle=handle,
+            progress=progress,
+            on_blocked=on_blocked,
+        )
         per_session = spec.money_per_session
         if per_session is not None and over_session_money(result, per_session):
             # BB-PAUSE-5: once like an infrastructure failure, the second time the model's.

@@ -29,6 +29,7 @@ from conveyor.core.session import (
     SessionStatus,
 )
 from conveyor.sandbox import BoxUnavailable
+from conveyor.sandbox.proxy import Blocked
 
 INSTALL_HINTS = {
     "claude": "npm install -g @anthropic-ai/claude-code",
@@ -138,8 +139,12 @@ def run_session(
     retry: int = 0,
     handle: SessionHandle | None = None,
     progress: Progress | None = None,
+    on_blocked: Blocked | None = None,
 ) -> SessionResult:
-    """One launch of one CLI, no retries; the result is also saved as `result.json`."""
+    """One launch of one CLI, no retries; the result is also saved as `result.json`.
+
+    It runs in the session's box (`agents/boxed.py`); `on_blocked` hears each connection
+    the box's proxy refused."""
     spec.session_dir.mkdir(parents=True, exist_ok=True)
     for stale in ("reply.json", "reply-findings.json", "handoff.md"):
         (spec.session_dir / stale).unlink(missing_ok=True)
@@ -174,7 +179,7 @@ def run_session(
     try:
         sockets = (socket_path.parent,) if socket_path is not None else ()
         try:
-            boxed = open_box(spec, environ, executable, sockets=sockets)
+            boxed = open_box(spec, environ, executable, sockets=sockets, on_blocked=on_blocked)
         except BoxUnavailable as exc:
             result = _missing(spec, str(exc))
             save_result(result)

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from conveyor.cli.box_gate import UNCONFINED
 from conveyor.cli.demo.config import REAL_AGENTS
 from conveyor.cli.screen import say, say_lines
 
@@ -57,6 +58,26 @@ def _check_agent(agent: str, *, fake_model: bool) -> None:
         raise typer.Exit(EXIT_USAGE)
 
 
+SANDBOX_MODES = ("auto", "bwrap", "none")
+
+
+def _check_sandbox(mode: str) -> None:
+    """Refuse to start (one line, exit 2) when the box the demo would use cannot be built."""
+    from conveyor.sandbox import BoxUnavailable, select_box
+
+    if mode not in SANDBOX_MODES:
+        typer.echo(f"--sandbox {mode}: expected one of {', '.join(SANDBOX_MODES)}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        select_box(mode)  # type: ignore[arg-type]  # checked just above
+    except BoxUnavailable as exc:
+        said = str(exc).replace(
+            'set `mode = "none"` under [sandbox] in the config', "pass --sandbox none"
+        )
+        typer.echo(f"conveyor demo: refusing to start: {said}", err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+
+
 def demo(
     data: Annotated[
         Path | None, typer.Option("--data", help="Keep the forge's data here (default: temp).")
@@ -74,6 +95,13 @@ def demo(
             help="With --agent: the real CLI against a loopback fake model (offline, no key).",
         ),
     ] = False,
+    sandbox: Annotated[
+        str,
+        typer.Option(
+            "--sandbox",
+            help="auto (bwrap, refusing where it cannot be built), bwrap, or none (unconfined).",
+        ),
+    ] = "auto",
 ) -> None:
     """Run the pipeline on a sample repository's issues, then show what became of each.
 
@@ -102,6 +130,7 @@ def demo(
     from conveyor.testing.emulator import ForgeServer
 
     _check_agent(agent, fake_model=fake_model)
+    _check_sandbox(sandbox)
     data_dir = _data_dir(data)
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
@@ -109,7 +138,9 @@ def demo(
     with ForgeServer(data_dir, pipeline_home=files.home, transcripts=reader) as server:
         where = f"forge page: {server.url}/  (data in {data_dir})"
         typer.echo(where if not no_serve else f"forge data in {data_dir}")
-        result = run_pipeline(server, files, agent=agent, console=console, fake_model=fake_model)
+        result = run_pipeline(
+            server, files, agent=agent, console=console, fake_model=fake_model, sandbox=sandbox
+        )
         rows = build_rows(result.facts)
         typer.echo("")
         say_lines(table_lines(rows))
@@ -125,6 +156,8 @@ def demo(
         verdict = Verdict(len(rows), compared, missed, result.interrupted, reason)
         serving = not no_serve and sys.stdin.isatty() and sys.stdout.isatty()
         say_lines(verdict_lines(verdict))
+        if sandbox == "none":
+            say(UNCONFINED)
         steps = next_steps(shown_command(), data_dir, files.config)
         for line in (*page_line(server.url, serving=serving), *steps):
             typer.echo(line)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from conveyor.cli.box_gate import doctor_detail
 from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.config_place import inside_repository
 from conveyor.cli.screen import say_lines
@@ -47,6 +48,7 @@ def doctor(
     inside = inside_repository(path)
     found = [checks.Check("config", inside is None, inside or str(path))]
     found += checks.check_tools(loaded)
+    found.append(checks.Check("sandbox", *doctor_detail(loaded)))
     found += check_signed_in(loaded, os.environ)
     found += checks.check_commands(loaded)
     try:

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from conveyor.cli.box_gate import require_box
 from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.job_cmd import EXIT_USAGE, parse_stage
 
@@ -32,6 +33,7 @@ def drive_cmd(
 
     stage = parse_stage(through) if through is not None else None
     named = load_or_exit(config)
+    require_box(named.config)
     opts = DriveOptions(named.config, named.resolved, issue, stage, take_stopped, lane)
     try:
         code = drive(opts, os.environ)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from conveyor.cli.box_gate import require_box
 from conveyor.cli.config_load import load_or_exit
 from conveyor.cli.temporal_opts import (
     CertOption,
@@ -133,6 +134,7 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
     if executor not in ("local", "temporal"):
         raise _usage(f"--executor: expected local or temporal, got {executor!r}")
     loaded, path = _load(config)
+    require_box(loaded)
     factory = None
     if executor == "temporal":
         factory = _temporal_executor(
@@ -223,6 +225,7 @@ def tick(config: ConfigOption = None) -> None:
     from conveyor.orchestrator.shell.loop import open_orchestrator, run_once
 
     loaded, path = _load(config)
+    require_box(loaded)
     try:
         orc = open_orchestrator(loaded, path, os.environ, echo=True)
     except CredentialsError as exc:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from conveyor.cli.box_gate import sandbox_line
 from conveyor.cli.config_load import load_or_exit, repo_home
 from conveyor.cli.live.lines import duration
 from conveyor.cli.screen import say, say_lines
@@ -131,10 +132,11 @@ def status(
         return
     issues = known_issues(home)
     if as_json:
-        typer.echo(
-            json.dumps({**(current or {}), "issues": [x.as_json() for x in issues]}, indent=2)
-        )
+        boxed = {"mode": named.config.sandbox.mode, "confined": named.config.sandbox.mode != "none"}
+        shown = {**(current or {}), "sandbox": boxed, "issues": [x.as_json() for x in issues]}
+        typer.echo(json.dumps(shown, indent=2))
         return
+    say(sandbox_line(named.config))
     if current is None:
         say(f"no status yet: {home / STATUS_FILE} is written by `conveyor run` or `tick`")
     else:

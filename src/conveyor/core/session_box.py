@@ -17,9 +17,11 @@ class SessionSandbox:
     (`sandbox/allowlist.py`), and so are the endpoints the job names (the session's
     `base_url`, the fake model's loopback port). `hidden` are the job's
     paths a session must not see (Conveyor's home, the config's folder, token files);
-    the runner also hides the owner's HOME and `CONVEYOR_HOME`.
+    the runner also hides the owner's HOME and `CONVEYOR_HOME`. `readable` are given back
+    read-only (the PATH folders that lie in a hidden one).
     """
 
     mode: SandboxMode = "auto"
     allow_hosts: tuple[str, ...] = ()
     hidden: tuple[Path, ...] = ()
+    readable: tuple[Path, ...] = ()

@@ -12,7 +12,13 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
 from conveyor.git.runner import GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
-from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
+from conveyor.job.box_plans import (
+    base_plan,
+    command_boxing,
+    hidden_paths,
+    job_box,
+    make_folders,
+)
 from conveyor.job.claiming import Claimed
 from conveyor.job.context import JobContext, JobLive
 from conveyor.job.events import EventLog
@@ -221,7 +227,7 @@ def _boxing(started: Started) -> Boxing:
     """The job's box and its commands' base plan."""
     config, paths = started.config, started.paths
     hidden = hidden_paths(config, started.config_dir, started.environ, paths.home)
-    plan = base_plan(paths.job_dir, paths.checkout, hidden, started.environ)
+    plan = make_folders(base_plan(paths.job_dir, paths.checkout, hidden, started.environ))
     return command_boxing(job_box(config), config, plan)
 
 

@@ -1,4 +1,5 @@
-"""The job's boundary (JB-1, JB-14): role, checkout, session environment names, network."""
+"""The job's boundary (JB-1, JB-14): role, checkout, session environment names, network, and
+the sandbox its commands run in (drawn from the same plans the job uses)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.state import Stage
+from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
 from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
+from conveyor.job.session_boundary import session_box_entry
+from conveyor.sandbox import BoxUnavailable
+from conveyor.sandbox.describe import describe
+from conveyor.verify.boxing import Opening, command_plan
 
 
 def token_env_names(config: Config) -> tuple[str, ...]:
@@ -72,15 +78,13 @@ def command_env(
     return env
 
 
-def session_env_names(
-    config: Config, environ: Mapping[str, str], stage: Stage, *, job_dir: Path, issue: int
-) -> list[str]:
-    """The sorted names a session of this stage's job would get (values never leave here)."""
+def boundary_spec(config: Config, stage: Stage, *, job_dir: Path, issue: int) -> SessionSpec:
+    """The spec a session of this stage's job would get (its prompts left empty)."""
     role = role_of(stage)
     choice = config.agents.for_role(agent_role_of(stage))
-    backend, _, scenario = resolve_choice(choice)
+    backend, executable, scenario = resolve_choice(choice)
     sessions = job_dir / "sessions"
-    spec = SessionSpec(
+    return SessionSpec(
         role=session_role(role),
         backend=backend,
         model=choice.model,
@@ -91,14 +95,23 @@ def session_env_names(
         session_dir=sessions / stage.value,
         session_key=stage.value,
         identity=SessionIdentity(issue, stage.value, stage.value),
+        executable=executable,
         scenario=scenario,
         issue_file=job_dir.parent.parent / "runs" / f"issue-{issue}" / "issue.md",
         control_socket=job_dir / "control.sock",
         git_config=job_dir / "gitconfig",
+        base_url=choice.base_url,
     )
+
+
+def session_env_names(
+    config: Config, environ: Mapping[str, str], stage: Stage, *, job_dir: Path, issue: int
+) -> list[str]:
+    """The sorted names a session of this stage's job would get (values never leave here)."""
+    spec = boundary_spec(config, stage, job_dir=job_dir, issue=issue)
     env = build_env(
         environ,
-        backend=backend,
+        backend=spec.backend,
         home=spec.session_dir / "home",
         git_config=job_dir / "gitconfig",
         conveyor_vars=session_vars(spec, 0),
@@ -108,10 +121,49 @@ def session_env_names(
     return sorted(env)
 
 
+def sandbox_entry(
+    config: Config, environ: Mapping[str, str], *, job_dir: Path, config_dir: Path | None
+) -> dict[str, object]:
+    """What the job's box enforces for its commands, drawn from the plans the job uses.
+
+    `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
+    (the caches writable, the network `[sandbox] setup_network` allows).
+    """
+    try:
+        box = job_box(config)
+    except BoxUnavailable as exc:
+        return {"mode": config.sandbox.mode, "unavailable": str(exc)}
+    repo_home = job_dir.parent.parent
+    hidden = hidden_paths(config, config_dir or repo_home, environ, repo_home)
+    checkout = job_dir / "repo"
+    boxing = command_boxing(box, config, base_plan(job_dir, checkout, hidden, environ))
+    env = command_env(
+        config,
+        environ,
+        home=boxing.plan.home,
+        git_config=job_dir / "gitconfig",
+        cache_dir=repo_home / "cache",
+    )
+    logs = job_dir / "logs"
+    envs = (repo_home / "envs",) if config.commands.reuse_setup else ()
+    drawn: dict[str, object] = {}
+    for name, setup in (("commands", False), ("setup", True)):
+        opening = Opening(checkout, (checkout, logs), envs, setup)
+        drawn[name] = describe(box, command_plan(boxing, opening, env, create=False))
+    return drawn
+
+
 def boundary_line(
-    config: Config, environ: Mapping[str, str], stage: Stage, *, job_dir: Path, issue: int
+    config: Config,
+    environ: Mapping[str, str],
+    stage: Stage,
+    *,
+    job_dir: Path,
+    issue: int,
+    config_dir: Path | None = None,
 ) -> str:
-    """One JSON line: role, checkout path (not created), session env names, network list."""
+    """One JSON line: role, checkout path (not created), session env names, network list, and
+    what the sandbox enforces."""
     role = role_of(stage)
     choice = config.agents.for_role(agent_role_of(stage))
     names = session_env_names(config, environ, stage, job_dir=job_dir, issue=issue)
@@ -120,5 +172,13 @@ def boundary_line(
         "checkout": str(job_dir / "repo"),
         "env": names,
         "network": list(network_list(role, choice.agent, config.forge.api_url)),
+        "sandbox": sandbox_entry(config, environ, job_dir=job_dir, config_dir=config_dir),
+        "session_sandbox": session_box_entry(
+            config,
+            environ,
+            boundary_spec(config, stage, job_dir=job_dir, issue=issue),
+            job_dir=job_dir,
+            config_dir=config_dir,
+        ),
     }
     return json.dumps(data)

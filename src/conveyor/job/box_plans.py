@@ -8,12 +8,12 @@ hidden one (`~/.local/bin`, `~/.cargo/bin`), so the tools the owner installed st
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.sandbox.tools import tool_paths
 from conveyor.verify.boxing import Boxing
 
 
@@ -37,32 +37,25 @@ def hidden_paths(
     return _unique(p for p in found if p != Path("/"))
 
 
-def tool_paths(environ: Mapping[str, str], hidden: Iterable[Path]) -> tuple[Path, ...]:
-    """Read-only paths given back: Conveyor's interpreter, and PATH folders in hidden ones."""
-    covers = [h.resolve() for h in hidden]
-    found = [Path(sys.prefix), Path(sys.base_prefix)]
-    for entry in environ.get("PATH", "").split(":"):
-        if entry and Path(entry).is_absolute():
-            where = Path(entry).resolve()
-            if any(where.is_relative_to(c) for c in covers):
-                found.append(where)
-    return _unique(found)
-
-
 def base_plan(
     job_dir: Path, checkout: Path, hidden: tuple[Path, ...], environ: Mapping[str, str]
 ) -> BoxPlan:
-    """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp`."""
-    home, tmp = job_dir / "home", job_dir / "tmp"
-    for folder in (home, tmp):
-        folder.mkdir(parents=True, exist_ok=True)
+    """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp` (not
+    created here: `make_folders`)."""
     return BoxPlan(
         cwd=checkout,
-        home=home,
-        tmp=tmp,
+        home=job_dir / "home",
+        tmp=job_dir / "tmp",
         hidden=hidden,
         readable=tool_paths(environ, hidden),
     )
+
+
+def make_folders(plan: BoxPlan) -> BoxPlan:
+    """Create the plan's private HOME and tmp; the plan."""
+    for folder in (plan.home, plan.tmp):
+        folder.mkdir(parents=True, exist_ok=True)
+    return plan
 
 
 def job_box(config: Config) -> Box:
@@ -71,9 +64,10 @@ def job_box(config: Config) -> Box:
 
 
 def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
-    """The boxing of a job's commands: setup gets the host's network when it names hosts
-    (`[sandbox] setup_network`; the allowlisting proxy is not in front of it yet)."""
-    return Boxing(box, plan, "shared" if config.sandbox.setup_network else "none")
+    """The boxing of a job's commands: setup reaches exactly the hosts `[sandbox]
+    setup_network` names, through the allowlisting proxy; no other command has a network."""
+    hosts = config.sandbox.setup_network
+    return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:

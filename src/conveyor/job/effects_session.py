@@ -19,11 +19,13 @@ from conveyor.core.session import (
     SessionSpec,
     SessionStatus,
 )
+from conveyor.core.session_box import SandboxMode, SessionSandbox
 from conveyor.core.state import IssueState, Stage
 from conveyor.job.context import JobContext
 from conveyor.job.hub import CheckReply
 from conveyor.job.jobfile import SessionRecord, UsageRecord
 from conveyor.job.live_session import LiveSession
+from conveyor.sandbox.proxy import Blocked
 from conveyor.stages.effects import LaunchSession, SessionEnded
 from conveyor.stages.registry import definition
 
@@ -69,7 +71,28 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
         reply_check_rounds=limits.reply_check_rounds,
         money_per_session=ctx.what.config.money.per_session,
         base_url=choice.base_url,
+        sandbox=session_sandbox(ctx),
     )
+
+
+def session_sandbox(ctx: JobContext) -> SessionSandbox:
+    """The session's box as the job's: its mode, hosts, and what it hides and gives back."""
+    config = ctx.what.config.sandbox
+    boxing = ctx.where.boxing
+    if boxing is None:
+        return SessionSandbox(mode=config.mode, allow_hosts=config.allow_hosts)
+    plan = boxing.plan
+    mode: SandboxMode = "bwrap" if boxing.box.confined else "none"
+    return SessionSandbox(mode, config.allow_hosts, plan.hidden, plan.readable)
+
+
+def _blocked(ctx: JobContext, spec: SessionSpec) -> Blocked:
+    """A connection the session's box refused, as a job event (`network-blocked`)."""
+
+    def blocked(host: str, port: int) -> None:
+        ctx.live.events.emit("network-blocked", key=spec.session_key, host=host, port=port)
+
+    return blocked
 
 
 def _record(ctx: JobContext, spec: SessionSpec, result: SessionResult, live: LiveSession) -> None:
@@ -135,7 +158,9 @@ def run_launch(
     live = LiveSession(ctx.live.job_file, spec.session_key, budget)
     try:
         with ctx.live.hub.track(spec.session_key, handle):
-            result = launch(spec, ctx.who.environ, handle, progress=live)
+            result = launch(
+                spec, ctx.who.environ, handle, progress=live, on_blocked=_blocked(ctx, spec)
+            )
     except BaseException:
         live.close(SessionStatus.FAILED.value)
         raise

@@ -67,7 +67,14 @@ def print_boundary(opts: JobOptions, environ: Mapping[str, str]) -> int:
     home = repo_home(opts.config, environ)
     job_id = f"issue-{opts.issue}-{opts.stage.value}-{job_stamp(now_utc())}"
     job_dir = home / "jobs" / job_id
-    line = boundary_line(opts.config, environ, opts.stage, job_dir=job_dir, issue=opts.issue)
+    line = boundary_line(
+        opts.config,
+        environ,
+        opts.stage,
+        job_dir=job_dir,
+        issue=opts.issue,
+        config_dir=opts.config_dir,
+    )
     print(line)  # noqa: T201 - the command's output
     return 0
 

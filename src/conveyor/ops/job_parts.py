@@ -42,6 +42,7 @@ EventKind = Literal[
     "stacked",
     "restacked",
     "pr-retargeted",
+    "network-blocked",
 ]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 

@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 # Each CLI's model API hosts; opencode's follow the provider its model names.
 BACKEND_HOSTS: dict[str, tuple[str, ...]] = {
     "claude": ("api.anthropic.com",),
-    "codex": ("api.openai.com", "chatgpt.com"),
+    # chatgpt.com serves a ChatGPT sign-in's requests, auth.openai.com refreshes its token.
+    "codex": ("api.openai.com", "chatgpt.com", "auth.openai.com"),
 }
 OPENCODE_PROVIDERS: dict[str, tuple[str, ...]] = {
     "anthropic": ("api.anthropic.com",),

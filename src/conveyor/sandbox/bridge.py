@@ -15,17 +15,16 @@ listens there and tunnels each connection over the Unix socket to the proxy outs
 
 Then it runs COMMAND as its child, passes SIGTERM, SIGINT and SIGHUP on to it, and exits
 with its code. Every session starts one, so this file needs only the standard library and
-runs as `python -I -S bridge.py` (see `agents/mcp_relay.py` for the same reason).
+runs as `python -I -S bridge.py` (see `agents/mcp_relay.py` for the same reason); it
+imports neither subprocess nor contextlib (`posix_spawn` starts the child).
 A bad argument is named on stderr, exit 2; a port that cannot be listened on, exit 1.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import socket
-import subprocess
 import sys
 import threading
 from collections.abc import Sequence
@@ -46,11 +45,16 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
             sink.sendall(data)
     except OSError:
         for sock in (source, sink):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
+            _shutdown(sock, socket.SHUT_RDWR)
         return
-    with contextlib.suppress(OSError):
-        sink.shutdown(socket.SHUT_WR)
+    _shutdown(sink, socket.SHUT_WR)
+
+
+def _shutdown(sock: socket.socket, how: int) -> None:
+    try:
+        sock.shutdown(how)
+    except OSError:
+        pass
 
 
 def join_sockets(one: socket.socket, other: socket.socket) -> None:
@@ -161,9 +165,10 @@ def start_listeners(socket_path: str, forwards: Sequence[tuple[str, int]]) -> in
         target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         _start(_listen(socket.AF_INET, "127.0.0.1", port), socket_path, target)
         if host in LOCAL_NAMES and socket.has_ipv6:
-            # A box without an IPv6 loopback has 127.0.0.1 alone answer.
-            with contextlib.suppress(OSError):
+            try:
                 _start(_listen(socket.AF_INET6, "::1", port), socket_path, target)
+            except OSError:
+                pass  # a box without an IPv6 loopback: 127.0.0.1 alone answers
     proxy_port: int = proxy.getsockname()[1]
     return proxy_port
 
@@ -175,19 +180,26 @@ def run(command: list[str], proxy_port: int) -> int:
     env.update(dict.fromkeys(PROXY_VARS, url))
     env["NO_PROXY"] = env["no_proxy"] = NO_PROXY
     try:
-        child = subprocess.Popen(command, env=env)
+        child = os.posix_spawnp(command[0], command, env)
     except OSError as exc:
         sys.stderr.write(f"bridge: cannot start {command[0]}: {exc}\n")
         return 127
 
     def forward(signum: int, _frame: object) -> None:
-        with contextlib.suppress(OSError):
-            child.send_signal(signum)
+        try:
+            os.kill(child, signum)
+        except OSError:
+            pass
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, forward)
-    code = child.wait()
-    return 128 - code if code < 0 else code
+    while True:
+        try:
+            _, status = os.waitpid(child, 0)
+        except InterruptedError:
+            continue
+        code = os.waitstatus_to_exitcode(status)
+        return 128 - code if code < 0 else code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,7 @@ import contextlib
 import os
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -227,6 +228,20 @@ class NetworkProxy:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
+    """`argv` behind the in-box bridge (`sandbox/bridge.py`, run by this interpreter without
+    site packages): the proxy port, and each loopback endpoint forwarded at its own port."""
+    out = [sys.executable, "-I", "-S", bridge_file(), "--socket", str(proxy.socket_path)]
+    for host, port in sorted(proxy.allowlist.endpoints):
+        out += ["--forward", f"{host}:{port}"]
+    return [*out, "--", *argv]
+
+
+def bridge_file() -> str:
+    """The bridge's own file."""
+    return str(Path(__file__).with_name("bridge.py"))
 
 
 def short_tmp() -> str:

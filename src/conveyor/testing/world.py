@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import find_state
 from conveyor.forge.emulator.records import bare_repo_path
@@ -190,6 +191,8 @@ class World:
         user_home = self.root / "user-home"
         user_home.mkdir(exist_ok=True)
         env |= {"HOME": str(user_home), TOKEN_ENV: self.tokens[ACCOUNT]}
+        # Where a test and its scripted sessions meet (the sessions' box makes it writable).
+        env[TEST_SHARE_ENV] = str(self.root.parent)
         return env | self.extra_env
 
     def run(self, *args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:

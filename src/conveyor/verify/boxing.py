@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from conveyor.sandbox import Box, BoxPlan, Network
+from conveyor.sandbox.allowlist import Allowlist
+from conveyor.sandbox.proxy import NetworkProxy, bridge_argv
 
 # The cache folders commands are given (`job.boundary.cache_vars`); setup fills them.
 CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR")
@@ -29,6 +31,8 @@ class Boxing:
     box: Box
     plan: BoxPlan
     setup_network: Network = "none"
+    # With setup_network "proxy": the hosts setup reaches through the allowlisting proxy.
+    setup_hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -41,8 +45,11 @@ class Opening:
     setup: bool = False
 
 
-def command_plan(boxing: Boxing, opening: Opening, env: Mapping[str, str]) -> BoxPlan:
-    """The plan of one command: the base plan opened as `opening` says."""
+def command_plan(
+    boxing: Boxing, opening: Opening, env: Mapping[str, str], *, create: bool = True
+) -> BoxPlan:
+    """The plan of one command: the base plan opened as `opening` says (its missing writable
+    folders created, unless `create` is false: the boundary only draws it)."""
     writable = [opening.cwd, *opening.writable]
     readable = [*opening.readable, *_named(env, READ_VARS)]
     if opening.setup:
@@ -50,17 +57,36 @@ def command_plan(boxing: Boxing, opening: Opening, env: Mapping[str, str]) -> Bo
     else:
         readable += _named(env, CACHE_VARS)
     plan = replace(boxing.plan, cwd=opening.cwd)
-    plan = plan.with_writable(*_existing(writable)).with_readable(*readable)
+    plan = plan.with_writable(*(_existing(writable) if create else writable))
+    plan = plan.with_readable(*readable)
     return replace(plan, network=boxing.setup_network if opening.setup else "none")
 
 
 def wrapped(
-    boxing: Boxing | None, opening: Opening, env: Mapping[str, str], argv: Sequence[str]
+    boxing: Boxing | None,
+    opening: Opening,
+    env: Mapping[str, str],
+    argv: Sequence[str],
+    proxy: NetworkProxy | None = None,
 ) -> list[str]:
-    """`argv` as it runs: inside the box for `opening`, or bare without a box."""
+    """`argv` as it runs: inside the box for `opening`, or bare without a box; with a
+    `proxy` and network "proxy", behind the bridge to it."""
     if boxing is None or not boxing.box.confined:
         return list(argv)
-    return boxing.box.wrap(list(argv), command_plan(boxing, opening, env))
+    plan = command_plan(boxing, opening, env)
+    if proxy is None or plan.network != "proxy":
+        return boxing.box.wrap(list(argv), plan)
+    plan = replace(plan, sockets=(*plan.sockets, proxy.folder))
+    return boxing.box.wrap(bridge_argv(proxy, list(argv)), plan)
+
+
+def setup_proxy(boxing: Boxing | None, opening: Opening, log: Path) -> NetworkProxy | None:
+    """The allowlisting proxy a setup command reaches `setup_hosts` through, when it does."""
+    if boxing is None or not boxing.box.confined or not opening.setup:
+        return None
+    if boxing.setup_network != "proxy":
+        return None
+    return NetworkProxy(Allowlist.of(boxing.setup_hosts), log)
 
 
 def _named(env: Mapping[str, str], names: Sequence[str]) -> list[Path]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from conveyor.core.config import Commands
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.verify import setup_env
-from conveyor.verify.boxing import Boxing, Opening, wrapped
+from conveyor.verify.boxing import Boxing, Opening, setup_proxy, wrapped
 from conveyor.verify.commands import run_command
 from conveyor.verify.reports import clear_report, report_path, with_report
 from conveyor.verify.setup_env import SharedEnv
@@ -67,16 +67,21 @@ class Context:
         used = self.env if env is None else env
         readable = (self.envs_dir,) if self.envs_dir is not None else ()
         opening = Opening(where, (self.checkout, self.logs_dir, *writable), readable, setup)
-        return run_command(
-            name,
-            command,
-            where,
-            env=used,
-            timeout_s=float(self.commands.timeout_seconds),
-            log_path=log,
-            heartbeat=self.heartbeat,
-            wrap=lambda argv: wrapped(self.boxing, opening, used, argv),
-        )
+        proxy = setup_proxy(self.boxing, opening, self.logs_dir / "network.log")
+        try:
+            return run_command(
+                name,
+                command,
+                where,
+                env=used,
+                timeout_s=float(self.commands.timeout_seconds),
+                log_path=log,
+                heartbeat=self.heartbeat,
+                wrap=lambda argv: wrapped(self.boxing, opening, used, argv, proxy),
+            )
+        finally:
+            if proxy is not None:
+                proxy.close()
 
     def test_command(self, tree: Path, files: Sequence[str] | None = None) -> str | None:
         """The command that runs the tests in `tree`: `commands.test` without the named test

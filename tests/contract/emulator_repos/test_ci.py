@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +67,20 @@ def test_a_push_to_the_head_runs_ci_again_and_a_failure_is_reported(ci_world: Gi
         assert "checking fail" in run["output"]["summary"]
 
 
+@pytest.fixture
+def seen_folder() -> Iterator[Path]:
+    """A folder the CI's box sees (read-only, as the root filesystem): not in /tmp, which the
+    box replaces with its own."""
+    folder = Path(tempfile.mkdtemp(prefix="conveyor-ci-test-", dir="/var/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_one_run_at_a_time_later_runs_wait_queued(
-    forge_server: ForgeServer, tmp_path: Path
+    forge_server: ForgeServer, tmp_path: Path, seen_folder: Path
 ) -> None:
     """While one run waits on a gate, the next PR's run stays queued; both finish after."""
-    gate = tmp_path / "gate"
+    gate = seen_folder / "gate"
     gw = make_git_world(
         forge_server, tmp_path, ci=f"while [ ! -e {gate} ]; do sleep 0.05; done; echo through"
     )
@@ -133,16 +145,56 @@ def test_the_command_gets_a_minimal_environment_without_tokens(
     assert "GITHUB_TOKEN" not in summary
 
 
+def _running(marker: str) -> list[int]:
+    """The pids (as this process sees them) whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if entry.name.isdigit() and marker.encode() in words:
+            found.append(int(entry.name))
+    return found
+
+
 def test_stopping_the_server_kills_the_running_command(tmp_path: Path) -> None:
-    """The command's process group is gone once the server has stopped."""
-    pid_file = tmp_path / "ci.pid"
-    command = f"echo $$ > {pid_file}; sleep 60"
+    """The command and what it started are gone once the server has stopped.
+
+    The command runs boxed in a pid namespace of its own, so it is found by its command
+    line (a `sleep` with a duration no other process uses), not by the pid it sees.
+    """
+    marker = f"{60 + os.getpid() % 1000 / 1000:.3f}"
+    command = f"sleep {marker}"
     with ForgeServer(tmp_path / "forge") as server:
         gw = make_git_world(server, tmp_path, ci=command)
         with gw.client(gw.writer_token) as client:
             gw.push_branch("slow", {"s.txt": "s\n"}, "Slow")
             open_pr(client, gw, "slow")
-            wait_for(lambda: pid_file.exists() and pid_file.read_text().strip())
-    pid = int(pid_file.read_text())
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+            wait_for(lambda: _running(marker))
+    wait_for(lambda: not _running(marker))
+
+
+def test_the_command_runs_boxed_away_from_the_forge_and_the_server(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """A CI command cannot signal the server, read the forge's data or reach its port.
+
+    Without the box each probe would succeed: the server runs in this very process.
+    """
+    port = forge_server.url.rsplit(":", 1)[1]
+    probe = (
+        f"kill -0 {os.getpid()} 2>/dev/null && echo SIGNALLED || echo NO-SIGNAL; "
+        f'ls {forge_server.data_dir} >/dev/null 2>&1 && test -n "$(ls -A {forge_server.data_dir})"'
+        " && echo SEES-DATA || echo NO-DATA; "
+        f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 5)\""
+        " 2>/dev/null && echo CONNECTED || echo NO-NETWORK"
+    )
+    gw = make_git_world(forge_server, tmp_path, ci=probe)
+    with gw.client(gw.writer_token) as client:
+        sha = gw.push_branch("boxed", {"b.txt": "b\n"}, "Boxed")
+        open_pr(client, gw, "boxed")
+        summary = _completed(client, gw, sha)["output"]["summary"]
+    assert "NO-SIGNAL" in summary, summary
+    assert "NO-DATA" in summary, summary
+    assert "NO-NETWORK" in summary, summary

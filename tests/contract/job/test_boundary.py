@@ -65,3 +65,27 @@ def test_a_real_session_gets_no_token_and_no_file_of_the_job_holds_one(world: Wo
     for path in [p for p in world.home.rglob("*") if p.is_file() and not p.is_symlink()]:
         data = path.read_bytes()
         assert not any(s.encode() in data for s in secrets), path
+
+
+def test_the_boundary_draws_the_box_the_jobs_commands_run_in(world: World) -> None:
+    """Conveyor's home and the config folder hidden, the checkout and logs writable, the setup
+    only given the caches and, with `setup_network`, the network; its own pid namespace."""
+    world.write_config({"sandbox": {"setup_network": ["pypi.org"]}})
+    world.repo_home.mkdir(parents=True)  # a hidden path that does not exist needs no cover
+    done = world.job(1, "implement", "--print-boundary")
+    assert done.returncode == 0, done.stderr
+    sandbox = json.loads(done.stdout)["sandbox"]
+    commands, setup = sandbox["commands"], sandbox["setup"]
+    access = {m["path"]: m["access"] for m in commands["mounts"]}
+    checkout = json.loads(done.stdout)["checkout"]
+    assert commands["mode"] == "bwrap"
+    assert access[str(world.home.resolve())] == "hidden"
+    assert access[str(world.config_path.parent.resolve())] == "hidden"
+    assert access[checkout] == "rw"
+    assert access[str(world.repo_home / "cache")] == "ro"
+    assert commands["network"] == "own loopback only"
+    assert commands["pid_namespace"].startswith("own")
+    setup_access = {m["path"]: m["access"] for m in setup["mounts"]}
+    assert setup_access[str(world.repo_home / "cache")] == "rw"
+    assert setup["network"] == "own loopback, out only through the allowlisting proxy"
+    assert not (world.repo_home / "jobs").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conveyor.sandbox.allowlist import Allowlist, AllowlistError, model_hosts
+from conveyor.sandbox.bridge import parse
 from conveyor.sandbox.proxy import BadRequest, parse_head
 
 
@@ -62,3 +63,20 @@ def test_a_request_head_names_its_target() -> None:
     for bad in (b"GET /relative HTTP/1.1\r\n\r\n", b"CONNECT nohost HTTP/1.1\r\n\r\n", b"x\r\n"):
         with pytest.raises(BadRequest):
             parse_head(bad)
+
+
+def test_the_bridge_names_a_bad_argument() -> None:
+    """No command, no socket, a forward without a port: each is a ValueError naming it."""
+    assert parse(["--socket", "/s", "--forward", "127.0.0.1:80", "--", "true"]) == (
+        "/s",
+        [("127.0.0.1", 80)],
+        ["true"],
+    )
+    for argv, named in (
+        (["--socket", "/s"], "command"),
+        (["--", "true"], "--socket"),
+        (["--socket", "/s", "--forward", "host", "--", "true"], "--forward"),
+        (["--socket", "/s", "--bogus", "x", "--", "true"], "--bogus"),
+    ):
+        with pytest.raises(ValueError, match=named):
+            parse(argv)

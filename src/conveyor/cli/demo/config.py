@@ -23,11 +23,13 @@ def demo_config(
     scenario: Path,
     agent: str = "scripted",
     model: tuple[str, str] | None = None,
+    sandbox: str = "auto",
 ) -> dict[str, Any]:
     """The config's values: claim wait 0, 1 s polls, three jobs, token and money caps off.
 
     A real `agent` replaces the scripted one and gets a daily money budget; `model`
     (a model name and a base URL) points it at another model server (the fake model).
+    `sandbox` is `[sandbox] mode` (`conveyor demo --sandbox`).
     """
     choice: dict[str, Any] = {"agent": "scripted", "scenario": str(scenario)}
     money: dict[str, Any] = {}
@@ -56,6 +58,7 @@ def demo_config(
         },
         "agents": {"default": choice},
         "wiki": True,
+        "sandbox": {"mode": sandbox},
     }
     if money:
         values["money"] = money

@@ -62,18 +62,28 @@ class DemoRun:
 
 
 def prepare(
-    server: ForgeServer, files: DemoFiles, agent: str, model_url: str | None = None
+    server: ForgeServer,
+    files: DemoFiles,
+    agent: str,
+    model_url: str | None = None,
+    sandbox: str = "auto",
 ) -> tuple[dict[str, str], list[int]]:
     """Set the stage and write the config; returns the orchestrator's env and the issue numbers.
 
-    With `model_url` (the fake model's) the real CLI is pointed there, with fake keys.
+    With `model_url` (the fake model's) the real CLI is pointed there, with fake keys;
+    `sandbox` is the config's `[sandbox] mode`.
     """
     token, numbers = demo_issues.set_stage(server)
     files.root.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shipped_path(), files.scenario)
     model = None if model_url is None else (fake_agent.MODELS[agent], model_url)
     values = demo_config(
-        api_url=server.url, home=files.home, scenario=files.scenario, agent=agent, model=model
+        api_url=server.url,
+        home=files.home,
+        scenario=files.scenario,
+        agent=agent,
+        model=model,
+        sandbox=sandbox,
     )
     write_demo_config(files.config, values, token)
     extra = fake_agent.fake_environ() if model_url is not None else {}
@@ -87,6 +97,7 @@ def run_pipeline(
     agent: str,
     console: Console,
     fake_model: bool = False,
+    sandbox: str = "auto",
 ) -> DemoRun:
     """Run the orchestrator until nothing is left to do, the live view showing it.
 
@@ -100,7 +111,8 @@ def run_pipeline(
     playbook = fake_agent.demo_playbook(shipped_path()) if fake_model else None
     model = None if playbook is None else fake_agent.start_fake_model(playbook)
     try:
-        environ, opened = prepare(server, files, agent, None if model is None else model.url)
+        url = None if model is None else model.url
+        environ, opened = prepare(server, files, agent, url, sandbox)
         config = load_config(files.config)
         return _run(
             server, files, config=config, environ=environ, opened=opened, agent=agent,

@@ -114,6 +114,10 @@ _PHRASES: Mapping[str, Callable[[Fields], str]] = {
     "checks": _checks,
     "restacked": _restacked,
     "pr-retargeted": lambda f: f"PR #{f.get('pr', '?')} now based on {f.get('base', '?')}",
+    "network-blocked": lambda f: (
+        f"session {f.get('key', '?')}: connection to {f.get('host', '?')}:{f.get('port', '?')}"
+        " blocked by the sandbox"
+    ),
     "unreadable": lambda f: f"unreadable event line: {f.get('where', '?')}",
 }
 """How each known kind of event reads; any other kind reads as its name and fields."""

@@ -7,12 +7,14 @@ queue CI even when no request arrives. Stopping the server kills the running com
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from pathlib import Path
 
 from starlette.routing import BaseRoute
 
 from conveyor.forge.emulator.check_rows import check_run, update_check_run
-from conveyor.forge.emulator.ci_run import run_ci
+from conveyor.forge.emulator.ci_run import ci_box, run_ci
 from conveyor.forge.emulator.hook_events import Objects
 from conveyor.forge.emulator.hook_push import deliver
 from conveyor.forge.emulator.pull_shape import RepoView
@@ -32,6 +34,9 @@ class CiWorker:
         self.stop = threading.Event()
         self.wake = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="conveyor-ci", daemon=True)
+        self.box = ci_box()
+        found = [state.data_dir, state.pipeline_home, os.environ.get("HOME")]
+        self.hidden = tuple(Path(p) for p in found if p and Path(p) != Path("/"))
 
     def _loop(self) -> None:
         store = self.state.store
@@ -62,7 +67,10 @@ class CiWorker:
                 return False
             update_check_run(conn, job["id"], status="in_progress", summary="Running.")
         bare = repo_git(store, self.state.data_dir, int(job["repo_id"]))
-        outcome = run_ci(bare, str(job["head_sha"]), str(job["ci_command"] or "true"), self.stop)
+        command = str(job["ci_command"] or "true")
+        outcome = run_ci(
+            bare, str(job["head_sha"]), command, self.stop, box=self.box, hidden=self.hidden
+        )
         title = "CI passed" if outcome.conclusion == "success" else f"CI {outcome.conclusion}"
         with store.tx() as conn:
             update_check_run(

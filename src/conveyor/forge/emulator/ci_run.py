@@ -14,6 +14,8 @@ from pathlib import Path
 
 from conveyor.git import GitError, Repo, checkout_detached
 from conveyor.git.runner import git_text
+from conveyor.sandbox import Box, BoxPlan, BoxUnavailable, select_box
+from conveyor.sandbox.tools import tool_paths
 
 LOG_TAIL_CHARS = 60_000
 TIMEOUT_S = 1800.0
@@ -49,13 +51,50 @@ def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
     return marker + text[len(text) - limit + len(marker) :]
 
 
+def ci_box() -> Box:
+    """The box CI commands run in: bwrap when one can be built here, else none.
+
+    The emulator is a test and demo forge, not the pipeline: where no box can be built
+    the orchestrator refuses to start (or runs with `mode = "none"` knowingly), so its CI
+    runs unconfined there rather than failing every check.
+    """
+    try:
+        return select_box("auto")
+    except BoxUnavailable:
+        return Box("none")
+
+
+def ci_plan(root: Path, checkout: Path, hidden: tuple[Path, ...]) -> BoxPlan:
+    """A CI run's plan: it writes only its checkout, HOME and tmp under `root`, no network,
+    and sees neither the forge's data nor the owner's home (`hidden`)."""
+    tmp = root / "tmp"
+    tmp.mkdir(exist_ok=True)
+    return BoxPlan(
+        cwd=checkout,
+        home=root / "home",
+        tmp=tmp,
+        writable=(checkout,),
+        readable=tool_paths(os.environ, hidden),
+        hidden=hidden,
+    )
+
+
 def run_ci(
-    bare: Repo, sha: str, command: str, stop: threading.Event, timeout_s: float = TIMEOUT_S
+    bare: Repo,
+    sha: str,
+    command: str,
+    stop: threading.Event,
+    timeout_s: float = TIMEOUT_S,
+    *,
+    box: Box | None = None,
+    hidden: tuple[Path, ...] = (),
 ) -> CiOutcome:
     """Check out `sha` and run `command` with `sh -c`; `stop` kills it (whole process group).
 
-    A head commit asking to skip CI (`[skip ci]` and its variants in the message, or a
-    `skip-checks: true` trailer, as GitHub reads them) is not run: `skipped`.
+    It runs in `box` (None: unconfined) with `hidden` (the forge's data, the owner's
+    home) not there. A head commit asking to skip CI (`[skip ci]` and its variants in
+    the message, or a `skip-checks: true` trailer, as GitHub reads them) is not run:
+    `skipped`.
     """
     if skips_ci(bare, sha):
         return CiOutcome("skipped", "The head commit asks to skip CI.")
@@ -68,9 +107,12 @@ def run_ci(
             checkout = checkout_detached(bare, sha, root / "repo")
         except GitError as exc:
             return CiOutcome("failure", tail(f"checkout of {sha} failed: {exc}\n"))
+        argv = ["/bin/sh", "-c", command]
+        if box is not None and box.confined:
+            argv = box.wrap(argv, ci_plan(root, checkout.path, hidden))
         with log_path.open("wb") as log:
             proc = subprocess.Popen(
-                ["/bin/sh", "-c", command],
+                argv,
                 cwd=checkout.path,
                 env=ci_environment(home),
                 stdin=subprocess.DEVNULL,

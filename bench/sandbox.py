@@ -1,0 +1,223 @@
+"""Benchmark: what the sandbox adds to a command's start, a session's start and a whole issue.
+
+Per command: `true` and `python -c pass` run through verify's `run_command`, bare and in
+the job's box (a plan shaped as a job's: Conveyor's home, the config and the real home
+hidden, the checkout and logs writable), interleaved, median of many runs; the figure is
+boxed minus bare. Per session start: the interpreter a session starts (`python -I -S`),
+in a plan shaped as a session's (its folder and the checkout writable); and the same with
+what the runner adds for the network (`session_start_proxied`: the proxy opened and
+closed, the bridge listening in front). Whole issue: the
+clean issue of `bench/pipeline.py` (no sleeping test command) driven to merged with
+`[sandbox] mode = "auto"` (bwrap) and `"none"`, once each; the figure is on ÷ off.
+The demo's own wall time on ÷ off is `--demo` (two whole demos: about two minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from pipeline import TAG, scenario  # noqa: E402
+
+from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
+from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
+from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402
+from conveyor.testing.emulator import ForgeServer  # noqa: E402
+from conveyor.testing.world import World  # noqa: E402
+from conveyor.verify.commands import run_command  # noqa: E402
+
+GOALS = {"command_start_added_ms": 30.0, "issue_wall_ratio": 1.05}
+TIME_LIMIT_S = 40.0
+RUNS = 15
+
+
+def _plan(root: Path, *, session: bool) -> BoxPlan:
+    """A job's (or a session's) plan under `root`, its folders made."""
+    home = root / "conveyor-home"
+    job = home / "acme__widgets" / "jobs" / "issue-1-implement-x"
+    checkout, config = job / "repo", root / "config"
+    sessions = job / "sessions" / "implement"
+    made = (checkout, job / "logs", job / "home", job / "tmp", config, sessions / "home")
+    for folder in made:
+        folder.mkdir(parents=True, exist_ok=True)
+    (config / "token").write_text("not a real token\n")
+    writable = (checkout, sessions) if session else (checkout, job / "logs")
+    return BoxPlan(
+        cwd=checkout,
+        home=sessions / "home" if session else job / "home",
+        tmp=job / "tmp",
+        writable=writable,
+        hidden=(home, config, config / "token", Path(os.environ.get("HOME", "/root"))),
+    )
+
+
+def _median_ms(run: Callable[[], None]) -> float:
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def command_cost(box: Box, plan: BoxPlan, command: str, log: Path) -> dict[str, float]:
+    """Median start of `command` through `run_command`, bare and boxed (interleaved halves)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(plan.home)}
+
+    def once(wrap: Callable[[list[str]], list[str]] | None) -> Callable[[], None]:
+        def run() -> None:
+            done = run_command("bench", command, plan.cwd, env=env, timeout_s=30, log_path=log,
+                               wrap=wrap)  # fmt: skip
+            assert done.ok, done.tail
+
+        return run
+
+    boxed = once(lambda argv: box.wrap(argv, plan))
+    bare = once(None)
+    bare_ms = statistics.median([_median_ms(bare), _median_ms(bare)])
+    boxed_ms = statistics.median([_median_ms(boxed), _median_ms(boxed)])
+    return {"bare_ms": round(bare_ms, 2), "boxed_ms": round(boxed_ms, 2),
+            "added_ms": round(boxed_ms - bare_ms, 2)}  # fmt: skip
+
+
+def session_cost(box: Box, plan: BoxPlan) -> dict[str, float]:
+    """Median start of a session's interpreter (`python -I -S -c pass`), bare and boxed."""
+    argv = [sys.executable, "-I", "-S", "-c", "pass"]
+
+    def run(args: list[str]) -> Callable[[], None]:
+        def once() -> None:
+            subprocess.run(args, check=True, cwd=plan.cwd, capture_output=True)
+
+        return once
+
+    bare_ms = _median_ms(run(argv))
+    boxed_ms = _median_ms(run(box.wrap(argv, plan)))
+    return {"bare_ms": round(bare_ms, 2), "boxed_ms": round(boxed_ms, 2),
+            "added_ms": round(boxed_ms - bare_ms, 2)}  # fmt: skip
+
+
+def proxied_session_cost(box: Box, plan: BoxPlan) -> dict[str, float]:
+    """A session's whole box start as the runner makes it: its proxy opened (socket, thread),
+    the bridge in front (listening on its proxy port and a forwarded one), the interpreter
+    run, the proxy closed; bare is the interpreter alone."""
+    argv = [sys.executable, "-I", "-S", "-c", "pass"]
+    allow = Allowlist.of(["api.anthropic.com"], ["http://127.0.0.1:4100"])
+
+    def bare() -> None:
+        subprocess.run(argv, check=True, cwd=plan.cwd, capture_output=True)
+
+    def boxed() -> None:
+        with NetworkProxy(allow) as proxy:
+            proxied = replace(plan, sockets=(proxy.folder,), network="proxy")
+            wrapped = box.wrap(bridge_argv(proxy, argv), proxied)
+            subprocess.run(wrapped, check=True, cwd=plan.cwd, capture_output=True)
+
+    bare_ms, boxed_ms = _median_ms(bare), _median_ms(boxed)
+    return {"bare_ms": round(bare_ms, 2), "boxed_ms": round(boxed_ms, 2),
+            "added_ms": round(boxed_ms - bare_ms, 2)}  # fmt: skip
+
+
+def issue_wall(server: ForgeServer, root: Path, mode: str) -> float:
+    """Wall seconds of `conveyor drive` taking the clean issue to merged under `mode`."""
+    config = {
+        "commands": {"timeout_seconds": 120},
+        "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
+        "sandbox": {"mode": mode},
+    }
+    world = World.create(server, root / f"world-{mode}", config=config)
+    world.write_scenario(scenario())
+    issue = world.open_issue(f"Add a stock total [{TAG}]", "Sum the quantities of every item.")
+    start = time.perf_counter()
+    done = world.drive(issue.number)
+    wall = time.perf_counter() - start
+    pr = world.pr(issue.number)
+    if done.returncode != 0 or pr is None or not pr.merged:
+        msg = f"the issue did not merge with mode {mode} (exit {done.returncode}): {done.stderr}"
+        raise RuntimeError(msg)
+    return wall
+
+
+def demo_wall(mode: str) -> float:
+    """Wall seconds of `conveyor demo --no-serve --sandbox MODE`."""
+    conveyor = str(Path(sys.executable).with_name("conveyor"))
+    start = time.perf_counter()
+    done = subprocess.run([conveyor, "demo", "--no-serve", "--sandbox", mode],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    if done.returncode != 0:
+        msg = f"the demo with --sandbox {mode} missed: {done.stdout[-400:]}"
+        raise RuntimeError(msg)
+    return time.perf_counter() - start
+
+
+def measure(root: Path, *, demo: bool) -> dict[str, object]:
+    """Every figure."""
+    box = select_box("auto")
+    log = root / "bench.log"
+    job_plan, session_plan = _plan(root / "c", session=False), _plan(root / "s", session=True)
+    figures: dict[str, object] = {
+        "bwrap": str(box.binary),
+        "command_true": command_cost(box, job_plan, "true", log),
+        "command_python": command_cost(box, job_plan, f"{sys.executable} -c pass", log),
+        "session_start": session_cost(box, session_plan),
+        "session_start_proxied": proxied_session_cost(box, session_plan),
+    }
+    with ForgeServer(root / "forge") as server:
+        off = issue_wall(server, root, "none")
+        on = issue_wall(server, root, "auto")
+    figures |= {"issue_wall_off_s": round(off, 2), "issue_wall_on_s": round(on, 2),
+                "issue_wall_ratio": round(on / off, 3)}  # fmt: skip
+    if demo:
+        demo_off, demo_on = demo_wall("none"), demo_wall("auto")
+        figures |= {"demo_wall_off_s": round(demo_off, 2), "demo_wall_on_s": round(demo_on, 2),
+                    "demo_wall_ratio": round(demo_on / demo_off, 3)}  # fmt: skip
+    return figures
+
+
+def _added(figures: dict[str, object], key: str) -> float:
+    entry = figures[key]
+    assert isinstance(entry, dict)
+    return float(entry["added_ms"])
+
+
+def main() -> None:
+    """Measure, then print the JSON line."""
+    root = Path(tempfile.mkdtemp(prefix="conveyor-bench-sandbox-"))
+    os.environ["CONVEYOR_HOME"] = str(root / "home")
+    demo = "--demo" in sys.argv[1:]
+    try:
+        figures = measure(root, demo=demo)
+    except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
+        print(f"the sandbox bench failed: {exc}", file=sys.stderr)
+        figures = {"error": str(exc).splitlines()[0]}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    total = time.perf_counter() - STARTED
+    figures["bench_total_s"] = round(total, 2)
+    goals: dict[str, float] = {**GOALS, "bench_total_s": TIME_LIMIT_S}
+    if demo:
+        goals["demo_wall_ratio"] = GOALS["issue_wall_ratio"]
+    met = "error" not in figures and (
+        _added(figures, "command_true") <= GOALS["command_start_added_ms"]
+        and _added(figures, "command_python") <= GOALS["command_start_added_ms"]
+        and float(str(figures["issue_wall_ratio"])) <= GOALS["issue_wall_ratio"]
+        and (not demo or float(str(figures["demo_wall_ratio"])) <= GOALS["issue_wall_ratio"])
+        and (demo or total < TIME_LIMIT_S)
+    )
+    print(json.dumps({"bench": "sandbox", "figures": figures, "goals": goals, "met": met}))
+
+
+if __name__ == "__main__":
+    main()

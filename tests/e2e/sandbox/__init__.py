@@ -1,0 +1,1 @@
+"""The sandbox end to end: a hostile session and a hostile committed test."""
