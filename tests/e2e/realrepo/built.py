@@ -58,7 +58,7 @@ def uv_setup_command(wheelhouse: Path) -> str:
     """The same setup with uv (`uv venv .venv && uv pip install -e '.[test]'`): a quarter of
     pip's CPU time, for the fixtures that set up in every tree."""
     uv = Path(PY).parent / "uv"
-    cache = wheelhouse.parent / "uv-cache"
+    cache = '"$XDG_CACHE_HOME/uv"'  # boxed, setup may write only its tree and the caches
     venv = f"{uv} venv -q --python {PY} .venv"
     pip = f"{uv} pip install -q --python .venv/bin/python --cache-dir {cache}"
     return f"{venv} && {pip} --no-index --find-links {wheelhouse} -e '.[test]'"

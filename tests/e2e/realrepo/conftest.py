@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,7 +13,13 @@ from tests.e2e.realrepo.wheels import make_wheelhouse
 
 
 @pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Wheels of setuptools, setuptools-scm and pytest (and what they need), from this venv."""
-    dest = tmp_path_factory.mktemp("wheelhouse")
-    return make_wheelhouse(dest, ("setuptools", "setuptools-scm", "pytest"))
+def wheelhouse() -> Iterator[Path]:
+    """Wheels of setuptools, setuptools-scm and pytest (and what they need), from this venv.
+
+    In /var/tmp, not the tests' /tmp: setup runs boxed, where /tmp is the box's own and only
+    the root's other folders are seen (read-only)."""
+    dest = Path(tempfile.mkdtemp(prefix="conveyor-wheelhouse-", dir="/var/tmp"))
+    try:
+        yield make_wheelhouse(dest, ("setuptools", "setuptools-scm", "pytest"))
+    finally:
+        shutil.rmtree(dest, ignore_errors=True)
