@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
 from conveyor.sandbox import Box, BoxPlan, select_box
 from conveyor.sandbox.tools import tool_paths
@@ -41,13 +42,17 @@ def base_plan(
     job_dir: Path, checkout: Path, hidden: tuple[Path, ...], environ: Mapping[str, str]
 ) -> BoxPlan:
     """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp` (not
-    created here: `make_folders`)."""
+    created here: `make_folders`). The test world's meeting folder (`TEST_SHARE_ENV`, set
+    only by the tests) is writable too, as in the sessions' box: a test command there says
+    where it got and waits for the test."""
+    shared = environ.get(TEST_SHARE_ENV)
     return BoxPlan(
         cwd=checkout,
         home=job_dir / "home",
         tmp=job_dir / "tmp",
         hidden=hidden,
         readable=tool_paths(environ, hidden),
+        writable=(Path(shared),) if shared else (),
     )
 
 
