@@ -51,6 +51,23 @@ def test_without_a_box_the_orchestrator_refuses_to_start_and_touches_nothing(
     assert world.state(issue.number) is None
 
 
+def test_the_demo_refuses_to_start_without_a_box_and_names_its_flag(tmp_path: Path) -> None:
+    """`conveyor demo` says why in one line and how to run it unconfined (`--sandbox none`)."""
+    argv = ["unshare", "--user", "--map-root-user", "sh", "-c", NO_USERNS, "sh", CONVEYOR]
+    done = subprocess.run(
+        [*argv, "demo", "--no-serve", "--data", str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "refusing to start" in line
+    assert "--sandbox none" in line
+    assert not (tmp_path / "data" / "conveyor").exists()
+
+
 def test_doctor_says_why_no_box_can_be_built_and_how_to_fix_it(world: World) -> None:
     """The sandbox check fails, naming the sysctl and the command that sets it."""
     done = _without_userns(world, "doctor", "--json")

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,3 +156,40 @@ def test_a_boxed_command_has_no_network(box: Box, layout: Layout, listener: int)
     )
     bare, boxed = _both(box, layout.plan, code)
     assert (bare, boxed) == ("connected", "refused")
+
+
+def _running(marker: str) -> list[int]:
+    """The pids (as this process sees them) whose command line holds the word `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if entry.name.isdigit() and marker.encode() in words:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_boxed_command_that_times_out_leaves_nothing_running(
+    box: Box, layout: Layout, tmp_path: Path
+) -> None:
+    """verify's timeout ends the box, and with it every process inside."""
+    from conveyor.core.verify import Outcome
+    from conveyor.verify.commands import run_command
+
+    marker = f"{90 + os.getpid() % 1000 / 1000:.3f}"
+    done = run_command(
+        "slow",
+        f"sleep {marker} & sleep {marker}",
+        layout.checkout,
+        env={"PATH": os.environ["PATH"], "HOME": str(layout.plan.home)},
+        timeout_s=1.0,
+        log_path=tmp_path / "slow.log",
+        wrap=lambda argv: box.wrap(argv, layout.plan),
+    )
+    assert done.outcome is Outcome.TIMED_OUT
+    deadline = time.monotonic() + 10
+    while _running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _running(marker) == []
