@@ -51,13 +51,13 @@ def readable_paths(spec: SessionSpec, executable: str, environ: Mapping[str, str
     node = shutil.which("node", path=environ.get("PATH"))
     if node is not None:
         found.append(Path(node).resolve().parents[1])
-    job_dir = spec.session_dir.parent.parent
-    found.append(job_dir)
+    if spec.session_dir.parent.name == "sessions":  # a job's: jobs/<id>/sessions/<key>
+        found.append(spec.session_dir.parent.parent)
     for extra in (spec.issue_file, spec.scenario, spec.git_config):
         if extra is not None:
             found.append(extra.parent if extra == spec.issue_file else extra)
     found += spec.sandbox.readable
-    return [path for path in found if _outside_system(path)]
+    return [path for path in found if _outside_system(path) and path != Path("/")]
 
 
 def hidden_paths(spec: SessionSpec, environ: Mapping[str, str]) -> list[Path]:
