@@ -51,13 +51,13 @@ def readable_paths(spec: SessionSpec, executable: str, environ: Mapping[str, str
     node = shutil.which("node", path=environ.get("PATH"))
     if node is not None:
         found.append(Path(node).resolve().parents[1])
-    job_dir = spec.session_dir.parent.parent
-    found.append(job_dir)
+    if spec.session_dir.parent.name == "sessions":  # a job's: jobs/<id>/sessions/<key>
+        found.append(spec.session_dir.parent.parent)
     for extra in (spec.issue_file, spec.scenario, spec.git_config):
         if extra is not None:
             found.append(extra.parent if extra == spec.issue_file else extra)
     found += spec.sandbox.readable
-    return [path for path in found if _outside_system(path)]
+    return [path for path in found if _outside_system(path) and path != Path("/")]
 
 
 def hidden_paths(spec: SessionSpec, environ: Mapping[str, str]) -> list[Path]:
@@ -115,6 +115,11 @@ class SessionBox:
             self.proxy.close()
 
 
+def _bound_back(path: Path, share: Path, covers: list[Path]) -> bool:
+    """Whether `path` needs its own read-only bind: outside `share`, or under a cover."""
+    return not path.is_relative_to(share) or any(path.is_relative_to(c) for c in covers)
+
+
 def session_plan(
     spec: SessionSpec, environ: Mapping[str, str], executable: str, sockets: tuple[Path, ...]
 ) -> BoxPlan:
@@ -123,16 +128,21 @@ def session_plan(
     # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
     reader = spec.role is SessionRole.READER and spec.backend == "codex"
     writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
-    if environ.get(TEST_SHARE_ENV):
-        writable = (Path(environ[TEST_SHARE_ENV]), *writable)
     readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
+    hidden = hidden_paths(spec, environ)
+    if environ.get(TEST_SHARE_ENV):
+        share = Path(environ[TEST_SHARE_ENV])
+        writable = (share, *writable)
+        # A read-only bind inside it, where nothing hides it, would take its writes away
+        # (a test's scenario file a session rewrites).
+        readable = [p for p in readable if _bound_back(p, share, [*hidden, spec.cwd])]
     return BoxPlan(
         cwd=spec.cwd,
         home=spec.session_dir / "home",
         tmp=spec.session_dir / "tmp",
         writable=writable,
         readable=tuple(readable),
-        hidden=tuple(hidden_paths(spec, environ)),
+        hidden=tuple(hidden),
         sockets=(*sockets, *control),
         network="proxy",
     )

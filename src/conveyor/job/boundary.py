@@ -18,6 +18,7 @@ from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.describe import describe
 from conveyor.verify.boxing import Opening, command_plan
+from conveyor.verify.reports import report_path
 
 
 def token_env_names(config: Config) -> tuple[str, ...]:
@@ -144,7 +145,7 @@ def sandbox_entry(
         git_config=job_dir / "gitconfig",
         cache_dir=repo_home / "cache",
     )
-    logs = job_dir / "logs"
+    logs = report_path(job_dir / "logs", "test").parent
     envs = (repo_home / "envs",) if config.commands.reuse_setup else ()
     drawn: dict[str, object] = {}
     for name, setup in (("commands", False), ("setup", True)):

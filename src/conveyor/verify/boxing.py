@@ -3,7 +3,7 @@
 Every command sees the job's base plan (its private HOME and tmp, Conveyor's home, the
 config and the token files hidden). On top of it a command may write the tree it runs
 in, the checkout (a temporary worktree's git folder lives in the checkout's `.git`),
-the logs folder (its JUnit report) and what the caller names (the migrations' scratch
+the JUnit reports' folder and what the caller names (the migrations' scratch
 folder); it may read the shared set-up environments. Setup may also write the cache
 folders the environment names and reaches the network when `setup_network` says so.
 """

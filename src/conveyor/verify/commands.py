@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import time
@@ -50,7 +51,37 @@ def _wait(
     heartbeat: Callable[[], None] | None,
     every_s: float,
 ) -> int | None:
-    """The exit code, or None when `deadline` (a monotonic time) passed first."""
+    """The exit code, or None when `deadline` (a monotonic time) passed first.
+
+    Waits on the process's pidfd, so an exit is seen at once: `Popen.wait(timeout)` polls
+    with growing sleeps and would add up to half a command's run to a short one.
+    """
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except OSError:  # a kernel without pidfds: Popen's own polling
+        return _poll(process, deadline, heartbeat, every_s)
+    try:
+        exited = select.poll()
+        exited.register(pidfd, select.POLLIN)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            wait_s = min(left, every_s) if heartbeat else left
+            if exited.poll(max(1, int(wait_s * 1000))):
+                return process.wait()
+            if heartbeat is not None:
+                heartbeat()
+    finally:
+        os.close(pidfd)
+
+
+def _poll(
+    process: subprocess.Popen[bytes],
+    deadline: float,
+    heartbeat: Callable[[], None] | None,
+    every_s: float,
+) -> int | None:
     while True:
         left = deadline - time.monotonic()
         if left <= 0:

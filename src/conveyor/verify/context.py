@@ -56,8 +56,8 @@ class Context:
     ) -> CommandResult:
         """Run a configured command (skipped when not configured), logging to `<name>.log`.
 
-        It runs in the job's box, writing only its tree, the checkout, the logs and
-        `writable`; a `setup` (or lockfile) command also fills the caches and gets the
+        It runs in the job's box, writing only its tree, the checkout, the JUnit reports'
+        folder and `writable`; a `setup` (or lockfile) command also fills the caches and gets the
         network `[sandbox] setup_network` allows.
         """
         if command is None:
@@ -66,7 +66,9 @@ class Context:
         where = cwd or self.checkout
         used = self.env if env is None else env
         readable = (self.envs_dir,) if self.envs_dir is not None else ()
-        opening = Opening(where, (self.checkout, self.logs_dir, *writable), readable, setup)
+        reports = report_path(self.logs_dir, name).parent
+        reports.mkdir(parents=True, exist_ok=True)
+        opening = Opening(where, (self.checkout, reports, *writable), readable, setup)
         proxy = setup_proxy(self.boxing, opening, self.logs_dir / "network.log")
         try:
             return run_command(

@@ -13,6 +13,7 @@ A command that runs pytest several times in a row leaves the last session's repo
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,9 +23,13 @@ from conveyor.core.junit import MAX_REPORT_BYTES, Report, parse_report
 REPORT_VAR = "CONVEYOR_JUNIT_XML"
 
 
+REPORTS = "reports"
+
+
 def report_path(logs_dir: Path, name: str) -> Path:
-    """Where the run called `name` writes its report."""
-    return logs_dir / f"{name.replace(' ', '-')}.junit.xml"
+    """Where the run called `name` writes its report: in `logs/reports/`, the one folder of
+    the logs a boxed command may write (the logs themselves it cannot touch)."""
+    return logs_dir / REPORTS / f"{name.replace(' ', '-')}.junit.xml"
 
 
 def with_report(env: Mapping[str, str], path: Path) -> dict[str, str]:
@@ -45,10 +50,15 @@ def clear_report(path: Path) -> None:
 
 
 def read_report(path: Path) -> Report | None:
-    """The report the run wrote at `path`; None when it wrote none, or not a JUnit one."""
+    """The report the run wrote at `path`; None when it wrote none, or not a JUnit one.
+
+    A symbolic link there is no report: the command may have left one pointing at a file
+    of the job's user (it is never followed).
+    """
     try:
-        with path.open("rb") as report:
-            data = report.read(MAX_REPORT_BYTES + 1)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
+    with os.fdopen(descriptor, "rb") as report:
+        data = report.read(MAX_REPORT_BYTES + 1)
     return parse_report(data.decode("utf-8", errors="replace"))

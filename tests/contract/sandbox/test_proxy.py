@@ -96,3 +96,23 @@ def test_a_tunnel_to_a_host_off_the_list_is_refused_with_403(tmp_path: Path) -> 
         client.close()
     assert answer.startswith(b"HTTP/1.1 403")
     assert "blocked 127.0.0.1:22 (CONNECT)" in (tmp_path / "network.log").read_text()
+
+
+def test_an_allowed_plain_http_request_is_sent_on_in_origin_form(
+    servers: tuple[int, int], tmp_path: Path
+) -> None:
+    """`GET http://host:port/path` to an allowed endpoint reaches it and its answer returns."""
+    named, _ = servers
+    allow = Allowlist.of([], [f"http://127.0.0.1:{named}"])
+    with NetworkProxy(allow, tmp_path / "network.log") as proxy:
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(str(proxy.socket_path))
+        head = f"GET http://127.0.0.1:{named}/x HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        client.sendall(f"{head}Connection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := client.recv(4096):
+            answer += chunk
+        client.close()
+    assert answer.startswith(b"HTTP/1.0 200") or answer.startswith(b"HTTP/1.1 200")
+    assert answer.endswith(f"answer from {named}".encode())
+    assert f"allowed 127.0.0.1:{named} (GET)" in (tmp_path / "network.log").read_text()

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from conveyor.core.state import Stage
 from conveyor.testing.world import World
@@ -16,26 +22,43 @@ from tests.e2e.helpers import (
     implement_done,
     spec_ready,
     triage,
-    wait_for_file,
 )
 
 __all__ = ["fast_world"]  # the fixture, imported for pytest
 
 
-def _pausing_tests(flag: Path, reached: Path, release: Path) -> str:
-    """The sample's test command, which waits for `release` while `flag` exists."""
-    wait = f"touch {reached}; while [ ! -f {release} ]; do sleep 0.05; done"
+REACHED = "conveyor-test-reached-the-pause"
+
+
+@pytest.fixture
+def seen_folder() -> Iterator[Path]:
+    """A folder the job's box sees (read-only, as the root filesystem): not in /tmp, which the
+    box replaces with its own."""
+    folder = Path(tempfile.mkdtemp(prefix="conveyor-merge-kill-", dir="/var/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _pausing_tests(flag: Path, release: Path) -> str:
+    """The sample's test command, which says it reached the pause in its log and waits for
+    `release` while `flag` exists (boxed, it can write nothing the test reads but its log)."""
+    wait = f"echo {REACHED}; while [ ! -f {release} ]; do sleep 0.05; done"
     return f"if [ -f {flag} ]; then {wait}; fi; {sys.executable} -m pytest"
 
 
+def _reached(world: World, issue: int) -> bool:
+    logs = (world.repo_home / "jobs").glob(f"issue-{issue}-merge-*/logs/*.log")
+    return any(REACHED in path.read_text(errors="replace").split() for path in logs)
+
+
 def test_a_merge_job_killed_after_its_rebase_push_is_resumed_without_a_branch_changed_stop(
-    fast_world: World, tmp_path: Path
+    fast_world: World, tmp_path: Path, seen_folder: Path
 ) -> None:
     """The base moved; the merge job rebases, pushes and dies by SIGKILL in the tests-only run.
     The resumed merge job takes the pushed head as the pipeline's own: merged, no stop."""
     world, tag = fast_world, "killmerge"
-    flag, reached, release = tmp_path / "flag", tmp_path / "reached", tmp_path / "release"
-    commands = {"test": _pausing_tests(flag, reached, release), "timeout_seconds": 120}
+    flag, release = seen_folder / "flag", seen_folder / "release"
+    commands = {"test": _pausing_tests(flag, release), "timeout_seconds": 120}
     world.write_config({**FAST, "commands": commands})
     world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
     issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
@@ -48,7 +71,10 @@ def test_a_merge_job_killed_after_its_rebase_push_is_resumed_without_a_branch_ch
     flag.touch()
     job = world.start("job", "--issue", str(issue.number), "--stage", "merge")
     try:
-        wait_for_file(reached)
+        deadline = time.monotonic() + 120
+        while not _reached(world, issue.number):
+            assert time.monotonic() < deadline, "the merge job's tests never reached the pause"
+            time.sleep(0.05)
         pr = world.pr(issue.number)
         assert pr is not None
         assert pr.head_sha != before.head_sha, "the rebased head was pushed before the tests"
