@@ -63,13 +63,14 @@ test:
 # The collection first, alone: it caches the rewritten test modules and compiles what they
 # import (on a fresh clone: 8 s of one core, beside lint), which the four workers then load
 # instead of each doing all of it at once. A collection error shows in the run that follows.
-# `make test COVERAGE=1` also measures line coverage of src/conveyor in the pytest workers
-# (pytest-cov; no threshold) and prints, once the tests pass, the ten least covered files and
-# the total; `.venv/bin/coverage report` then lists every file, `coverage html` marks lines.
-# Off by default: on Python 3.11 coverage traces through sys.settrace, which cost the pytest
-# processes 40-70% more CPU on the subsets measured (README); code that runs only in a child
-# process (a job, a forked command, the scripted agent) is not measured.
-COVERAGE ?=
+# The gate also measures line coverage of src/conveyor in the pytest workers (pytest-cov; no
+# threshold) and prints, once the tests pass, the ten least covered files and the total;
+# `.venv/bin/coverage report` then lists every file, `coverage html` marks lines. On Python
+# 3.11 coverage traces through sys.settrace, which costs the pytest processes 40-70% more CPU
+# (README; the wall time less, as most tests wait on child processes); `make test COVERAGE=`
+# skips it. Code that runs only in a child process (a job, a forked command, the scripted
+# agent) is not measured.
+COVERAGE ?= 1
 COV_ARGS := $(if $(COVERAGE),--cov --cov-report=)
 COV_SUMMARY := NR <= 12 || /^TOTAL/; / 0\.0%$$/ { none++ } END { print none + 0, "files not run at all" }
 pytest: $(STAMP) clis chromium
