@@ -6,7 +6,9 @@ then made read-only, so nothing can be created beside what was bound back (binds
 inside it stay writable). A hidden file is covered with `/dev/null`, bound without
 device access: it cannot be opened. Hidden paths that do not exist need no cover.
 Paths inside `/tmp` are laid after the plan's own tmp is bound there (their mount
-points are made in that folder).
+points are made in that folder). A readable path inside a writable one, with no hidden
+folder between them, needs no bind: the writable bind already shows it, and a read-only
+bind there would take writes away from what the plan made writable.
 """
 
 from __future__ import annotations
@@ -81,12 +83,27 @@ def _covers(plan: BoxPlan) -> list[_Mount]:
     return out
 
 
+def _shown_writable(path: Path, writable: list[Path], covers: list[Path]) -> bool:
+    """Whether a writable bind already shows `path`: one holds it, with no cover strictly
+    inside that bind over `path`."""
+    return any(
+        path.is_relative_to(w)
+        and not any(c != w and c.is_relative_to(w) and path.is_relative_to(c) for c in covers)
+        for w in writable
+    )
+
+
 def mounts(plan: BoxPlan) -> list[_Mount]:
     """Every mount after the read-only root, in the order bwrap applies them."""
-    found = [*_covers(plan), _Mount("--tmp", _absolute(plan.tmp), 1)]
-    found.append(_Mount("--bind", _absolute(plan.home), 2))
-    found += [_Mount("--bind", _absolute(p), 2) for p in plan.writable]
-    found += [_Mount("--ro-bind-try", _absolute(p), 3) for p in plan.readable]
+    covers = _covers(plan)
+    writable = [_absolute(p) for p in (plan.home, *plan.writable)]
+    found = [*covers, _Mount("--tmp", _absolute(plan.tmp), 1)]
+    found += [_Mount("--bind", p, 2) for p in writable]
+    readable = [_absolute(p) for p in plan.readable]
+    hidden = [c.path for c in covers]
+    found += [
+        _Mount("--ro-bind-try", p, 3) for p in readable if not _shown_writable(p, writable, hidden)
+    ]
     found += [_Mount("--bind", _absolute(p), 2) for p in plan.sockets]
     unique = {(m.option, m.path): m for m in found}
     return sorted(unique.values(), key=lambda m: (m.depth, m.rank))

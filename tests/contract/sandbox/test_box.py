@@ -137,6 +137,36 @@ def test_a_boxed_command_writes_only_the_checkout_home_and_tmp(box: Box, layout:
     }
 
 
+def test_a_readable_file_inside_a_writable_folder_stays_writable(
+    box: Box, layout: Layout, tmp_path: Path
+) -> None:
+    """Past bug: a file the plan lists readable (a session's scenario) inside a folder it
+    lists writable (the test world's meeting folder) was bound read-only, so a session's
+    write there failed; a readable file under a hidden folder inside it stays read-only."""
+    shared = tmp_path / "shared"
+    scenario, kept = shared / "scenario.json", shared / "hidden" / "kept.txt"
+    kept.parent.mkdir(parents=True)
+    scenario.write_text("old")
+    kept.write_text("kept")
+    plan = BoxPlan(
+        cwd=layout.checkout,
+        home=layout.plan.home,
+        tmp=layout.plan.tmp,
+        writable=(layout.checkout, shared),
+        readable=(scenario, kept),
+        hidden=(*layout.plan.hidden, kept.parent),
+    )
+    code = (
+        f"for p in {[str(scenario), str(kept)]!r}:\n"
+        "    try:\n        open(p, 'a').write(''); print('written')\n"
+        "    except OSError:\n        print('denied')\n"
+        f"print(open({str(kept)!r}).read())\n"
+    )
+    bare, boxed = _both(box, plan, code)
+    assert bare.splitlines() == ["written", "written", "kept"]
+    assert boxed.splitlines() == ["written", "denied", "kept"]
+
+
 @pytest.fixture
 def listener() -> Iterator[int]:
     server = socket.socket()

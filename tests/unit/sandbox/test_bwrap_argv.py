@@ -69,6 +69,25 @@ def test_a_writable_path_inside_a_hidden_one_is_bound_after_the_cover(tmp_path: 
     assert _pairs(argv, "--chdir") == [checkout]
 
 
+def test_a_readable_path_inside_a_writable_one_is_not_bound_read_only(tmp_path: Path) -> None:
+    """A readable file in a writable folder keeps the folder's write access (no read-only
+    bind over it); one under a hidden folder inside that folder is bound read-only."""
+    shared = tmp_path / "shared"
+    loose, covered = shared / "scenario.json", shared / "hidden" / "kept.txt"
+    covered.parent.mkdir(parents=True)
+    loose.write_text("{}")
+    covered.write_text("kept")
+    plan = _plan(
+        tmp_path,
+        writable=(shared,),
+        readable=(loose, covered),
+        hidden=(tmp_path / "conveyor-home", covered.parent),
+    )
+    read_only = _pairs(bwrap_argv(BWRAP, plan, ["true"]), "--ro-bind-try")
+    assert str(loose.resolve()) not in read_only
+    assert str(covered.resolve()) in read_only
+
+
 def test_a_hidden_file_is_covered_with_dev_null(tmp_path: Path) -> None:
     """A token file is covered with /dev/null; a missing hidden path needs no cover."""
     token = tmp_path / "token"
