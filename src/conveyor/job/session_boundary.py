@@ -14,7 +14,7 @@ from conveyor.core.session_box import SessionSandbox
 from conveyor.job.box_plans import hidden_paths, job_box
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.describe import describe
-from conveyor.sandbox.proxy import short_tmp
+from conveyor.sandbox.listener import short_tmp
 from conveyor.sandbox.tools import tool_paths
 
 

@@ -13,12 +13,8 @@ allowed host, so a second request cannot reach another one.
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import socket
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,13 +23,12 @@ from urllib.parse import urlsplit
 
 from conveyor.sandbox.allowlist import Allowlist
 from conveyor.sandbox.bridge import join_sockets
+from conveyor.sandbox.listener import UnixListener
 
 SOCKET_NAME = "net.sock"
 MAX_HEAD = 65536
 CONNECT_S = 10.0
-JOIN_S = 2.0
 LOG_NAME = "network.log"
-MAX_TMP = 60  # a longer temp folder would leave too little of AF_UNIX's 108 bytes
 Blocked = Callable[[str, int], None]
 """Told of each blocked connection (host, port): the job's event log."""
 
@@ -95,7 +90,7 @@ def _answer(conn: socket.socket, status: str, text: str) -> None:
         conn.sendall(head.encode() + b"Connection: close\r\n\r\n" + body)
 
 
-class NetworkProxy:
+class NetworkProxy(UnixListener):
     """The proxy of one box: its socket in a private folder, one thread per connection."""
 
     def __init__(
@@ -104,59 +99,18 @@ class NetworkProxy:
         self.allowlist = allowlist
         self._log_path = log_path
         self._on_blocked = on_blocked
-        self._dir = Path(tempfile.mkdtemp(prefix="cv-net-", dir=short_tmp()))
-        self.socket_path = self._dir / SOCKET_NAME
-        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        super().__init__("cv-net-", SOCKET_NAME, backlog=64, name="net-proxy", mode=None)
+
+    def serve(self, conn: socket.socket) -> None:
+        upstream = self._open(conn)
+        if upstream is None:
+            return
+        self.track(upstream)
         try:
-            self._listener.bind(str(self.socket_path))
-            self._listener.listen(64)
-        except BaseException:
-            self._listener.close()
-            shutil.rmtree(self._dir, ignore_errors=True)
-            raise
-        self._lock = threading.Lock()
-        self._closed = False
-        self._live: set[socket.socket] = set()
-        self._threads: list[threading.Thread] = []
-        self._acceptor = threading.Thread(target=self._accept, name="net-proxy", daemon=True)
-        self._acceptor.start()
-
-    @property
-    def folder(self) -> Path:
-        """The folder holding the socket: the box binds it at the same path."""
-        return self._dir
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self._listener.accept()
-            except OSError:
-                return
-            with self._lock:
-                if self._closed:
-                    conn.close()
-                    return
-                thread = threading.Thread(target=self._serve, args=(conn,), daemon=True)
-                self._live.add(conn)
-                self._threads.append(thread)
-            thread.start()
-
-    def _serve(self, conn: socket.socket) -> None:
-        upstream: socket.socket | None = None
-        try:
-            upstream = self._open(conn)
-            if upstream is not None:
-                with self._lock:
-                    self._live.add(upstream)
-                join_sockets(conn, upstream)
+            join_sockets(conn, upstream)
         finally:
-            with self._lock:
-                self._live.discard(conn)
-                if upstream is not None:
-                    self._live.discard(upstream)
-            for sock in (conn, upstream):
-                if sock is not None:
-                    sock.close()
+            self.untrack(upstream)
+            upstream.close()
 
     def _open(self, conn: socket.socket) -> socket.socket | None:
         """Read the request, check its target, connect it; None when it was refused."""
@@ -206,23 +160,6 @@ class NetworkProxy:
         with self._lock, contextlib.suppress(OSError), self._log_path.open("a") as out:
             out.write(line)
 
-    def close(self) -> None:
-        """Stop accepting, end live connections, remove the socket's folder."""
-        with self._lock:
-            self._closed = True
-            live = set(self._live)
-            threads = list(self._threads)
-        with contextlib.suppress(OSError):
-            self._listener.shutdown(socket.SHUT_RDWR)
-        self._listener.close()
-        for sock in live:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-        deadline = time.monotonic() + JOIN_S
-        for thread in [self._acceptor, *threads]:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        shutil.rmtree(self._dir, ignore_errors=True)
-
     def __enter__(self) -> NetworkProxy:
         return self
 
@@ -242,9 +179,3 @@ def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
 def bridge_file() -> str:
     """The bridge's own file."""
     return str(Path(__file__).with_name("bridge.py"))
-
-
-def short_tmp() -> str:
-    """The temp folder, or /tmp when the configured one is too long for a socket inside it."""
-    tmp = tempfile.gettempdir()
-    return tmp if len(os.fsencode(tmp)) <= MAX_TMP else "/tmp"  # noqa: S108 - 0700 folder inside
