@@ -2,9 +2,11 @@
 
 The project is `bench/realrepo.py`'s: a package of 20 modules and 300 tests, a dependency
 shipped as a local wheel that the setup command installs into a virtual environment
-(offline), a git history of three commits with tags, and CI on the forge (setup, then
-the tests, on every PR head). The scripted agent answers at once; the spec writer
-commits a failing test of `scale`, the implementer fixes it, the back half finds nothing.
+(offline, with uv: about a second where venv and pip took tens under load), a git
+history of three commits with tags, and CI on the forge (setup, then the tests, on every
+PR head); pytest runs without the plugins of Conveyor's own venv, as a project's would.
+The scripted agent answers at once; the spec writer commits a failing test of `scale`,
+the implementer fixes it, the back half finds nothing.
 
 The bare replay is what a person does for the same change: clone, setup, the tests with
 the new test (they fail) and with the fix (they pass), push, open the PR, wait for CI,
@@ -40,6 +42,13 @@ from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"ratio": 1.3, "bench_total_s": 40.0}
 TAG = "real"
+UV = Path(sys.prefix) / "bin" / "uv"  # the test extra's uv: a venv and an offline install in ~1 s
+SETUP = (
+    f"{UV} venv -q --python {sys.executable} .venv && {UV} pip install -q --offline --no-cache "
+    "--no-index --find-links wheels --python .venv/bin/python ledgerdep"
+)
+# pytest without the plugins of Conveyor's own venv (xdist, cov, ...): a project's own runner
+TEST = f"env PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {realrepo.TEST}"
 SPEC = (
     "## Behaviour\n- `scale(x, k)` multiplies.\n\n## Out of scope\nNothing else.\n\n"
     "## Design\nFix `ledger/m0.py`.\n\n## Test interfaces\n`ledger.m0.scale`\n\n"
@@ -152,15 +161,15 @@ def bare_replay(world: World, work: Path) -> float:
     tree, env = work / "bare", realrepo._env(work / "bare-home")
     realrepo._git(work, "clone", "-q", world.bare().path.resolve().as_uri(), str(tree))
     realrepo._git(tree, "checkout", "-q", "-b", "bare/scale")
-    if realrepo._run(realrepo.SETUP, tree, env) != 0:
+    if realrepo._run(SETUP, tree, env) != 0:
         raise RuntimeError("the bare setup failed")
     realrepo._write(tree, "ledger/bare.py", realrepo.BUGGY)
     test = realrepo.NEW_TEST.replace("ledger.m0", "ledger.bare")
     realrepo._write(tree, "tests/test_scale_bare.py", test)
-    if realrepo._run(realrepo.TEST, tree, env) == 0:
+    if realrepo._run(TEST, tree, env) == 0:
         raise RuntimeError("the bare new test did not fail")
     realrepo._write(tree, "ledger/bare.py", realrepo.FIXED)
-    if realrepo._run(realrepo.TEST, tree, env) != 0:
+    if realrepo._run(TEST, tree, env) != 0:
         raise RuntimeError("the bare tests failed with the fix")
     realrepo._git(tree, "add", "-A")
     realrepo._git(tree, "commit", "-q", "-m", "scale multiplies")
@@ -209,10 +218,10 @@ def measure(root: Path) -> dict[str, Any]:
     source = make_source(root / "source")
     with ForgeServer(root / "forge") as server:
         config = {
-            "commands": {"setup": realrepo.SETUP, "test": realrepo.TEST, "timeout_seconds": 300},
+            "commands": {"setup": SETUP, "test": TEST, "timeout_seconds": 300},
             "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
         }
-        ci = f"{realrepo.SETUP} && {realrepo.TEST}"
+        ci = f"{SETUP} && {TEST}"
         world = World.create(server, root / "world", config=config, src=source, ci=ci)
         world.write_scenario(scenario())
         issue = world.open_issue(f"scale should multiply [{TAG}]", "`scale(3, 4)` is 7.")
