@@ -1,10 +1,12 @@
 """Benchmark: a real-shaped issue taken to merged by `conveyor drive`, against its bare replay.
 
-The project is `bench/realrepo.py`'s: a package of 20 modules and 300 tests, a dependency
-shipped as a local wheel that the setup command installs into a virtual environment
-(offline, with uv: about a second where venv and pip took tens under load), a git
-history of three commits with tags, and CI on the forge (setup, then the tests, on every
-PR head); pytest runs without the plugins of Conveyor's own venv, as a project's would.
+The project is shaped as `bench/realrepo.py`'s: a package of 10 modules and 200 tests (each
+test file costs every test run its collection: 20 files made the bench's nine runs seconds
+longer), a dependency shipped as a local wheel that the setup command installs into a
+virtual environment (offline, with uv: about a second where venv and pip took tens under
+load), a git history of three commits with tags, and CI on the forge (setup, then the
+tests, on every PR head); pytest runs without the plugins of Conveyor's own venv, as a
+project's would.
 The scripted agent answers at once; the spec writer commits a failing test of `scale`,
 the implementer fixes it, the back half finds nothing.
 
@@ -41,6 +43,7 @@ from conveyor.testing.emulator import ForgeServer  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"ratio": 1.3, "bench_total_s": 40.0}
+MODULES, TESTS_PER_MODULE = 10, 20
 TAG = "real"
 UV = Path(sys.prefix) / "bin" / "uv"  # the test extra's uv: a venv and an offline install in ~1 s
 SETUP = (
@@ -60,7 +63,7 @@ SPEC = (
 def module_text(m: int, first: str) -> str:
     """Module `m` of the package; the first one starts with `first` (BUGGY or FIXED)."""
     body = first if m == 0 else ""
-    per = realrepo.TESTS_PER_MODULE
+    per = TESTS_PER_MODULE
     return body + "".join(f"\n\ndef f{i}(n):\n    return n + {i}\n" for i in range(per))
 
 
@@ -71,13 +74,13 @@ def make_source(root: Path) -> Path:
     realrepo._write(root, ".gitignore", ".venv/\n__pycache__/\n")
     realrepo._write(root, "ledger/__init__.py", "")
     realrepo._git(root, "init", "-q", "-b", "main")
-    half = realrepo.MODULES // 2
-    for part, (low, high) in enumerate(((0, half), (half, realrepo.MODULES))):
+    half = MODULES // 2
+    for part, (low, high) in enumerate(((0, half), (half, MODULES))):
         for m in range(low, high):
             realrepo._write(root, f"ledger/m{m}.py", module_text(m, realrepo.BUGGY))
             tests = "".join(
                 f"\n\ndef test_f{i}():\n    assert m.f{i}(base(1)) == 2 + {i}\n"
-                for i in range(realrepo.TESTS_PER_MODULE)
+                for i in range(TESTS_PER_MODULE)
             )
             text = f"from ledgerdep import base\nfrom ledger import m{m} as m\n{tests}"
             realrepo._write(root, f"tests/test_m{m}.py", text)
@@ -238,7 +241,7 @@ def measure(root: Path) -> dict[str, Any]:
         bare = bare_replay(world, root)
     path = critical_path(bars, wall, log)
     return {
-        "tests": realrepo.MODULES * realrepo.TESTS_PER_MODULE + 1,
+        "tests": MODULES * TESTS_PER_MODULE + 1,
         "wall_s": round(wall, 2),
         "bare_s": round(bare, 2),
         "ratio": round(wall / bare, 2),
