@@ -1,10 +1,14 @@
 """Benchmark: a real-shaped issue taken to merged by `conveyor drive`, against its bare replay.
 
-The project is `bench/realrepo.py`'s: a package of 20 modules and 300 tests, a dependency
-shipped as a local wheel that the setup command installs into a virtual environment
-(offline), a git history of three commits with tags, and CI on the forge (setup, then
-the tests, on every PR head). The scripted agent answers at once; the spec writer
-commits a failing test of `scale`, the implementer fixes it, the back half finds nothing.
+The project is shaped as `bench/realrepo.py`'s: a package of 10 modules and 200 tests (each
+test file costs every test run its collection: 20 files made the bench's nine runs seconds
+longer), a dependency shipped as a local wheel that the setup command installs into a
+virtual environment (offline, with uv: about a second where venv and pip took tens under
+load), a git history of three commits with tags, and CI on the forge (setup, then the
+tests, on every PR head); pytest runs without the plugins of Conveyor's own venv, as a
+project's would.
+The scripted agent answers at once; the spec writer commits a failing test of `scale`,
+the implementer fixes it, the back half finds nothing.
 
 The bare replay is what a person does for the same change: clone, setup, the tests with
 the new test (they fail) and with the fix (they pass), push, open the PR, wait for CI,
@@ -39,7 +43,15 @@ from conveyor.testing.emulator import ForgeServer  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"ratio": 1.3, "bench_total_s": 40.0}
+MODULES, TESTS_PER_MODULE = 10, 20
 TAG = "real"
+UV = Path(sys.prefix) / "bin" / "uv"  # the test extra's uv: a venv and an offline install in ~1 s
+SETUP = (
+    f"{UV} venv -q --python {sys.executable} .venv && {UV} pip install -q --offline --no-cache "
+    "--no-index --find-links wheels --python .venv/bin/python ledgerdep"
+)
+# pytest without the plugins of Conveyor's own venv (xdist, cov, ...): a project's own runner
+TEST = f"env PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {realrepo.TEST}"
 SPEC = (
     "## Behaviour\n- `scale(x, k)` multiplies.\n\n## Out of scope\nNothing else.\n\n"
     "## Design\nFix `ledger/m0.py`.\n\n## Test interfaces\n`ledger.m0.scale`\n\n"
@@ -51,7 +63,7 @@ SPEC = (
 def module_text(m: int, first: str) -> str:
     """Module `m` of the package; the first one starts with `first` (BUGGY or FIXED)."""
     body = first if m == 0 else ""
-    per = realrepo.TESTS_PER_MODULE
+    per = TESTS_PER_MODULE
     return body + "".join(f"\n\ndef f{i}(n):\n    return n + {i}\n" for i in range(per))
 
 
@@ -62,13 +74,13 @@ def make_source(root: Path) -> Path:
     realrepo._write(root, ".gitignore", ".venv/\n__pycache__/\n")
     realrepo._write(root, "ledger/__init__.py", "")
     realrepo._git(root, "init", "-q", "-b", "main")
-    half = realrepo.MODULES // 2
-    for part, (low, high) in enumerate(((0, half), (half, realrepo.MODULES))):
+    half = MODULES // 2
+    for part, (low, high) in enumerate(((0, half), (half, MODULES))):
         for m in range(low, high):
             realrepo._write(root, f"ledger/m{m}.py", module_text(m, realrepo.BUGGY))
             tests = "".join(
                 f"\n\ndef test_f{i}():\n    assert m.f{i}(base(1)) == 2 + {i}\n"
-                for i in range(realrepo.TESTS_PER_MODULE)
+                for i in range(TESTS_PER_MODULE)
             )
             text = f"from ledgerdep import base\nfrom ledger import m{m} as m\n{tests}"
             realrepo._write(root, f"tests/test_m{m}.py", text)
@@ -152,15 +164,15 @@ def bare_replay(world: World, work: Path) -> float:
     tree, env = work / "bare", realrepo._env(work / "bare-home")
     realrepo._git(work, "clone", "-q", world.bare().path.resolve().as_uri(), str(tree))
     realrepo._git(tree, "checkout", "-q", "-b", "bare/scale")
-    if realrepo._run(realrepo.SETUP, tree, env) != 0:
+    if realrepo._run(SETUP, tree, env) != 0:
         raise RuntimeError("the bare setup failed")
     realrepo._write(tree, "ledger/bare.py", realrepo.BUGGY)
     test = realrepo.NEW_TEST.replace("ledger.m0", "ledger.bare")
     realrepo._write(tree, "tests/test_scale_bare.py", test)
-    if realrepo._run(realrepo.TEST, tree, env) == 0:
+    if realrepo._run(TEST, tree, env) == 0:
         raise RuntimeError("the bare new test did not fail")
     realrepo._write(tree, "ledger/bare.py", realrepo.FIXED)
-    if realrepo._run(realrepo.TEST, tree, env) != 0:
+    if realrepo._run(TEST, tree, env) != 0:
         raise RuntimeError("the bare tests failed with the fix")
     realrepo._git(tree, "add", "-A")
     realrepo._git(tree, "commit", "-q", "-m", "scale multiplies")
@@ -209,10 +221,10 @@ def measure(root: Path) -> dict[str, Any]:
     source = make_source(root / "source")
     with ForgeServer(root / "forge") as server:
         config = {
-            "commands": {"setup": realrepo.SETUP, "test": realrepo.TEST, "timeout_seconds": 300},
+            "commands": {"setup": SETUP, "test": TEST, "timeout_seconds": 300},
             "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
         }
-        ci = f"{realrepo.SETUP} && {realrepo.TEST}"
+        ci = f"{SETUP} && {TEST}"
         world = World.create(server, root / "world", config=config, src=source, ci=ci)
         world.write_scenario(scenario())
         issue = world.open_issue(f"scale should multiply [{TAG}]", "`scale(3, 4)` is 7.")
@@ -229,7 +241,7 @@ def measure(root: Path) -> dict[str, Any]:
         bare = bare_replay(world, root)
     path = critical_path(bars, wall, log)
     return {
-        "tests": realrepo.MODULES * realrepo.TESTS_PER_MODULE + 1,
+        "tests": MODULES * TESTS_PER_MODULE + 1,
         "wall_s": round(wall, 2),
         "bare_s": round(bare, 2),
         "ratio": round(wall / bare, 2),
