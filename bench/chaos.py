@@ -20,10 +20,10 @@ from pathlib import Path
 
 STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
 
+from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.testing.chaos.run import run_chaos  # noqa: E402
 from conveyor.testing.chaos.schedule import kill_schedule  # noqa: E402
 from conveyor.testing.chaos.verdict import judge  # noqa: E402
-from conveyor.testing.emulator import ForgeServer  # noqa: E402
 
 TIME_LIMIT_S = 40.0
 SEED = 2026

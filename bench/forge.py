@@ -29,10 +29,10 @@ from pathlib import Path
 
 import httpx
 
-from conveyor.forge.emulator.graphql import github_schema
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.graphql.endpoint import github_schema
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import LabelSpec
-from conveyor.testing.emulator import ForgeServer
 
 SLUG = "bench/sample"
 OPEN_ISSUES = 200

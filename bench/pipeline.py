@@ -28,7 +28,7 @@ from typing import Any
 STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
 
 from conveyor.core.replies import SPEC_END  # noqa: E402
-from conveyor.testing.emulator import ForgeServer  # noqa: E402
+from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"overhead_s": 20.0, "ratio": 2.5, "forge_requests": 60.0}

@@ -38,8 +38,8 @@ import realrepo  # noqa: E402  (bench/realrepo.py: the project's files)
 
 from conveyor.core.replies import SPEC_END  # noqa: E402
 from conveyor.core.timeline import Bar  # noqa: E402
-from conveyor.forge.emulator.web_timeline import read_timeline  # noqa: E402
-from conveyor.testing.emulator import ForgeServer  # noqa: E402
+from conveyor.emulator.app.server import ForgeServer  # noqa: E402
+from conveyor.emulator.web.timeline import read_timeline  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"ratio": 1.3, "bench_total_s": 40.0}

@@ -34,7 +34,7 @@ STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit count
 
 from conveyor.core.config import Commands, Paths  # noqa: E402
 from conveyor.core.replies import Interface  # noqa: E402
-from conveyor.ops.spec_check import check_spec_commits  # noqa: E402
+from conveyor.ops.local.spec_check import check_spec_commits  # noqa: E402
 from conveyor.verify import verify  # noqa: E402
 from conveyor.verify.context import Context  # noqa: E402
 from conveyor.verify.run import SharedDirs  # noqa: E402

@@ -32,10 +32,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from pipeline import TAG, scenario  # noqa: E402
 
+from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
 from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
 from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402
-from conveyor.testing.emulator import ForgeServer  # noqa: E402
 from conveyor.testing.world import World  # noqa: E402
 from conveyor.verify.commands import run_command  # noqa: E402
 

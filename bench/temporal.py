@@ -22,8 +22,8 @@ STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit count
 
 from conveyor.core.replies import SPEC_END  # noqa: E402
 from conveyor.core.state import Stage  # noqa: E402
+from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.job.entry import conveyor_argv  # noqa: E402
-from conveyor.testing.emulator import ForgeServer  # noqa: E402
 from conveyor.testing.temporal_server import TemporalDevServer  # noqa: E402
 from conveyor.testing.world import World, config_toml  # noqa: E402
 

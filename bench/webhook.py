@@ -22,7 +22,7 @@ from pathlib import Path
 
 STARTED = time.perf_counter()  # before Conveyor's imports: the 40 s limit counts them too
 
-from conveyor.testing.emulator import ForgeServer  # noqa: E402
+from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.testing.hooked_run import HookedRun, run_config  # noqa: E402
 from conveyor.testing.world import World  # noqa: E402
 

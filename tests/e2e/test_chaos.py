@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.chaos.run import run_chaos
 from conveyor.testing.chaos.schedule import kill_schedule
 from conveyor.testing.chaos.verdict import judge
-from conveyor.testing.emulator import ForgeServer
 
 SEED = 12
 ISSUES = 3

@@ -125,9 +125,9 @@ def demo(
         stacking_lines,
         table_lines,
     )
+    from conveyor.emulator.app.server import ForgeServer
     from conveyor.job.entry import shown_command
     from conveyor.job.transcripts import home_transcripts
-    from conveyor.testing.emulator import ForgeServer
 
     _check_agent(agent, fake_model=fake_model)
     _check_sandbox(sandbox)

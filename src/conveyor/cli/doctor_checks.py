@@ -23,7 +23,7 @@ from conveyor.core.labels import all_labels
 from conveyor.core.trust import same_login
 from conveyor.forge.connect import read_token
 from conveyor.forge.protocol import Forge
-from conveyor.ops.labels import spec_of
+from conveyor.ops.forge.labels import spec_of
 
 WRITE = frozenset({"admin", "maintain", "write"})
 VERSION_TIMEOUT_S = 20.0

@@ -57,8 +57,8 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the forge's API and its pages; prints the URL once listening."""
-    from conveyor.forge.emulator.app import recalled_port
-    from conveyor.forge.emulator.app import serve as run_server
+    from conveyor.emulator.app.asgi import recalled_port
+    from conveyor.emulator.app.asgi import serve as run_server
     from conveyor.job.transcripts import home_transcripts
 
     recalled = recalled_port(data) if port is None else None
@@ -95,8 +95,8 @@ def add_user(
     data: DataOption, login: Annotated[str, typer.Argument(help="The user's login.")]
 ) -> None:
     """Create a user (when missing) and print a new token for it, alone on stdout."""
-    from conveyor.forge.emulator.admin import AdminError
-    from conveyor.forge.emulator.admin import add_user as run
+    from conveyor.emulator.model.admin import AdminError
+    from conveyor.emulator.model.admin import add_user as run
 
     try:
         typer.echo(run(data, login))
@@ -114,8 +114,8 @@ def add_collaborator(
     ] = "write",
 ) -> None:
     """Make a user a collaborator of a repository."""
-    from conveyor.forge.emulator.admin import AdminError
-    from conveyor.forge.emulator.admin import add_collaborator as run
+    from conveyor.emulator.model.admin import AdminError
+    from conveyor.emulator.model.admin import add_collaborator as run
 
     try:
         run(data, slug, login, permission)
@@ -133,8 +133,8 @@ def add_app(
     ] = None,
 ) -> None:
     """Create a GitHub App with its private key; print its id, installation id and key path."""
-    from conveyor.forge.emulator.admin import AdminError
-    from conveyor.forge.emulator.admin import add_app as run
+    from conveyor.emulator.model.admin import AdminError
+    from conveyor.emulator.model.admin import add_app as run
 
     try:
         created = run(data, slug, install)
@@ -172,8 +172,8 @@ def create_repo(
     are imported, tracked files included whatever `.gitignore` says; a folder is
     imported as one commit of the files its `.gitignore` does not exclude.
     """
-    from conveyor.forge.emulator.admin import AdminError
-    from conveyor.forge.emulator.repos import create_repo as run
+    from conveyor.emulator.model.admin import AdminError
+    from conveyor.emulator.repos.create import create_repo as run
 
     try:
         created = run(
@@ -202,8 +202,8 @@ def create_wiki(
     ] = None,
 ) -> None:
     """Give a repository its wiki, as making its first page in GitHub's browser view does."""
-    from conveyor.forge.emulator.admin import AdminError
-    from conveyor.forge.emulator.wiki import create_wiki as run
+    from conveyor.emulator.model.admin import AdminError
+    from conveyor.emulator.repos.wiki import create_wiki as run
 
     try:
         url = run(data, slug, src)

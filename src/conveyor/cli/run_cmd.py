@@ -22,8 +22,8 @@ from conveyor.core.config import Config
 
 if TYPE_CHECKING:
     from conveyor.orchestrator.shell.loop import ExecutorFactory, Interrupts
+    from conveyor.orchestrator.shell.tick import Orchestrator
     from conveyor.orchestrator.shell.webhooks import WebhookServer
-    from conveyor.orchestrator.tick import Orchestrator
 
 EXIT_USAGE = 2
 ConfigOption = Annotated[

@@ -83,7 +83,7 @@ def _left_by_last_job(run_dir: Path) -> tuple[str | None, list[str], IssueState 
     """An issue no longer in the cache (closed): its title, labels and state as the last job
     left them, or None when no job left a view."""
     from conveyor.job.view_file import VIEW_FILE, IssueView
-    from conveyor.ops.issue_md import read_taken
+    from conveyor.ops.forge.issue_md import read_taken
 
     try:
         view = IssueView.model_validate_json((run_dir / VIEW_FILE).read_text(encoding="utf-8"))

@@ -56,7 +56,7 @@ def _numbered(folder: Path) -> int | None:
 def known_issues(home: Path) -> list[IssueLine]:
     """Every issue in the snapshot cache or with a run folder, by number."""
     from conveyor.job.view_file import VIEW_FILE, IssueView
-    from conveyor.ops.issue_md import read_taken
+    from conveyor.ops.forge.issue_md import read_taken
     from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, load_cached_issues
 
     lines: dict[int, IssueLine] = {}

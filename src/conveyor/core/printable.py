@@ -9,7 +9,7 @@ and mirrors a page's heading. Every such character is shown as its escape
 (`\\x07`, `\\u202e`), so a person sees that it was there and nothing acts on it.
 
 One function, applied where text leaves the program: the CLI's output
-(`cli/screen.py`), the live view's panel, the forge's pages (`web_layout.page`).
+(`cli/screen.py`), the live view's panel, the forge's pages (`emulator.web.layout.page`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ and what a stacked issue measures from (STK-2..5, STK-14, STK-15).
 An issue stacked on a prerequisite P keeps `stacked_on = {issue: P, head_sha: H}`: its
 branch is P's branch at H plus its own commits. A sync replays only those commits
 (`git rebase --onto <target> H`): onto P's head while P is open, onto the base once P
-merged. Everything here is pure; `conveyor.ops.stack` reads the forge and git for it.
+merged. Everything here is pure; `conveyor.ops.forge.stack` reads the forge and git for it.
 """
 
 from __future__ import annotations

@@ -29,11 +29,11 @@ from conveyor.job.roles import JobRole, agent_role_of
 from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import Workspace, prepare_workspace
-from conveyor.ops.context import OpContext
-from conveyor.ops.job_parts import JobHands, JobPlace, JobSubject
-from conveyor.ops.job_push import commit_split
-from conveyor.ops.state_store import fetch_state, save_state, state_of
-from conveyor.ops.wiki_branch import WikiCheckout
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
+from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
+from conveyor.ops.local.job_push import commit_split
+from conveyor.ops.local.wiki_branch import WikiCheckout
 from conveyor.verify.boxing import Boxing
 
 

@@ -14,9 +14,9 @@ from conveyor.core.stacking import can_restack_to_sync, restack_to_sync
 from conveyor.core.state import IssueState, Lease, Stage
 from conveyor.core.state_codec import find_state
 from conveyor.forge.types import Comment, Issue
-from conveyor.ops.claim import Lost, Skipped, Won, claim, decide
-from conveyor.ops.context import OpContext, fetch_comments
-from conveyor.ops.issue_md import write_issue_md
+from conveyor.ops.forge.claim import Lost, Skipped, Won, claim, decide
+from conveyor.ops.forge.context import OpContext, fetch_comments
+from conveyor.ops.forge.issue_md import write_issue_md
 from conveyor.stages.registry import FIRST
 
 

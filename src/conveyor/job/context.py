@@ -3,7 +3,7 @@
 The job process (`job/main.py`) builds it after the claim and the checkout
 (`job/assemble.py`); the runner (`job/runner.py`) gets it with the claimed state
 and returns a `StageEnd`. What the job works on, where and who acts are the
-ops' parts (`conveyor.ops.job_parts`): each op takes only those it needs. The
+ops' parts (`conveyor.ops.forge.job_parts`): each op takes only those it needs. The
 live part (hub, job file, event log, clock) stays with the job.
 """
 
@@ -19,7 +19,7 @@ from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.roles import JobRole
-from conveyor.ops.job_parts import JobHands, JobPlace, JobPulse, JobSubject
+from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject
 
 StageOutcome = Literal["saved", "stopped", "asked", "split", "merged", "released", "interrupted"]
 

@@ -1,6 +1,6 @@
 """Which op carries out each effect: one table keyed by the effect's type (one hop to the world).
 
-Every entry hands the op only the parts of the job it needs (`conveyor.ops.job_parts`).
+Every entry hands the op only the parts of the job it needs (`conveyor.ops.forge.job_parts`).
 `Dispatch.on` is type-checked per entry (the op takes exactly that effect); that every
 effect has an entry is pinned by `tests/unit/job/test_dispatch.py`. The session launch
 is the job's own (`job/effects_session.py`): it runs the agent under the job's hub,
@@ -16,18 +16,18 @@ from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
 from conveyor.job.effects_session import ScenarioMissing, run_launch
 from conveyor.job.fresh_comments import with_fresh_comments
-from conveyor.ops import branch_effects as branch
-from conveyor.ops import checks_effects as checks
-from conveyor.ops import merge_effects as merge
-from conveyor.ops import wiki_effects as wiki
-from conveyor.ops.forge_effects import (
+from conveyor.ops.forge import branch_effects as branch
+from conveyor.ops.forge import checks_effects as checks
+from conveyor.ops.forge import merge_effects as merge
+from conveyor.ops.forge import wiki_effects as wiki
+from conveyor.ops.forge.forge_effects import (
     run_charge,
     run_post,
     run_post_on_pr,
     run_prepare,
     save_spec_file,
 )
-from conveyor.ops.job_parts import PushRefused
+from conveyor.ops.forge.job_parts import PushRefused
 from conveyor.stages import effects as fx
 from conveyor.stages import effects_merge as mx
 from conveyor.stages import effects_review as rx

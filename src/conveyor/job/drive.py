@@ -29,8 +29,8 @@ from conveyor.job.fork_start import (
 from conveyor.job.layout import load_lane
 from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
 from conveyor.job.view_file import read_view
-from conveyor.ops.claim import issue_facts
-from conveyor.ops.context import OpContext, fetch_comments
+from conveyor.ops.forge.claim import issue_facts
+from conveyor.ops.forge.context import OpContext, fetch_comments
 
 MAX_JOBS = 40
 

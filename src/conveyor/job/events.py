@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from conveyor.ops.job_parts import EVENT_KINDS, EventKind
+from conveyor.ops.forge.job_parts import EVENT_KINDS, EventKind
 
 EVENTS_FILE = "events.jsonl"
 _RESERVED = frozenset({"ts", "issue", "stage", "job", "kind"})

@@ -10,7 +10,7 @@ from conveyor.core.feedback import SENT_TO_FIX, reads_feedback, route
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.runner_ends import carry_out
-from conveyor.ops.pr_feedback import take_pr_feedback
+from conveyor.ops.forge.pr_feedback import take_pr_feedback
 from conveyor.stages.step import SavedAt
 
 

@@ -16,10 +16,10 @@ from conveyor.job.jobfile import Outcome
 from conveyor.job.ledger import save_job_sessions
 from conveyor.job.roles import JobRole
 from conveyor.job.view_file import write_view
-from conveyor.ops.context import OpContext
-from conveyor.ops.job_push import unpushed_head
-from conveyor.ops.state_store import fetch_state, save_state, state_of
-from conveyor.ops.wiki_branch import push_wiki
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
+from conveyor.ops.local.job_push import unpushed_head
+from conveyor.ops.local.wiki_branch import push_wiki
 
 
 def _say(text: str) -> None:

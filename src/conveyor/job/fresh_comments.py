@@ -13,7 +13,7 @@ from dataclasses import replace
 from conveyor.core.trust import Kind
 from conveyor.forge.job_view import JobForge
 from conveyor.job.context import JobContext
-from conveyor.ops.issue_md import write_issue_md
+from conveyor.ops.forge.issue_md import write_issue_md
 from conveyor.stages.effects import LaunchSession
 
 

@@ -36,7 +36,7 @@ from conveyor.job.layout import JobPaths, job_stamp, load_lane
 from conveyor.job.roles import role_of
 from conveyor.job.signals import JobInterrupted, SignalGuard, handling_signals, heartbeat
 from conveyor.job.stacking import has_prereq_branch
-from conveyor.ops.context import OpContext
+from conveyor.ops.forge.context import OpContext
 
 EXIT_NOT_CLAIMABLE = 3
 StageRunner = Callable[[JobContext, IssueState], StageEnd]

@@ -22,11 +22,11 @@ from conveyor.job.dispatch import DISPATCH
 from conveyor.job.effects_session import ScenarioMissing, quick_checks
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.runner_ends import carry_out, restore_spec_md
-from conveyor.ops.branch_effects import scope_check
-from conveyor.ops.forge_effects import SPEC_MD
-from conveyor.ops.issue_md import read_taken
-from conveyor.ops.job_parts import PushRefused
-from conveyor.ops.stack import measure_from
+from conveyor.ops.forge.branch_effects import scope_check
+from conveyor.ops.forge.forge_effects import SPEC_MD
+from conveyor.ops.forge.issue_md import read_taken
+from conveyor.ops.forge.job_parts import PushRefused
+from conveyor.ops.forge.stack import measure_from
 from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition
 from conveyor.stages.step import Inputs, Step, Stopped

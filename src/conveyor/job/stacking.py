@@ -1,6 +1,6 @@
 """A job's side of stacking: its first job on the prerequisite's branch (`--stack-on P`)
 and where its checkout starts (STK-1, STK-15); what its change is measured from is
-`conveyor.ops.stack.measure_from` (STK-2).
+`conveyor.ops.forge.stack.measure_from` (STK-2).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from conveyor.core.stacking import prereq_branch
 from conveyor.core.state import IssueState, StackedOn
 from conveyor.forge.protocol import Forge
 from conveyor.git import Repo, merge_base, try_rev_parse
-from conveyor.ops.context import OpContext
-from conveyor.ops.state_store import fetch_state, save_state, state_of
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
 
 
 def has_prereq_branch(forge: Forge, prereq: int) -> bool:

@@ -18,8 +18,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from conveyor.core.pickup import IssueFacts
-from conveyor.ops.claim import issue_facts
-from conveyor.ops.context import OpContext, fetch_comments
+from conveyor.ops.forge.claim import issue_facts
+from conveyor.ops.forge.context import OpContext, fetch_comments
 
 VIEW_FILE = "view.json"
 

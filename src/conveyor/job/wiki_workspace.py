@@ -27,7 +27,7 @@ from conveyor.git.checkout import (
 from conveyor.git.refs import is_ancestor, try_rev_parse
 from conveyor.git.runner import GitEnv, GitError, Repo, git_text, run_git
 from conveyor.git.token_push import PushAuth
-from conveyor.ops.wiki_branch import WikiCheckout
+from conveyor.ops.local.wiki_branch import WikiCheckout
 
 WIKI_CACHE = "wiki-cache.git"
 # A killed job's unpushed wiki commits, kept in the wiki cache for the next job.

@@ -23,7 +23,7 @@ from conveyor.git.rescue import can_continue, find_unpushed, move_branch, rescue
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.layout import JobPaths, leftover_checkouts
-from conveyor.ops.job_push import JobPusher
+from conveyor.ops.local.job_push import JobPusher
 
 CACHE = "cache.git"
 

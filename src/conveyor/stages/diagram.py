@@ -69,7 +69,7 @@ and wiki, when the issue's wiki branch (`agent/issue-N` on the repository's
 `NAME.wiki.git`, checked out in the job's `wiki/`) has commits of its own. Every push
 (open-pr, a fix, a check fix, a sync) reports both; the stage works the flows out with
 `flows_of` and asks `pr_flow_action` what the PR needs (pure functions in
-`conveyor.core.flows`), and one shared step, `settle-pr` (`ops/flow_step.py`), does it:
+`conveyor.core.flows`), and one shared step, `settle-pr` (`ops/forge/flow_step.py`), does it:
 
 | flows | the PR | then |
 | --- | --- | --- |

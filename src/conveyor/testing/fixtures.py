@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.temporal_server import TemporalDevServer
 
 

@@ -24,11 +24,11 @@ from typing import Any
 from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import find_state
-from conveyor.forge.emulator.records import bare_repo_path
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.model.records import bare_repo_path
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import Comment, Issue, PullRequest
 from conveyor.git import GitError, Repo, read_blob, try_rev_parse
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.forked_run import Process, run_conveyor, start_conveyor
 
 ACCOUNT = "conveyor-bot"

@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conveyor.forge.emulator.store import Store
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.model.store import Store
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator.openapi_check import check_response
 
 _names = itertools.count(1)

@@ -10,8 +10,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from conveyor.cli.forge_cmd import app
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 
 CONVEYOR = str(Path(sys.executable).parent / "conveyor")
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from conveyor.forge.emulator.admin import add_collaborator
+from conveyor.emulator.model.admin import add_collaborator
 from tests.contract.emulator.conftest import World
 
 POLL: dict[str, str | int] = {

@@ -8,8 +8,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator.conftest import World, make_world
 
 

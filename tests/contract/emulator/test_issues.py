@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from conveyor.forge.emulator.records import create_issue_row
-from conveyor.forge.emulator.store import Store
+from conveyor.emulator.model.records import create_issue_row
+from conveyor.emulator.model.store import Store
 from tests.contract.emulator.conftest import World, set_issue_column
 from tests.contract.emulator.openapi_check import check_error_shape
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.contract.emulator.conftest import make_world
 
 JSON_VALUES = st.recursive(

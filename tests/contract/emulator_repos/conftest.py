@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator.openapi_check import check_response
 from tests.contract.git.workrepo import WorkRepo
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world, open_pr, wait_for
 
 pytestmark = pytest.mark.contract

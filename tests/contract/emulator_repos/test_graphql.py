@@ -10,9 +10,9 @@ import httpx
 import pytest
 from graphql import GraphQLSchema
 
-from conveyor.forge.emulator import graphql
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.graphql import endpoint as graphql
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, open_pr, settled
 
 pytestmark = pytest.mark.contract

@@ -8,11 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conveyor.forge.emulator.admin import AdminError
-from conveyor.forge.emulator.repos import create_repo
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.model.admin import AdminError
+from conveyor.emulator.repos.create import create_repo
 from conveyor.git import Repo, log_commits, read_tree
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import make_git_world, open_pr
 from tests.contract.git.workrepo import WorkRepo
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.forge.emulator.admin import AdminError
-from conveyor.forge.emulator.repos import create_repo
-from conveyor.forge.emulator.wiki import create_wiki
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.model.admin import AdminError
+from conveyor.emulator.repos.create import create_repo
+from conveyor.emulator.repos.wiki import create_wiki
 from conveyor.forge.github import token_forge
 from conveyor.git import Repo, read_blob
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 
 pytestmark = pytest.mark.contract
 GIT = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.github import AppIdentity, GitHubForge, app_forge, token_forge
 from conveyor.forge.retry import RetryPolicy
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.forge.validation import ValidatingTransport
 
 OWNER = "acme"

@@ -8,11 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.errors import RateLimited, Transient
 from conveyor.forge.github import token_forge
 from conveyor.forge.retry import RetryPolicy
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.forge.conftest import World, write_sample
 from tests.contract.forge.validation import ValidatingTransport
 

@@ -23,7 +23,7 @@ from graphql import GraphQLSchema, parse, validate
 from graphql.error import GraphQLError
 from pydantic import ValidationError as ModelError
 
-from conveyor.forge.emulator.graphql import github_schema
+from conveyor.emulator.graphql.endpoint import github_schema
 from tests.contract.forge.openapi import Operation, adapter, description
 
 # Statuses GitHub gives on any operation without its description always saying so;

@@ -13,14 +13,14 @@ import json
 import sys
 from pathlib import Path
 
-from conveyor.forge.emulator.records import bare_repo_path
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.model.records import bare_repo_path
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import token_forge
 from conveyor.forge.types import LabelSpec
 from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, commit_tree, rev_parse, update_ref
 from conveyor.git.runner import git_text
 from conveyor.job.fork_start import preload
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import sample_template
 
 REPO = "acme/probe"

@@ -19,7 +19,7 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.main import JobOptions, run_job
-from conveyor.ops.state_store import fetch_state, save_state, state_of
+from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
 
 NEXT = {Stage.TRIAGE: Stage.SPEC, Stage.SPEC: Stage.IMPLEMENT, Stage.IMPLEMENT: Stage.REVIEW}
 

@@ -9,7 +9,7 @@ import pytest
 
 from conveyor.git import Repo
 from conveyor.job.hub import JobHub
-from conveyor.ops.job_push import CommitRefused, commit_paths
+from conveyor.ops.local.job_push import CommitRefused, commit_paths
 
 pytestmark = pytest.mark.contract
 

@@ -10,7 +10,7 @@ import pytest
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import IssueState, StackedOn, Stage
 from conveyor.job.claiming import Claimed, NotClaimable, claim_for_job
-from conveyor.ops.context import OpContext
+from conveyor.ops.forge.context import OpContext
 from conveyor.testing.world import ACCOUNT, World
 from tests.contract.job.helpers import seed_state
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.contract.ops.world import NOW, World, invariants_of, make_world
 
 

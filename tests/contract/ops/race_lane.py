@@ -14,9 +14,9 @@ from typing import Protocol
 
 from conveyor.core.config import AccountConfig, Commands, Config, Limits
 from conveyor.forge.github import token_forge
-from conveyor.ops.claim import Won, claim
-from conveyor.ops.context import OpContext
-from conveyor.ops.sweep import sweep
+from conveyor.ops.forge.claim import Won, claim
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.sweep import sweep
 
 ACCOUNT = "conveyor-bot"
 

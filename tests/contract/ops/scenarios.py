@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.forge.protocol import Forge
-from conveyor.ops.ask import ask
-from conveyor.ops.claim import claim
-from conveyor.ops.post import post_comment
-from conveyor.ops.release import release
-from conveyor.ops.split import Part, close_parent, split
-from conveyor.ops.state_store import save_state
-from conveyor.ops.stop import stop
-from conveyor.ops.sweep import sweep
+from conveyor.ops.forge.ask import ask
+from conveyor.ops.forge.claim import claim
+from conveyor.ops.forge.post import post_comment
+from conveyor.ops.forge.release import release
+from conveyor.ops.forge.split import Part, close_parent, split
+from conveyor.ops.forge.state_store import save_state
+from conveyor.ops.forge.stop import stop
+from conveyor.ops.forge.sweep import sweep
 from tests.contract.ops.git_pr import open_pr
 from tests.contract.ops.world import NOW, World
 

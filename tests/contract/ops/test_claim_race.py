@@ -9,7 +9,7 @@ import pytest
 
 from conveyor.core.claims import parse_claims
 from conveyor.core.invariants import IssueSnapshot, Snapshot, check_invariants
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.contract.ops.race_lane import ACCOUNT, LaneSpec, run_lane
 from tests.contract.ops.world import NOW, make_world
 

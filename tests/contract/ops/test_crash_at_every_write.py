@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.faults import FaultyForge, InjectedFault, When
 from tests.contract.ops.scenarios import SCENARIOS, Scenario
 from tests.contract.ops.world import NOW, IssueView, World, invariants_of, make_world

@@ -7,13 +7,13 @@ import pytest
 from conveyor.core.state import IssueState, Rounds, Stage
 from conveyor.core.state_codec import encode_state
 from conveyor.core.stops import StopCode
-from conveyor.ops.ask import ask
-from conveyor.ops.claim import ClaimOutcome, Lost, Skipped, Won, claim, claim_first
-from conveyor.ops.post import post_comment
-from conveyor.ops.release import release
-from conveyor.ops.state_store import StateRefused, fetch_state, save_state
-from conveyor.ops.stop import stop
-from conveyor.ops.sweep import sweep
+from conveyor.ops.forge.ask import ask
+from conveyor.ops.forge.claim import ClaimOutcome, Lost, Skipped, Won, claim, claim_first
+from conveyor.ops.forge.post import post_comment
+from conveyor.ops.forge.release import release
+from conveyor.ops.forge.state_store import StateRefused, fetch_state, save_state
+from conveyor.ops.forge.stop import stop
+from conveyor.ops.forge.sweep import sweep
 from tests.contract.ops.world import ACCOUNT, NOW, World
 
 pytestmark = pytest.mark.contract

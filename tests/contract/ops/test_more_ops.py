@@ -10,11 +10,11 @@ from conveyor.core.signatures import Signature
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import encode_state
 from conveyor.core.stops import StopCode
-from conveyor.ops.claim import Skipped, Won, claim
-from conveyor.ops.split import Part, close_parent, split
-from conveyor.ops.state_store import fetch_state, save_state
-from conveyor.ops.stop import stop
-from conveyor.ops.sweep import WrongAccount, sweep
+from conveyor.ops.forge.claim import Skipped, Won, claim
+from conveyor.ops.forge.split import Part, close_parent, split
+from conveyor.ops.forge.state_store import fetch_state, save_state
+from conveyor.ops.forge.stop import stop
+from conveyor.ops.forge.sweep import WrongAccount, sweep
 from conveyor.testing import http
 from tests.contract.ops.git_pr import open_pr
 from tests.contract.ops.world import ACCOUNT, NOW, World

@@ -9,8 +9,8 @@ import pytest
 
 from conveyor.core.signatures import Signature
 from conveyor.git import Repo
-from conveyor.ops.findings import NoPullRequest, post_on_pr
-from conveyor.ops.prepare_review import prepare_review
+from conveyor.ops.forge.findings import NoPullRequest, post_on_pr
+from conveyor.ops.local.prepare_review import prepare_review
 from tests.contract.ops.git_pr import open_pr
 from tests.contract.ops.world import World
 

@@ -19,12 +19,12 @@ from conveyor.core.invariants import (
     Violation,
     check_invariants,
 )
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.protocol import Forge
-from conveyor.ops.context import OpContext
+from conveyor.ops.forge.context import OpContext
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 
 ACCOUNT = "conveyor-bot"
 OWNER = "owner"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.contract.ops_merge.merge_world import MergeWorld, make_merge_world
 
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from conveyor.core.config import AccountConfig, Commands, Config, Limits
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.git import GitEnv, Identity, Repo, run_git
 from conveyor.git.token_push import PushResult
-from conveyor.ops.context import OpContext
+from conveyor.ops.forge.context import OpContext
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 
 ACCOUNT = "conveyor-bot"
 PERSON = "alice"

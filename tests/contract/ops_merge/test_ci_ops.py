@@ -9,7 +9,7 @@ from conveyor.core.ci_gate import Gate, Verdict
 from conveyor.core.config import Limits
 from conveyor.core.state import CiWait
 from conveyor.git import rev_parse
-from conveyor.ops.ci_status import CiStatus, read_ci
+from conveyor.ops.forge.ci_status import CiStatus, read_ci
 from tests.contract.ops_merge.merge_world import MergeWorld, wait_for
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -10,8 +10,8 @@ from pathlib import Path
 from conveyor.core.claims import claim_body, live_claims, parse_claims
 from conveyor.core.verify import Outcome
 from conveyor.git import rev_parse
-from conveyor.ops.close_out import close_out, mark_merged, run_teardown
-from conveyor.ops.merge import squash_merge
+from conveyor.ops.forge.close_out import close_out, mark_merged, run_teardown
+from conveyor.ops.forge.merge import squash_merge
 from tests.contract.ops_merge.merge_world import ACCOUNT, BRANCH, MergeWorld
 
 

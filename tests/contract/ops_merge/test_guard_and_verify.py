@@ -6,8 +6,8 @@ import os
 
 from conveyor.core.config import Commands, Paths
 from conveyor.git import rev_parse, run_git
-from conveyor.ops.branch_guard import OwnPushes, guard_branch
-from conveyor.ops.verify_op import failure_report, verify_head
+from conveyor.ops.forge.branch_guard import OwnPushes, guard_branch
+from conveyor.ops.local.verify_op import failure_report, verify_head
 from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, git
 
 

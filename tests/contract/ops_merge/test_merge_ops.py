@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conveyor.core.merge_rules import Behind
 from conveyor.git import rev_parse
-from conveyor.ops.merge import check_behind, squash_merge
-from conveyor.ops.sync_base import refresh_remote_refs
+from conveyor.ops.forge.merge import check_behind, squash_merge
+from conveyor.ops.local.sync_base import refresh_remote_refs
 from tests.contract.ops_merge.merge_world import MergeWorld, git
 
 

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from conveyor.core.labels import Status, status_label, stop_label
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.ops.labels import set_agent_label
-from conveyor.ops.merge_order import read_queue
-from conveyor.ops.state_store import save_state
+from conveyor.ops.forge.labels import set_agent_label
+from conveyor.ops.forge.merge_order import read_queue
+from conveyor.ops.forge.state_store import save_state
 from tests.contract.ops_merge.merge_world import MergeWorld
 
 

@@ -6,8 +6,8 @@ from conveyor.core.feedback import FEEDBACK
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.git import rev_parse
-from conveyor.ops.pr_feedback import take_pr_feedback
-from conveyor.ops.state_store import fetch_state, save_state
+from conveyor.ops.forge.pr_feedback import take_pr_feedback
+from conveyor.ops.forge.state_store import fetch_state, save_state
 from tests.contract.ops_merge.merge_world import PERSON, MergeWorld
 
 VISITOR = "mallory"

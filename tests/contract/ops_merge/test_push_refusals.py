@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.core.state import IssueState, Stage
-from conveyor.ops.branch_effects import push_branch
-from conveyor.ops.job_parts import (
+from conveyor.ops.forge.branch_effects import push_branch
+from conveyor.ops.forge.job_parts import (
     EventKind,
     JobHands,
     JobPlace,

@@ -9,12 +9,12 @@ from conveyor.core.signatures import Signature
 from conveyor.core.state import StackedOn
 from conveyor.git import is_ancestor, rev_parse
 from conveyor.git.runner import git_text
-from conveyor.ops.finish_sync import changes_code, finish_sync
-from conveyor.ops.finish_wiki import finish_wiki
-from conveyor.ops.flow_step import settle_pr
-from conveyor.ops.publish_wiki import Published
-from conveyor.ops.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
-from conveyor.ops.sync_base import refresh_remote_refs
+from conveyor.ops.forge.finish_wiki import finish_wiki
+from conveyor.ops.forge.flow_step import settle_pr
+from conveyor.ops.forge.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
+from conveyor.ops.local.finish_sync import changes_code, finish_sync
+from conveyor.ops.local.publish_wiki import Published
+from conveyor.ops.local.sync_base import refresh_remote_refs
 from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, commit, git
 
 DEPENDENT = "agent/issue-2"

@@ -6,8 +6,8 @@ import subprocess
 
 from conveyor.git import rev_parse
 from conveyor.git.rebase import rebase_in_progress
-from conveyor.ops.finish_sync import finish_sync
-from conveyor.ops.sync_base import refresh_remote_refs, restore_branch, sync_base
+from conveyor.ops.local.finish_sync import finish_sync
+from conveyor.ops.local.sync_base import refresh_remote_refs, restore_branch, sync_base
 from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, git
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.entry import conveyor_argv
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import TRUSTED, VISITOR, World
 
 

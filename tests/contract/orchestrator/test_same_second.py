@@ -8,10 +8,10 @@ from pathlib import Path
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.state_codec import encode_state
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.types import IssuePage
 from conveyor.orchestrator.shell.snapshot_cache import build_snapshot
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.faults import FaultyForge
 from conveyor.testing.world import ACCOUNT, World
 

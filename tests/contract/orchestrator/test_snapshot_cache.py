@@ -14,11 +14,11 @@ import pytest
 from conveyor.core.config import AccountConfig, Commands, Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.state_codec import encode_state
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import CommentPage
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.faults import FaultyForge
 
 BOT = "snap-bot"

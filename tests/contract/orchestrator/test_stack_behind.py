@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.state import Stage
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
 from conveyor.orchestrator.shell.stack_facts import stack_behind
 from conveyor.orchestrator.snapshot import IssueView
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.ops_merge.merge_world import MergeWorld, git, make_merge_world
 
 NOW = datetime.now(UTC)

@@ -7,7 +7,7 @@ import socket
 import sys
 from pathlib import Path
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 
 TRIVIAL = f"{sys.executable} -c pass"

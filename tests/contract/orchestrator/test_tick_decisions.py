@@ -12,14 +12,14 @@ import pytest
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.jobfile import JobRecord
-from conveyor.ops.context import OpContext
-from conveyor.ops.stop import stop
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.stop import stop
 from conveyor.orchestrator.shell.executor import JobHandle
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
+from conveyor.orchestrator.shell.tick import Orchestrator, tick
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, WATCHDOG_FILE, OrchestratorLog
-from conveyor.orchestrator.tick import Orchestrator, tick
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 
 LANE = "lane-a"

@@ -10,16 +10,16 @@ from pathlib import Path
 
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import IssueState, Stage
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.github import GitHubForge
 from conveyor.forge.types import CommentPage
 from conveyor.job.jobfile import Finished, JobRecord, process_start_ticks
-from conveyor.ops.context import OpContext
-from conveyor.ops.state_store import save_state
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.state_store import save_state
 from conveyor.orchestrator.shell.executor import JobHandle
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
+from conveyor.orchestrator.shell.tick import Orchestrator, tick
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
-from conveyor.orchestrator.tick import Orchestrator, tick
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 
 LANE = "lane-a"

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.config import AccountConfig, Commands, Config
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.git import GitEnv, Repo, rev_parse
-from conveyor.ops.context import OpContext
-from conveyor.ops.open_pr import (
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.open_pr import (
     ensure_start_commit,
     find_or_open_draft,
     finish_pr,
     pr_body,
     pr_title,
 )
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, TOKEN_ENV, TRUSTED, World
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from conveyor.core.config import Commands, Paths
 from conveyor.core.verify import Outcome, VerifyResult
-from conveyor.ops.verify_op import failure_report
+from conveyor.ops.local.verify_op import failure_report
 from conveyor.verify import verify
 from tests.contract.verify.repo_kit import GitRepo
 from tests.contract.verify.sqlite_project import (

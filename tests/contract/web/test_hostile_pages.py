@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 from conveyor.core.printable import BIDI_CONTROLS
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world
 
 pytestmark = pytest.mark.contract

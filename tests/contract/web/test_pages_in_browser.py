@@ -14,11 +14,11 @@ from playwright.sync_api import Page
 from conveyor.core.labels import all_labels
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import encode_state
-from conveyor.forge.emulator.web_layout import contrast
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.web.layout import contrast
 from conveyor.job.ledger import save_job_sessions
-from conveyor.ops.labels import spec_of
+from conveyor.ops.forge.labels import spec_of
 from conveyor.orchestrator.shell.status_file import _job_entry
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world, open_pr
 from tests.unit.cli.live.recorded import NOW, copy_home, recorded_jobs
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from conveyor.forge.emulator.web_pipeline import REFRESH_SECONDS
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.web.pipeline import REFRESH_SECONDS
 from conveyor.job.transcripts import home_transcripts
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import make_git_world, open_pr
 from tests.contract.web.job_folders import STARTS, write_job
 

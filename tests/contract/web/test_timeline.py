@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Page
 
 from conveyor.core.timeline import render_text
-from conveyor.forge.emulator.web_timeline import read_timeline
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.emulator.web.timeline import read_timeline
 from tests.contract.emulator_repos.conftest import make_git_world
 from tests.contract.web.timeline_home import EXPECTED, write_jobs
 

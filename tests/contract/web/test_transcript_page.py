@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.transcripts import home_transcripts
-from conveyor.testing.emulator import ForgeServer
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world
 from tests.contract.web.job_folders import write_job as _job
 

@@ -12,7 +12,7 @@ from conveyor.forge.types import RepoInfo
 from conveyor.git.remote import init_bare
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.wiki_workspace import prepare_wiki
-from conveyor.ops.wiki_branch import WikiCheckout
+from conveyor.ops.local.wiki_branch import WikiCheckout
 from tests.contract.git.workrepo import TEST_ENV, WorkRepo
 
 ISSUE = 7

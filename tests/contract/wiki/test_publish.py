@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from conveyor.git import GitError, Repo, read_blob
-from conveyor.ops.prepare_review import prepare_review
-from conveyor.ops.publish_wiki import PATCH_FILE, publish_wiki
-from conveyor.ops.wiki_branch import WikiCheckout, push_wiki
-from conveyor.ops.wiki_check import check_wiki
+from conveyor.ops.local.prepare_review import prepare_review
+from conveyor.ops.local.publish_wiki import PATCH_FILE, publish_wiki
+from conveyor.ops.local.wiki_branch import WikiCheckout, push_wiki
+from conveyor.ops.local.wiki_check import check_wiki
 from tests.contract.git.workrepo import TEST_ENV
 from tests.contract.wiki.conftest import ISSUE, WikiWorld
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.helpers import reply
 

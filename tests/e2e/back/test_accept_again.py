@@ -9,7 +9,7 @@ import pytest
 
 from conveyor.core.labels import Status
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.test_review_fix import FIXED, lens
 from tests.e2e.back.test_security_stop import session

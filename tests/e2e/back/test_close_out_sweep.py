@@ -6,7 +6,7 @@ from pathlib import Path
 
 from conveyor.core.claims import parse_claims
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import assert_invariants, implement_done, spec_ready, triage

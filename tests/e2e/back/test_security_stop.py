@@ -9,7 +9,7 @@ import pytest
 
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.test_review_fix import lens
 from tests.e2e.helpers import assert_invariants, implement_done, reply, spec_ready, triage

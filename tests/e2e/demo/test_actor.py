@@ -9,8 +9,8 @@ from conveyor.cli.demo.actor import Actor
 from conveyor.core.labels import Status
 from conveyor.core.pickup import QUESTIONS
 from conveyor.core.signatures import Signature
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.github import token_forge
-from conveyor.testing.emulator import ForgeServer
 
 _N = count(1)
 ASKED = Signature("triage", "scripted", "m", "run1").sign(QUESTIONS, "1. Which level?")

@@ -26,7 +26,7 @@ from conveyor.cli.demo import changes, scenario
 from conveyor.cli.demo.issues import ACCOUNT, ISSUES, PLANTED, REPO, TRUSTED, tag_of
 from conveyor.cli.demo.scenario import template_file
 from conveyor.core.labels import Status
-from conveyor.forge.emulator.records import bare_repo_path
+from conveyor.emulator.model.records import bare_repo_path
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import Issue

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.orchestrator.chain import chain_config
 

@@ -11,8 +11,8 @@ from conveyor.cli.config_load import load_config
 from conveyor.core.state import Stage
 from conveyor.git import is_ancestor
 from conveyor.job.jobfile import load_job_file
-from conveyor.ops.context import OpContext
-from conveyor.ops.state_store import save_state
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.state_store import save_state
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.back.merge_helpers import push_to_base
 from tests.e2e.helpers import triage

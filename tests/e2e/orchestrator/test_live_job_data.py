@@ -29,8 +29,8 @@ from conveyor.job.layout import load_lane
 from conveyor.orchestrator.decisions import Steer, Terminate
 from conveyor.orchestrator.shell.executor import JobHandle
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
+from conveyor.orchestrator.shell.tick import Orchestrator, tick
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
-from conveyor.orchestrator.tick import Orchestrator, tick
 from conveyor.testing.forked_run import Process
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.helpers import triage

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.jobfile import load_job_file
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, LedgerDb
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.orchestrator.chain import (

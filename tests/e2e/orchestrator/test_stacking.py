@@ -18,13 +18,13 @@ import pytest
 from conveyor.cli.config_load import load_config
 from conveyor.core.state import IssueState, StackedOn, Stage
 from conveyor.core.stops import StopCode
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.git import is_ancestor
 from conveyor.git.runner import git_text
 from conveyor.job.events import EVENTS_FILE, read_events
 from conveyor.job.jobfile import load_job_file
-from conveyor.ops.context import OpContext
-from conveyor.ops.stop import stop
-from conveyor.testing.emulator import ForgeServer
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.stop import stop
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import reply

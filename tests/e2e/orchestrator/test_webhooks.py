@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from conveyor.core.state import Stage
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.webhook import sign
 from conveyor.job.entry import conveyor_argv
 from conveyor.testing import http
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.hooked_run import SECRET_ENV, HookedRun, run_config, wait_for
 from conveyor.testing.world import TRUSTED, World
 from tests.e2e.back.merge_helpers import clean_back_half

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conveyor.core.state import IssueState
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.fake_model import (
     CallTool,
     FakeModel,

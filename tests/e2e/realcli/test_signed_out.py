@@ -9,7 +9,7 @@ import pytest
 
 from conveyor.core.labels import STOP_PREFIX
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.contract.realcli.clis import cli_path
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.fake_model import FakeModel
 from conveyor.testing.fake_model.playbook import Playbook, parts_from_scenario, session_kind
 from conveyor.testing.world import World

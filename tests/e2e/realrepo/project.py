@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conveyor.core.replies import SPEC_END
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import FAST, clean_back_half
 from tests.e2e.helpers import reply, triage

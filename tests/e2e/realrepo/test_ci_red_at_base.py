@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.e2e.helpers import assert_invariants
 from tests.e2e.realrepo.project import (
     NETWORK_TEST,

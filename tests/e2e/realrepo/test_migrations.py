@@ -7,7 +7,7 @@ from typing import Any
 
 from conveyor.core.replies import SPEC_END
 from conveyor.core.state import Stage
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.contract.verify.sqlite_project import (
     BAD_PRICE_DOWN,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.jobfile import load_job_file
 from conveyor.orchestrator.shell.tick_files import LOG_FILE
-from conveyor.testing.emulator import ForgeServer
 from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue
 
 ENDED = re.compile(r"job ended #(\d+) (\S+) pid (\d+)(?: exit (-?\d+))?: (\S+)")

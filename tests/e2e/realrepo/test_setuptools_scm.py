@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.e2e.helpers import assert_invariants
 from tests.e2e.realrepo.built import (
     DRIVE_TIMEOUT,

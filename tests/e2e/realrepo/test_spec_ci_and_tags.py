@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.types import CheckRun
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.helpers import assert_invariants
 from tests.e2e.realrepo.project import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import assert_invariants, reply, triage
 from tests.e2e.realrepo.project import (

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import conveyor
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.events import read_events
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import IMPL, reply, spec_ready, triage

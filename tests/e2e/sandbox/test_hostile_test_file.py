@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import conveyor
-from conveyor.testing.emulator import ForgeServer
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import ACCOUNT
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import assert_invariants, reply, triage

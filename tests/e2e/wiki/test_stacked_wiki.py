@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.state import Stage
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.events import EVENTS_FILE, read_events
 from conveyor.job.jobfile import load_job_file
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import ACCOUNT, World
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import assert_invariants, triage

@@ -16,7 +16,7 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.core.trust import Trust
 from conveyor.forge.types import Issue
 from conveyor.job.view_file import VIEW_FILE, IssueView
-from conveyor.ops.issue_md import write_issue_md
+from conveyor.ops.forge.issue_md import write_issue_md
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, CachedIssue, SnapshotStore
 
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conveyor.forge.emulator.markdown_html import render_markdown
+from conveyor.emulator.web.markdown import render_markdown
 
 
 def test_markdown_renders_while_raw_html_stays_text() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from conveyor.testing.emulator import ForgeServer
+    from conveyor.emulator.app.server import ForgeServer
 
 REPO = "demo/inventory"
 ACCOUNT = "conveyor-bot"
@@ -93,7 +93,7 @@ def set_stage(server: ForgeServer) -> tuple[str, dict[str, int]]:
     """
     from conveyor.core.labels import all_labels
     from conveyor.forge.github import token_forge
-    from conveyor.ops.labels import spec_of
+    from conveyor.ops.forge.labels import spec_of
 
     tokens = {login: server.add_user(login) for login in (ACCOUNT, TRUSTED, VISITOR)}
     server.create_repo(REPO, sample_template(), ci=test_command(), wiki=True)

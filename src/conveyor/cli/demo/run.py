@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from conveyor.core.config import Config
-    from conveyor.testing.emulator import ForgeServer
+    from conveyor.emulator.app.server import ForgeServer
     from conveyor.testing.fake_model.playbook import Playbook
 
 # Enough loop passes for every answer the actor can give, with room to spare.

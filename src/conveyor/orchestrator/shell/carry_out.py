@@ -21,9 +21,9 @@ from conveyor.core.state import Stage
 from conveyor.core.verify import Outcome
 from conveyor.job.boundary import command_env
 from conveyor.job.layout import JobPaths
-from conveyor.ops.close_out import finish_close_out, run_teardown
-from conveyor.ops.context import OpContext
-from conveyor.ops.stop import stop
+from conveyor.ops.forge.close_out import finish_close_out, run_teardown
+from conveyor.ops.forge.context import OpContext
+from conveyor.ops.forge.stop import stop
 from conveyor.orchestrator.decisions import (
     Decision,
     Escalate,

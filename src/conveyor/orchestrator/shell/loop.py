@@ -31,8 +31,8 @@ from conveyor.orchestrator.shell.carry_out import terminate_all
 from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
 from conveyor.orchestrator.shell.status_file import note_operation
+from conveyor.orchestrator.shell.tick import Orchestrator, tick
 from conveyor.orchestrator.shell.tick_files import LOG_FILE, OrchestratorLog
-from conveyor.orchestrator.tick import Orchestrator, tick
 
 WAKE_CHECK_S = 0.2
 STOP_WAIT_S = 300.0

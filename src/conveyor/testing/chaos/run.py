@@ -19,9 +19,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.chaos.scenario import chaos_config, sessions, tags
 from conveyor.testing.chaos.schedule import JobKill, Schedule
-from conveyor.testing.emulator import ForgeServer
 from conveyor.testing.world import World
 
 _STARTED = re.compile(r"started #(\d+) (\w+) pid (\d+)")

@@ -1,0 +1,222 @@
+"""The emulator's Starlette app: routes from `ROUTE_MODULES`, error handlers, lifecycle, serving.
+
+How a module plugs in: add its dotted name to `ROUTE_MODULES`. It must expose
+`ROUTES: list[Route]`; it may expose `on_startup(state: EmulatorState) -> None`
+(run when the server starts, e.g. to reconcile pushed refs or start a worker) and
+`on_shutdown(state: EmulatorState) -> None` (run when it stops); callables appended to
+`state.on_shutdown` also run at stop. The page at `/` calls a module's
+`page_section(state, base, repo_row) -> str` (already-escaped HTML) when it has one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import ModuleType
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from conveyor.emulator.app.middleware import ForgeMiddleware
+from conveyor.emulator.model.http import ApiError, error
+from conveyor.emulator.model.state import EmulatorState, Knobs, TranscriptReader
+from conveyor.emulator.model.store import Store
+
+ROUTE_MODULES: list[str] = [
+    "conveyor.emulator.app.control",
+    "conveyor.emulator.rest.users",
+    "conveyor.emulator.rest.apps",
+    "conveyor.emulator.rest.issues",
+    "conveyor.emulator.rest.comments",
+    "conveyor.emulator.rest.labels",
+    "conveyor.emulator.rest.sub_issues",
+    "conveyor.emulator.hooks.webhooks",
+    # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
+    "conveyor.emulator.repos.create",
+    "conveyor.emulator.repos.wiki",
+    "conveyor.emulator.repos.repo_plan",
+    "conveyor.emulator.rest.pulls",
+    "conveyor.emulator.rest.reviews",
+    "conveyor.emulator.rest.merge",
+    "conveyor.emulator.rest.protection",
+    "conveyor.emulator.rest.rulesets",
+    "conveyor.emulator.rest.branches",
+    "conveyor.emulator.rest.checks",
+    "conveyor.emulator.rest.statuses",
+    "conveyor.emulator.graphql.endpoint",
+    "conveyor.emulator.hooks.ci",
+    "conveyor.emulator.web.pull_table",
+    "conveyor.emulator.web.index",
+    "conveyor.emulator.web.issue",
+    "conveyor.emulator.web.pull",
+    "conveyor.emulator.web.pipeline",
+    "conveyor.emulator.web.transcript",
+]
+
+
+def route_modules() -> list[ModuleType]:
+    """The imported route modules, in `ROUTE_MODULES` order."""
+    return [importlib.import_module(name) for name in ROUTE_MODULES]
+
+
+async def _api_error(_request: Request, exc: Exception) -> Response:
+    """Render a route's `ApiError`."""
+    assert isinstance(exc, ApiError)
+    return exc.response()
+
+
+async def _http_error(_request: Request, exc: Exception) -> Response:
+    """Starlette's own 404/405 answers, in GitHub's shape."""
+    assert isinstance(exc, HTTPException)
+    message = "Not Found" if exc.status_code == 404 else str(exc.detail)
+    return error(exc.status_code, message, headers=dict(exc.headers or {}))
+
+
+async def _too_big(_request: Request, _exc: Exception) -> Response:
+    """A number in the path beyond SQLite's 64-bit integers names nothing: 404."""
+    return error(404, "Not Found")
+
+
+async def _crash(_request: Request, _exc: Exception) -> Response:
+    """A bug in a route: GitHub's 500 shape (tests treat any 500 as a failure)."""
+    return error(500, "Server Error")
+
+
+def build_app(
+    data_dir: Path,
+    *,
+    fail_rate: float = 0.0,
+    list_lag_ms: int = 0,
+    seed: int | None = None,
+    pipeline_home: Path | None = None,
+    transcripts: TranscriptReader | None = None,
+) -> Starlette:
+    """The emulator's ASGI app over the store in `data_dir` (created when missing).
+
+    `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows;
+    `transcripts` reads an issue's agent sessions for its page and transcript pages
+    (`conveyor.job.transcripts.home_transcripts`).
+    """
+    modules = route_modules()  # first: importing them registers their tables
+    store = Store.open(data_dir)
+    state = EmulatorState(
+        store=store,
+        data_dir=data_dir,
+        knobs=Knobs(fail_rate=fail_rate, list_lag_ms=list_lag_ms),
+        rng=random.Random(seed),
+        pipeline_home=pipeline_home,
+        transcripts=transcripts,
+    )
+    routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        for module in modules:
+            hook = getattr(module, "on_startup", None)
+            if hook is not None:
+                hook(state)
+        try:
+            yield
+        finally:
+            for module in modules:
+                hook = getattr(module, "on_shutdown", None)
+                if hook is not None:
+                    hook(state)
+            for callback in state.on_shutdown:
+                callback()
+
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            ApiError: _api_error,
+            HTTPException: _http_error,
+            OverflowError: _too_big,
+            Exception: _crash,
+        },
+    )
+    app.state.emulator = state
+    app.state.modules = modules
+    app.add_middleware(ForgeMiddleware, state=state)
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket (port 0 picks a free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the
+    # protocol says TCP, and without it keep-alive answers stall 40 ms on delayed ACKs.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def server_for(app: Starlette) -> uvicorn.Server:
+    """A quiet uvicorn server for the app, on httptools (C) rather than h11 (pure Python)."""
+    config = uvicorn.Config(
+        app, http="httptools", log_level="warning", access_log=False, lifespan="on"
+    )
+    return uvicorn.Server(config)
+
+
+def url_of(sock: socket.socket) -> str:
+    """`http://HOST:PORT` of a bound socket."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def serve(
+    data_dir: Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    fail_rate: float = 0.0,
+    list_lag_ms: int = 0,
+    seed: int | None = None,
+    on_ready: Callable[[str], None] | None = None,
+    pipeline_home: Path | None = None,
+    transcripts: TranscriptReader | None = None,
+) -> None:
+    """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
+    app = build_app(
+        data_dir,
+        fail_rate=fail_rate,
+        list_lag_ms=list_lag_ms,
+        seed=seed,
+        pipeline_home=pipeline_home,
+        transcripts=transcripts,
+    )
+    sock = bind(host, port)
+    remember_port(data_dir, sock)
+    if on_ready is not None:
+        on_ready(url_of(sock))
+    server_for(app).run(sockets=[sock])
+
+
+SERVED_PORT = "served-port"
+
+
+def remember_port(data_dir: Path, sock: socket.socket) -> None:
+    """Note the port the data is served on: serving it again later reuses it (configs name it)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / SERVED_PORT).write_text(f"{sock.getsockname()[1]}\n", encoding="utf-8")
+
+
+def recalled_port(data_dir: Path) -> int | None:
+    """The port the data was last served on, if noted."""
+    try:
+        text = (data_dir / SERVED_PORT).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() and 0 < int(text) < 65536 else None

@@ -1,0 +1,178 @@
+"""`POST /graphql`: documents validated against GitHub's schema; ready-for-review runs.
+
+`markPullRequestReadyForReview` (and `convertPullRequestToDraft`, `viewer`) are answered;
+anything else that fails validation gets GitHub's `errors` shape.
+"""
+
+from __future__ import annotations
+
+import threading
+from importlib import resources
+from typing import Any
+
+from graphql import (
+    DocumentNode,
+    GraphQLError,
+    GraphQLSchema,
+    build_schema,
+    execute_sync,
+    parse,
+    validate,
+)
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from conveyor.emulator.hooks.events import emit_pull
+from conveyor.emulator.model.http import (
+    ApiError,
+    base_url,
+    emulator,
+    json_response,
+    read_json,
+    require_user,
+)
+from conveyor.emulator.model.pull_rows import Pull, pull_by_node_id
+from conveyor.emulator.model.pull_write import can_write_pull, set_draft
+from conveyor.emulator.model.store import Store
+
+_SCHEMA: GraphQLSchema | None = None
+_SCHEMA_LOCK = threading.Lock()
+
+
+def github_schema() -> GraphQLSchema:
+    """GitHub's GraphQL schema, built on first use (about 1.5 s) and cached."""
+    global _SCHEMA
+    with _SCHEMA_LOCK:
+        if _SCHEMA is None:
+            sdl = resources.files("conveyor.emulator.graphql").joinpath(
+                "data/github-schema.graphql"
+            )
+            _SCHEMA = build_schema(
+                sdl.read_text(), assume_valid_sdl=True, assume_valid=True, no_location=True
+            )
+        return _SCHEMA
+
+
+def on_startup(_state: object) -> None:
+    """Build the schema in a background thread so the first request does not block the loop."""
+    threading.Thread(target=github_schema, name="graphql-schema", daemon=True).start()
+
+
+def _checked(document: DocumentNode) -> tuple[GraphQLSchema, list[GraphQLError]]:
+    """The schema (waiting for its build) and the document's validation errors."""
+    schema = github_schema()
+    return schema, validate(schema, document)
+
+
+class NodeNotFound(Exception):
+    """A global node id that names nothing (GitHub's `NOT_FOUND` error type)."""
+
+
+class Forbidden(Exception):
+    """The viewer may not change this node (GitHub's `FORBIDDEN` error type)."""
+
+
+def _error_json(error: GraphQLError) -> dict[str, Any]:
+    data: dict[str, Any] = dict(error.formatted)
+    original = error.original_error
+    if isinstance(original, NodeNotFound):
+        data["type"] = "NOT_FOUND"
+    elif isinstance(original, Forbidden):
+        data["type"] = "FORBIDDEN"
+    return data
+
+
+def _pull_json(pull: Pull, store: Store, root: str) -> dict[str, Any]:
+    """The fields of GraphQL's `PullRequest` the emulator can answer."""
+    row = store.one(
+        "SELECT u.login, r.name FROM repos r JOIN users u ON u.id = r.owner_id WHERE r.id = ?",
+        (pull.repo_id,),
+    )
+    owner, name = (row["login"], row["name"]) if row else ("", "")
+    state = "MERGED" if pull.merged else ("OPEN" if pull.state == "open" else "CLOSED")
+    return {
+        "__typename": "PullRequest",
+        "id": pull.node_id,
+        "databaseId": pull.id,
+        "number": pull.number,
+        "title": pull.title,
+        "body": pull.body or "",
+        "isDraft": pull.draft,
+        "state": state,
+        "merged": pull.merged,
+        "closed": pull.state == "closed",
+        "headRefName": pull.head_ref,
+        "headRefOid": pull.head_sha,
+        "baseRefName": pull.base_ref,
+        "url": f"{root}/{owner}/{name}/pull/{pull.number}",
+        "createdAt": pull.created_at,
+        "updatedAt": pull.updated_at,
+    }
+
+
+def _draft_mutation(request: Request, user_id: int, draft: bool) -> Any:
+    """A resolver for markPullRequestReadyForReview (draft False) or convertPullRequestToDraft."""
+    state = emulator(request)
+
+    def resolve(_info: Any, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002 (GraphQL's name)
+        node_id = str(input.get("pullRequestId", ""))
+        pull = pull_by_node_id(state.store, node_id)
+        if pull is None:
+            raise NodeNotFound(f"Could not resolve to a node with the global id of '{node_id}'")
+        if not can_write_pull(state.store, pull, user_id):
+            raise Forbidden("Resource not accessible by integration")
+        was_draft = pull.draft
+        pull = set_draft(state.store, pull, draft=draft)
+        if was_draft and not draft:
+            repo = state.store.one(
+                "SELECT repos.*, users.login AS owner_login FROM repos "
+                "JOIN users ON users.id = repos.owner_id WHERE repos.id = ?",
+                (pull.repo_id,),
+            )
+            if repo is not None:
+                emit_pull(request, repo, pull, "ready_for_review")
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "pullRequest": _pull_json(pull, state.store, base_url(request)),
+        }
+
+    return resolve
+
+
+async def graphql_endpoint(request: Request) -> Response:
+    """Validate the document against GitHub's schema and run the mutations the emulator has."""
+    user = require_user(request)
+    payload = await read_json(request)
+    if not isinstance(payload, dict) or not isinstance(payload.get("query"), str):
+        raise ApiError(400, "Problems parsing JSON")
+    variables = payload.get("variables")
+    if variables is not None and not isinstance(variables, dict):
+        raise ApiError(400, "Problems parsing JSON")
+    try:
+        document = parse(payload["query"])
+    except GraphQLError as exc:
+        return json_response({"errors": [_error_json(exc)]})
+    schema, problems = await run_in_threadpool(_checked, document)
+    if problems:
+        return json_response({"errors": [_error_json(e) for e in problems]})
+    root = {
+        "markPullRequestReadyForReview": _draft_mutation(request, user["id"], draft=False),
+        "convertPullRequestToDraft": _draft_mutation(request, user["id"], draft=True),
+        "viewer": {"__typename": "User", "login": user["login"], "databaseId": user["id"]},
+    }
+    result = execute_sync(
+        schema,
+        document,
+        root_value=root,
+        variable_values=variables,
+        operation_name=payload.get("operationName"),
+    )
+    body: dict[str, Any] = {"data": result.data}
+    if result.errors:
+        body["errors"] = [_error_json(e) for e in result.errors]
+    return json_response(body)
+
+
+ROUTES = [Route("/graphql", graphql_endpoint, methods=["POST"])]

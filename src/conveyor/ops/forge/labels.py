@@ -1,0 +1,33 @@
+"""Setting an issue's one agent label, creating labels on first use (GH-1, GH-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from conveyor.core.labels import LabelDef, relabel
+from conveyor.forge.types import LabelSpec
+from conveyor.ops.forge.context import OpContext
+
+
+def spec_of(label: LabelDef) -> LabelSpec:
+    """The forge's label spec of one of our labels."""
+    return LabelSpec(name=label.name, color=label.colour, description=label.description)
+
+
+def set_agent_label(
+    ctx: OpContext, number: int, current: Sequence[str], target: LabelDef | None
+) -> tuple[str, ...]:
+    """Make `target` the issue's only agent label; the new label is added before others go.
+
+    Adding first means the issue is never briefly without a status label, so
+    no sweep can mistake it for a new one. Returns the labels afterwards.
+    """
+    add, remove = relabel(current, None if target is None else target.name)
+    labels = list(current)
+    if target is not None and add:
+        ctx.forge.ensure_labels([spec_of(target)])
+        labels = list(ctx.forge.add_labels(number, add))
+    for name in remove:
+        ctx.forge.remove_label(number, name)
+        labels = [n for n in labels if n != name]
+    return tuple(labels)
