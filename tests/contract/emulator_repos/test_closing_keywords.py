@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conveyor.emulator.rest.merge import closing_numbers
+from conveyor.emulator.model.pull_rows import closing_numbers
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The emulator's Starlette app: routes from `ROUTE_MODULES`, error handlers, lifecycle, serving.
 
-How a module plugs in: add its dotted name to `ROUTE_MODULES`. It must expose
+How a module plugs in: import it here and add it to `ROUTE_MODULES`. It must expose
 `ROUTES: list[Route]`; it may expose `on_startup(state: EmulatorState) -> None`
 (run when the server starts, e.g. to reconcile pushed refs or start a worker) and
 `on_shutdown(state: EmulatorState) -> None` (run when it stops); callables appended to
@@ -10,7 +10,6 @@ How a module plugs in: add its dotted name to `ROUTE_MODULES`. It must expose
 
 from __future__ import annotations
 
-import importlib
 import random
 import socket
 from collections.abc import AsyncIterator, Callable
@@ -25,46 +24,74 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from conveyor.emulator.app import control as app_control
 from conveyor.emulator.app.middleware import ForgeMiddleware
+from conveyor.emulator.graphql import endpoint as graphql_endpoint
+from conveyor.emulator.hooks import ci as hooks_ci
+from conveyor.emulator.hooks import webhooks as hooks_webhooks
 from conveyor.emulator.model.http import ApiError, error
 from conveyor.emulator.model.state import EmulatorState, Knobs, TranscriptReader
 from conveyor.emulator.model.store import Store
+from conveyor.emulator.repos import create as repos_create
+from conveyor.emulator.repos import repo_plan as repos_repo_plan
+from conveyor.emulator.repos import wiki as repos_wiki
+from conveyor.emulator.rest import apps as rest_apps
+from conveyor.emulator.rest import branches as rest_branches
+from conveyor.emulator.rest import checks as rest_checks
+from conveyor.emulator.rest import comments as rest_comments
+from conveyor.emulator.rest import issues as rest_issues
+from conveyor.emulator.rest import labels as rest_labels
+from conveyor.emulator.rest import merge as rest_merge
+from conveyor.emulator.rest import protection as rest_protection
+from conveyor.emulator.rest import pulls as rest_pulls
+from conveyor.emulator.rest import reviews as rest_reviews
+from conveyor.emulator.rest import rulesets as rest_rulesets
+from conveyor.emulator.rest import statuses as rest_statuses
+from conveyor.emulator.rest import sub_issues as rest_sub_issues
+from conveyor.emulator.rest import users as rest_users
+from conveyor.emulator.web import index as web_index
+from conveyor.emulator.web import issue as web_issue
+from conveyor.emulator.web import pipeline as web_pipeline
+from conveyor.emulator.web import pull as web_pull
+from conveyor.emulator.web import pull_table as web_pull_table
+from conveyor.emulator.web import transcript as web_transcript
 
-ROUTE_MODULES: list[str] = [
-    "conveyor.emulator.app.control",
-    "conveyor.emulator.rest.users",
-    "conveyor.emulator.rest.apps",
-    "conveyor.emulator.rest.issues",
-    "conveyor.emulator.rest.comments",
-    "conveyor.emulator.rest.labels",
-    "conveyor.emulator.rest.sub_issues",
-    "conveyor.emulator.hooks.webhooks",
+# The route modules, in the order their routes are tried.
+ROUTE_MODULES: tuple[ModuleType, ...] = (
+    app_control,
+    rest_users,
+    rest_apps,
+    rest_issues,
+    rest_comments,
+    rest_labels,
+    rest_sub_issues,
+    hooks_webhooks,
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
-    "conveyor.emulator.repos.create",
-    "conveyor.emulator.repos.wiki",
-    "conveyor.emulator.repos.repo_plan",
-    "conveyor.emulator.rest.pulls",
-    "conveyor.emulator.rest.reviews",
-    "conveyor.emulator.rest.merge",
-    "conveyor.emulator.rest.protection",
-    "conveyor.emulator.rest.rulesets",
-    "conveyor.emulator.rest.branches",
-    "conveyor.emulator.rest.checks",
-    "conveyor.emulator.rest.statuses",
-    "conveyor.emulator.graphql.endpoint",
-    "conveyor.emulator.hooks.ci",
-    "conveyor.emulator.web.pull_table",
-    "conveyor.emulator.web.index",
-    "conveyor.emulator.web.issue",
-    "conveyor.emulator.web.pull",
-    "conveyor.emulator.web.pipeline",
-    "conveyor.emulator.web.transcript",
-]
+    repos_create,
+    repos_wiki,
+    repos_repo_plan,
+    rest_pulls,
+    rest_reviews,
+    rest_merge,
+    rest_protection,
+    rest_rulesets,
+    rest_branches,
+    rest_checks,
+    rest_statuses,
+    graphql_endpoint,
+    hooks_ci,
+    web_pull_table,
+    web_index,
+    web_issue,
+    web_pull,
+    web_pipeline,
+    web_transcript,
+)
 
 
 def route_modules() -> list[ModuleType]:
-    """The imported route modules, in `ROUTE_MODULES` order."""
-    return [importlib.import_module(name) for name in ROUTE_MODULES]
+    """The route modules, in `ROUTE_MODULES` order."""
+    return list(ROUTE_MODULES)
 
 
 async def _api_error(_request: Request, exc: Exception) -> Response:
@@ -105,7 +132,7 @@ def build_app(
     `transcripts` reads an issue's agent sessions for its page and transcript pages
     (`conveyor.job.transcripts.home_transcripts`).
     """
-    modules = route_modules()  # first: importing them registers their tables
+    modules = route_modules()  # imported above: that registered their tables
     store = Store.open(data_dir)
     state = EmulatorState(
         store=store,

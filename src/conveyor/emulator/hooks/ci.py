@@ -1,6 +1,6 @@
 """The CI worker: one thread per server that runs queued `ci` check runs one at a time.
 
-It also polls the push log (`pushes.sync_pushes`), so pushes move PR heads and
+It also polls the push log (`hooks.push.sync_pushes`), so pushes move PR heads and
 queue CI even when no request arrives. Stopping the server kills the running command.
 """
 
@@ -15,11 +15,12 @@ from starlette.routing import BaseRoute
 
 from conveyor.emulator.hooks.ci_run import ci_box, run_ci
 from conveyor.emulator.hooks.events import Objects
-from conveyor.emulator.hooks.push import deliver
+from conveyor.emulator.hooks.push import deliver, reconcile_and_deliver, sync_pushes
 from conveyor.emulator.model.check_rows import check_run, update_check_run
 from conveyor.emulator.model.state import EmulatorState
+from conveyor.emulator.repos.check_shape import check_run_json
 from conveyor.emulator.repos.pull_shape import RepoView
-from conveyor.emulator.repos.pushes import install_hooks, reconcile_heads, repo_git, sync_pushes
+from conveyor.emulator.repos.pushes import install_hooks, repo_git
 
 log = logging.getLogger(__name__)
 POLL_S = 0.1
@@ -90,8 +91,6 @@ def deliver_completed(state: EmulatorState, repo_id: int, run_id: int) -> None:
 
     The sender is the repository's owner (the emulator's CI has no account of its own).
     """
-    from conveyor.emulator.rest.checks import check_run_json  # lazy: checks imports us
-
     repo = state.store.one("SELECT owner_id FROM repos WHERE id = ?", (repo_id,))
     run = check_run(state.store, repo_id, run_id)
     if repo is None or run is None:
@@ -120,7 +119,7 @@ def on_startup(state: EmulatorState) -> None:
             "WHERE is_ci = 1 AND status = 'in_progress'"
         )
     sync_pushes(state)
-    reconcile_heads(state)
+    reconcile_and_deliver(state)
     worker = CiWorker(state)
     _WORKERS[id(state)] = worker
     worker.thread.start()

@@ -8,13 +8,13 @@ the base URL the hook was created through (`hooks.base`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from conveyor.emulator.hooks.events import Objects, Origin, emit_to, wanting
 from conveyor.emulator.model.pull_rows import get_pull
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.repos.pull_shape import RepoView, pull_json, repo_view
-from conveyor.emulator.repos.pushes import Moved
+from conveyor.emulator.repos.pushes import Moved, read_push_log, reconcile_heads
 
 
 def deliver(
@@ -65,3 +65,22 @@ def deliver_synchronize(state: EmulatorState, moved: Moved, sender_id: int | Non
 
     who = pull.author_id if sender_id is None else sender_id
     deliver(state, moved.repo_id, "pull_request", "synchronize", sender_id=who, build=build)
+
+
+def deliver_moves(state: EmulatorState, moves: Sequence[Moved], sender_id: int | None) -> None:
+    """Send `synchronize` for each moved head; `sender_id` None: the PR's author.
+
+    The embedded forge's git transport is local paths, so it cannot know who pushed.
+    """
+    for moved in moves:
+        deliver_synchronize(state, moved, sender_id)
+
+
+def sync_pushes(state: EmulatorState) -> None:
+    """Apply the pushes logged since the last call and deliver the heads they moved."""
+    deliver_moves(state, read_push_log(state), None)
+
+
+def reconcile_and_deliver(state: EmulatorState) -> None:
+    """Bring every open PR's head in line with its branch and deliver the heads it moved."""
+    deliver_moves(state, reconcile_heads(state), None)

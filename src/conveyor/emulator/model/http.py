@@ -1,8 +1,8 @@
 """Request helpers every emulator route uses: auth, JSON bodies, errors, pagination, ETags.
 
 How a route module plugs in: write `async def endpoint(request) -> Response`, list it in
-the module's `ROUTES: list[Route]`, and add the module's dotted name to
-`app.ROUTE_MODULES`. Inside: `emulator(request)` for the store and knobs,
+the module's `ROUTES: list[Route]`, and add the module to
+`app.asgi.ROUTE_MODULES`. Inside: `emulator(request)` for the store and knobs,
 `current_user` / `require_user` for the caller, `await read_object(request)` and the
 `field_*` helpers for the body, `raise ApiError(...)` (or `not_found()`,
 `validation_failed(...)`) for GitHub-shaped errors, and `json_response(...)` /

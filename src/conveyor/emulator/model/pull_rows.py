@@ -8,6 +8,7 @@ when the PR closes or merges (an open PR reads its base branch live).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 
@@ -126,3 +127,11 @@ def update_pull(conn: sqlite3.Connection, issue_id: int, **values: object) -> No
     """Set columns of a `pulls` row (inside a transaction)."""
     columns = ", ".join(f"{name} = ?" for name in values)
     conn.execute(f"UPDATE pulls SET {columns} WHERE issue_id = ?", (*values.values(), issue_id))
+
+
+CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b", re.IGNORECASE)
+
+
+def closing_numbers(text: str | None) -> list[int]:
+    """The issue numbers a PR body closes (`Closes #3`, `fixes #4`, `Resolved: #5`)."""
+    return list(dict.fromkeys(int(n) for n in CLOSING.findall(text or "")))

@@ -4,8 +4,8 @@ The hook (plain `sh`) appends one line per ref, `REPO_ID<TAB>OLD<TAB>NEW<TAB>REF
 `DATA/pushes.log`; the server reads what is new since the offset it stored, moves the
 heads of open PRs (which queues CI; mergeability is recomputed from the new SHAs), retargets
 or closes the open PRs based on a deleted branch, and at start-up also compares every open
-PR's head with its branch. Each moved head is delivered to webhooks as `pull_request`
-`synchronize` (`hooks.push`).
+PR's head with its branch. The moved heads are returned: `hooks.push` delivers each to
+webhooks as `pull_request` `synchronize`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import shlex
 import sqlite3
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,13 +67,14 @@ def repo_git(store: Store, data_dir: Path, repo_id: int) -> Repo:
     return Repo(bare_repo_path(data_dir, row["login"], row["name"]), FORGE_GIT_ENV)
 
 
-def sync_pushes(state: EmulatorState) -> None:
-    """Apply the pushes logged since the last call (cheap when there are none)."""
+def read_push_log(state: EmulatorState) -> list[Moved]:
+    """Apply the pushes logged since the last call (cheap when there are none): the PR heads
+    they moved, which the caller delivers (`hooks.push.sync_pushes` does both)."""
     path = state.data_dir / PUSH_LOG
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        return
+        return []
     store = state.store
     moves: list[Moved] = []
     with _SYNC_LOCK:
@@ -83,13 +83,13 @@ def sync_pushes(state: EmulatorState) -> None:
         if size < offset:  # the log was removed and begun again
             offset = 0
         if size == offset:
-            return
+            return []
         with path.open("rb") as log:
             log.seek(offset)
             data = log.read(size - offset)
         end = data.rfind(b"\n") + 1  # a line still being written waits for the next call
         if end == 0:
-            return
+            return []
         with store.tx() as conn:
             for line in data[:end].decode(errors="replace").splitlines():
                 fields = line.split("\t")
@@ -99,19 +99,7 @@ def sync_pushes(state: EmulatorState) -> None:
                 "INSERT OR REPLACE INTO push_log_offset (id, offset_bytes) VALUES (1, ?)",
                 (offset + end,),
             )
-    deliver_moves(state, moves, None)
-
-
-def deliver_moves(state: EmulatorState, moves: Sequence[Moved], sender_id: int | None) -> None:
-    """Send `synchronize` for each moved head; `sender_id` None: the PR's author.
-
-    The embedded forge's git transport is local paths, so it cannot know who pushed.
-    """
-    if moves:
-        from conveyor.emulator.hooks.push import deliver_synchronize  # lazy: it imports us
-
-        for moved in moves:
-            deliver_synchronize(state, moved, sender_id)
+    return moves
 
 
 def apply_push(
@@ -163,9 +151,11 @@ def install_hooks(state: EmulatorState) -> None:
             install_hook(bare, "post-receive", hook_script(state.data_dir, int(row["id"])))
 
 
-def reconcile_heads(state: EmulatorState) -> None:
-    """Bring every open PR's head in line with its branch (pushes while the server was down)."""
+def reconcile_heads(state: EmulatorState) -> list[Moved]:
+    """Bring every open PR's head in line with its branch (pushes while the server was down):
+    the heads it moved, which the caller delivers (`hooks.push.reconcile_and_deliver`)."""
     store = state.store
+    moves: list[Moved] = []
     repos = store.all("SELECT DISTINCT repo_id FROM pulls")
     for row in repos:
         repo_id = int(row["repo_id"])
@@ -174,5 +164,5 @@ def reconcile_heads(state: EmulatorState) -> None:
             sha = read_ref(bare, f"refs/heads/{pull.head_ref}")
             if sha is not None and sha != pull.head_sha:
                 with store.tx() as conn:
-                    moved = move_head(store, conn, pull, sha)
-                deliver_moves(state, [moved], None)
+                    moves.append(move_head(store, conn, pull, sha))
+    return moves

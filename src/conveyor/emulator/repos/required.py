@@ -3,7 +3,8 @@
 GitHub applies both: a branch's required status checks are those of its classic
 protection (when checks are enabled) and of each active branch ruleset whose
 `conditions.ref_name` matches it; it must be up to date when either says strict.
-The merge route and the mergeable state read `required_for`.
+The merge route and the mergeable state read `required_for`. The classic protection's
+table is here too (`protection_of`); its routes are `rest.protection`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +16,39 @@ from functools import cache
 from typing import Any
 
 from conveyor.emulator.model.store import Store, register_schema
-from conveyor.emulator.rest.protection import protection_of
+
+register_schema(
+    """
+CREATE TABLE IF NOT EXISTS protections (
+    repo_id INTEGER NOT NULL, branch TEXT NOT NULL, checks_enabled INTEGER NOT NULL,
+    strict INTEGER NOT NULL DEFAULT 0, contexts TEXT NOT NULL DEFAULT '[]',
+    enforce_admins INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (repo_id, branch));
+"""
+)
+
+
+@dataclass(frozen=True)
+class Protection:
+    """A protected branch's rules the emulator enforces."""
+
+    checks_enabled: bool
+    strict: bool
+    contexts: tuple[str, ...]
+    enforce_admins: bool
+
+
+def protection_of(store: Store, repo_id: int, branch: str) -> Protection | None:
+    """The branch's protection, or None when it is unprotected."""
+    row = store.one("SELECT * FROM protections WHERE repo_id = ? AND branch = ?", (repo_id, branch))
+    if row is None:
+        return None
+    return Protection(
+        bool(row["checks_enabled"]),
+        bool(row["strict"]),
+        tuple(json.loads(row["contexts"])),
+        bool(row["enforce_admins"]),
+    )
+
 
 register_schema(
     """

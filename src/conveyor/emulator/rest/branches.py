@@ -14,6 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.emulator.hooks.ci import wake
+from conveyor.emulator.hooks.push import deliver_moves
 from conveyor.emulator.model.http import (
     ApiError,
     field_str,
@@ -27,8 +28,9 @@ from conveyor.emulator.model.records import require_push
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.repos.git_cache import details_of
 from conveyor.emulator.repos.pull_shape import RepoView
-from conveyor.emulator.repos.pushes import apply_push, deliver_moves
-from conveyor.emulator.rest.protection import protection_json, protection_of
+from conveyor.emulator.repos.pushes import apply_push
+from conveyor.emulator.repos.required import protection_of
+from conveyor.emulator.rest.protection import protection_json
 from conveyor.emulator.rest.pulls import repo_context
 from conveyor.git import (
     ZERO_SHA,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from starlette.requests import Request
@@ -29,6 +28,7 @@ from conveyor.emulator.model.http import (
     validation_failed,
 )
 from conveyor.emulator.model.records import require_push
+from conveyor.emulator.repos.check_shape import check_run_json
 from conveyor.emulator.repos.git_cache import resolve_commit_ref
 from conveyor.emulator.repos.pull_shape import RepoView
 from conveyor.emulator.rest.pulls import repo_context
@@ -36,35 +36,6 @@ from conveyor.git import try_rev_parse
 
 _RUN_STATUSES = ("queued", "in_progress", "completed")
 _MAX_OUTPUT = 65535
-
-
-def check_run_json(view: RepoView, run: sqlite3.Row) -> dict[str, Any]:
-    """GitHub's `check-run`."""
-    url = f"{view.api}/check-runs/{run['id']}"
-    return {
-        "id": run["id"],
-        "head_sha": run["head_sha"],
-        "node_id": run["node_id"],
-        "external_id": run["external_id"] or "",
-        "url": url,
-        "html_url": f"{view.repo['html_url']}/runs/{run['id']}",
-        "details_url": run["details_url"] or f"{view.repo['html_url']}/runs/{run['id']}",
-        "status": run["status"],
-        "conclusion": run["conclusion"],
-        "started_at": run["started_at"],
-        "completed_at": run["completed_at"],
-        "output": {
-            "title": run["title"],
-            "summary": run["summary"],
-            "text": run["text"],
-            "annotations_count": 0,
-            "annotations_url": f"{url}/annotations",
-        },
-        "name": run["name"],
-        "check_suite": {"id": run["id"]},
-        "app": None,
-        "pull_requests": [],
-    }
 
 
 def resolve_commit(view: RepoView, ref: str) -> str:

@@ -5,7 +5,6 @@ Merging into the default branch closes the issues the PR body names.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 
 from starlette.requests import Request
@@ -13,6 +12,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.emulator.hooks.events import emit_issue, emit_pull
+from conveyor.emulator.hooks.push import deliver_moves
 from conveyor.emulator.model.check_rows import check_passed
 from conveyor.emulator.model.http import (
     ApiError,
@@ -23,13 +23,13 @@ from conveyor.emulator.model.http import (
     read_json,
     require_user,
 )
-from conveyor.emulator.model.pull_rows import Pull, get_pull, update_pull
+from conveyor.emulator.model.pull_rows import Pull, closing_numbers, get_pull, update_pull
 from conveyor.emulator.model.records import permission_of, set_issue_state
 from conveyor.emulator.model.shapes import now_iso
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.repos.mergeability import check_merge
 from conveyor.emulator.repos.pull_shape import RepoView
-from conveyor.emulator.repos.pushes import apply_push, deliver_moves
+from conveyor.emulator.repos.pushes import apply_push
 from conveyor.emulator.repos.required import required_for
 from conveyor.emulator.rest.pulls import repo_context, require_pull
 from conveyor.git import (
@@ -43,16 +43,10 @@ from conveyor.git import (
     update_ref,
 )
 
-CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b", re.IGNORECASE)
 _REFUSED = {
     "merge": "Merge commits are not allowed on this repository.",
     "rebase": "Rebase merges are not allowed on this repository.",
 }
-
-
-def closing_numbers(text: str | None) -> list[int]:
-    """The issue numbers a PR body closes (`Closes #3`, `fixes #4`, `Resolved: #5`)."""
-    return list(dict.fromkeys(int(n) for n in CLOSING.findall(text or "")))
 
 
 def squash_message(view: RepoView, pull: Pull, base_sha: str, title: str, extra: str) -> str:

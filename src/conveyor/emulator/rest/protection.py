@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -23,41 +22,10 @@ from conveyor.emulator.model.http import (
 )
 from conveyor.emulator.model.records import permission_of, require_repo
 from conveyor.emulator.model.shapes import repo_api_url
-from conveyor.emulator.model.store import Store, register_schema
+from conveyor.emulator.model.store import Store
 from conveyor.emulator.repos.pushes import repo_git
+from conveyor.emulator.repos.required import Protection, protection_of
 from conveyor.git import read_ref
-
-register_schema(
-    """
-CREATE TABLE IF NOT EXISTS protections (
-    repo_id INTEGER NOT NULL, branch TEXT NOT NULL, checks_enabled INTEGER NOT NULL,
-    strict INTEGER NOT NULL DEFAULT 0, contexts TEXT NOT NULL DEFAULT '[]',
-    enforce_admins INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (repo_id, branch));
-"""
-)
-
-
-@dataclass(frozen=True)
-class Protection:
-    """A protected branch's rules the emulator enforces."""
-
-    checks_enabled: bool
-    strict: bool
-    contexts: tuple[str, ...]
-    enforce_admins: bool
-
-
-def protection_of(store: Store, repo_id: int, branch: str) -> Protection | None:
-    """The branch's protection, or None when it is unprotected."""
-    row = store.one("SELECT * FROM protections WHERE repo_id = ? AND branch = ?", (repo_id, branch))
-    if row is None:
-        return None
-    return Protection(
-        bool(row["checks_enabled"]),
-        bool(row["strict"]),
-        tuple(json.loads(row["contexts"])),
-        bool(row["enforce_admins"]),
-    )
 
 
 def _policy_json(url: str, protection: Protection) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from starlette.routing import Route
 
 from conveyor.emulator.hooks.ci import wake
 from conveyor.emulator.hooks.events import emit_pull
+from conveyor.emulator.hooks.push import sync_pushes
 from conveyor.emulator.model.http import (
     ApiError,
     base_url,
@@ -35,7 +36,6 @@ from conveyor.emulator.model.records import require_repo
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.repos.mergeability import base_sha_of, refresh
 from conveyor.emulator.repos.pull_shape import RepoView, pull_json, repo_view
-from conveyor.emulator.repos.pushes import sync_pushes
 from conveyor.emulator.repos.repo_plan import DRAFTS_REFUSED, drafts_allowed
 from conveyor.git import is_ancestor, try_rev_parse
 

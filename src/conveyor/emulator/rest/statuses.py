@@ -30,8 +30,8 @@ from conveyor.emulator.model.shapes import now_iso, user_json
 from conveyor.emulator.model.store import Store, make_node_id
 from conveyor.emulator.repos.git_cache import resolve_commit_ref
 from conveyor.emulator.repos.pull_shape import RepoView
+from conveyor.emulator.repos.required import protection_of
 from conveyor.emulator.rest.branches import commit_json
-from conveyor.emulator.rest.protection import protection_of
 from conveyor.emulator.rest.pulls import repo_context
 from conveyor.git import run_git, try_rev_parse
 

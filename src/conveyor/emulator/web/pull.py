@@ -9,11 +9,12 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from conveyor.emulator.hooks.push import sync_pushes
 from conveyor.emulator.model.check_rows import check_runs_for, latest_by_name, statuses_for
 from conveyor.emulator.model.http import emulator
 from conveyor.emulator.model.pull_rows import Pull, get_pull
 from conveyor.emulator.model.state import EmulatorState
-from conveyor.emulator.repos.pushes import repo_git, sync_pushes
+from conveyor.emulator.repos.pushes import repo_git
 from conveyor.emulator.web.issue import conversation_html, find_item, heading
 from conveyor.emulator.web.layout import chips, item_href, labels_of, not_found, page, when
 from conveyor.emulator.web.pull_table import pull_state

@@ -9,10 +9,9 @@ from html import escape
 from starlette.routing import BaseRoute
 
 from conveyor.emulator.model.check_rows import check_runs_for, latest_by_name, statuses_for
-from conveyor.emulator.model.pull_rows import Pull, list_pulls
+from conveyor.emulator.model.pull_rows import Pull, closing_numbers, list_pulls
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.model.store import Store
-from conveyor.emulator.rest.merge import closing_numbers
 from conveyor.emulator.web.layout import item_href, state_badge
 
 ROUTES: list[BaseRoute] = []
