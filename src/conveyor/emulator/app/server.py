@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from conveyor.emulator.app.asgi import bind, build_app, remember_port, server_for, url_of
 from conveyor.emulator.model import admin
+from conveyor.emulator.repos.create import RepoCreated, create_repo
+from conveyor.emulator.repos.repo_plan import set_plan
+from conveyor.emulator.repos.wiki import create_wiki
 
 if TYPE_CHECKING:
     from conveyor.emulator.model.state import EmulatorState, TranscriptReader
     from conveyor.emulator.model.store import Store
-    from conveyor.emulator.repos.create import RepoCreated
 
 START_TIMEOUT_S = 10.0
 
@@ -118,8 +120,6 @@ class ForgeServer:
         ci_base: bool = False,
     ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `emulator.repos.create.create_repo`)."""
-        from conveyor.emulator.repos.create import create_repo
-
         return create_repo(
             self.data_dir,
             slug,
@@ -135,14 +135,10 @@ class ForgeServer:
 
     def create_wiki(self, slug: str, src: Path | None = None) -> str:
         """Give OWNER/NAME its wiki (see `emulator.repos.wiki.create_wiki`); its clone URL."""
-        from conveyor.emulator.repos.wiki import create_wiki
-
         return create_wiki(self.data_dir, slug, src, store=self._shared_store())
 
     def set_plan(self, slug: str, *, private: bool, drafts: bool) -> None:
         """Make OWNER/NAME private or public, taking or refusing draft PRs."""
-        from conveyor.emulator.repos.repo_plan import set_plan
-
         set_plan(self.data_dir, slug, private=private, drafts=drafts, store=self._shared_store())
 
     def set_knobs(self, **knobs: Any) -> dict[str, Any]:
