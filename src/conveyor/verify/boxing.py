@@ -43,6 +43,7 @@ class Opening:
     writable: tuple[Path, ...]
     readable: tuple[Path, ...] = ()
     setup: bool = False
+    cwd_writable: bool = True  # false: the command sees its cwd read-only (teardown's run folder)
 
 
 def command_plan(
@@ -50,8 +51,9 @@ def command_plan(
 ) -> BoxPlan:
     """The plan of one command: the base plan opened as `opening` says (its missing writable
     folders created, unless `create` is false: the boundary only draws it)."""
-    writable = [opening.cwd, *opening.writable]
-    readable = [*opening.readable, *_named(env, READ_VARS)]
+    writable = [*([opening.cwd] if opening.cwd_writable else []), *opening.writable]
+    readable = [*([] if opening.cwd_writable else [opening.cwd]), *opening.readable]
+    readable += _named(env, READ_VARS)
     if opening.setup:
         writable += _named(env, CACHE_VARS)
     else:

@@ -68,3 +68,36 @@ def test_a_boxed_command_cannot_touch_the_logs_or_plant_a_link_there(
     assert "LINKED-REPORT" in said  # the reports' folder is writable: a link can be made
     assert planted.is_symlink()
     assert read_report(planted) is None
+
+
+def test_a_boxed_teardown_sees_its_run_folder_read_only_and_writes_only_its_own_folder(
+    box: Box, tmp_path: Path
+) -> None:
+    """Past weakness: teardown could write the run folder, which the job writes after it
+    (events, its view), so a link planted there would have been written through by the job.
+    Boxed, it runs there (DONE-3) but writes only `TEARDOWN_DIR`; unboxed, the same probe
+    plants the link, so the test can fail."""
+    from conveyor.ops.forge.close_out import TEARDOWN_DIR, run_teardown
+
+    home = tmp_path / "conveyor-home"
+    job = home / "acme__widgets" / "jobs" / "j1"
+    run_dir = home / "acme__widgets" / "runs" / "issue-1"
+    for folder in (job / "repo", job / "home", job / "tmp", run_dir):
+        folder.mkdir(parents=True)
+    target = tmp_path / "outside.txt"
+    plan = BoxPlan(cwd=job / "repo", home=job / "home", tmp=job / "tmp", hidden=(home,))
+    env = {"PATH": os.environ["PATH"], "HOME": str(job / "home"), "LANG": "C.UTF-8"}
+    probe = (
+        f"pwd > {TEARDOWN_DIR}/where.txt; ln -s {target} events.jsonl 2>/dev/null; "
+        "touch made-here 2>/dev/null; true"
+    )
+    bare = tmp_path / "bare-run"
+    (bare / TEARDOWN_DIR).mkdir(parents=True)
+    run_teardown(probe, bare, env, timeout_s=30)
+    assert (bare / "events.jsonl").is_symlink()  # unboxed, the link is made
+    done = run_teardown(probe, run_dir, env, timeout_s=30, boxing=Boxing(box, plan))
+    assert done.outcome is Outcome.PASSED, done.tail
+    assert (run_dir / TEARDOWN_DIR / "where.txt").read_text().strip() == str(run_dir)
+    assert not (run_dir / "events.jsonl").exists()
+    assert not (run_dir / "events.jsonl").is_symlink()
+    assert not (run_dir / "made-here").exists()

@@ -83,6 +83,9 @@ def mark_merged(ctx: OpContext, issue: int) -> None:
     set_agent_label(ctx, issue, labels, status_label(Status.MERGED))
 
 
+TEARDOWN_DIR = "teardown"  # the one folder of the run folder a boxed teardown may write
+
+
 def run_teardown(
     command: str | None,
     run_dir: Path,
@@ -93,12 +96,14 @@ def run_teardown(
 ) -> CommandResult:
     """The configured teardown command in the issue's run folder (DONE-3), its log kept there.
 
-    It runs in the job's box (`boxing`), writing only the run folder.
+    It runs in the job's box (`boxing`), which shows it the run folder read-only and gives it
+    `TEARDOWN_DIR` inside it to write: the job writes the run folder after teardown (events,
+    its view), so a link planted there would have the job write through it.
     """
     if command is None:
         return skipped("teardown", "not configured")
     run_dir.mkdir(parents=True, exist_ok=True)
-    opening = Opening(run_dir, ())
+    opening = Opening(run_dir, (run_dir / TEARDOWN_DIR,), cwd_writable=False)
     return run_command(
         "teardown",
         command,
