@@ -19,6 +19,16 @@ from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import FAST, clean_back_half
 from tests.e2e.helpers import reply, triage
 
+# Boxed, setup writes only its tree and the caches: it counts its runs in the cache home.
+SETUP_RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
+COUNT_SETUP = f"echo run >> {SETUP_RUNS}"
+
+
+def setup_runs(world: World) -> list[str]:
+    """The lines setup commands appended to `SETUP_RUNS` (the repository's cache home)."""
+    return (world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()
+
+
 PY = sys.executable
 PYTEST = f"{PY} -m pytest -q -p no:cacheprovider"
 BUGGY = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"

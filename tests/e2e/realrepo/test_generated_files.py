@@ -7,9 +7,11 @@ from pathlib import Path
 from conveyor.emulator.app.server import ForgeServer
 from tests.e2e.helpers import assert_invariants
 from tests.e2e.realrepo.project import (
+    COUNT_SETUP,
     FIXED,
     open_mul_issue,
     project_world,
+    setup_runs,
     whole_issue,
     write_project,
 )
@@ -27,9 +29,7 @@ def test_a_module_setup_generates_inside_the_package_is_in_every_tree_and_the_is
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
     """Setup runs once, yet the spec check, verify and fails-before-fix all import its module."""
-    # Boxed, setup writes only its tree and the caches: it counts its runs there.
-    count = 'echo run >> "$XDG_CACHE_HOME/setup-runs.txt"'
-    setup = f"{count} && printf 'version = \"0.1\"\\n' > {GENERATED}"
+    setup = f"{COUNT_SETUP} && printf 'version = \"0.1\"\\n' > {GENERATED}"
     extra = {
         ".gitignore": f"build/\n__pycache__/\n{GENERATED}\n",
         "tests/test_version.py": VERSION_TEST,
@@ -44,5 +44,5 @@ def test_a_module_setup_generates_inside_the_package_is_in_every_tree_and_the_is
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)
     assert world.base_file("calc/__init__.py") == FIXED
-    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) == 1
+    assert len(setup_runs(world)) == 1
     assert_invariants(world, number)

@@ -22,7 +22,13 @@ from tests.e2e.realrepo.built import (
     package,
     uv_setup_command,
 )
-from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue
+from tests.e2e.realrepo.project import (
+    COUNT_SETUP,
+    open_mul_issue,
+    project_world,
+    setup_runs,
+    whole_issue,
+)
 
 pytestmark = pytest.mark.timeout(TEST_TIMEOUT)
 
@@ -46,9 +52,6 @@ SOURCES = {
     "tox-like": "the JUnit XML report",
 }
 
-# Boxed, setup writes only its tree and the caches: it counts its runs there.
-RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
-
 
 @pytest.mark.parametrize("shape", sorted(COMMANDS))
 def test_a_command_bypassing_pythonpath_merges_with_setup_in_the_tree_testing_its_own_code(
@@ -56,7 +59,7 @@ def test_a_command_bypassing_pythonpath_merges_with_setup_in_the_tree_testing_it
 ) -> None:
     """The canary fires once; from then on each tree is set up on its own and the issue merges."""
     src = built_project(tmp_path / "calc", "src", {"run-tox.sh": TOX_LIKE})
-    setup = f"{uv_setup_command(wheelhouse)} && echo run >> {RUNS}"
+    setup = f"{uv_setup_command(wheelhouse)} && {COUNT_SETUP}"
     world = project_world(
         forge_server, tmp_path, commands={"setup": setup, "test": COMMANDS[shape]}, src=src
     )
@@ -73,7 +76,7 @@ def test_a_command_bypassing_pythonpath_merges_with_setup_in_the_tree_testing_it
     assert "set up in this tree: the test command reached the shared setup's copy" in checks[-1]
     assert "fails-before-fix: passed (failing: tests/test_mul.py" in checks[-1], checks[-1]
     assert f"- test: passed; outcomes read from {SOURCES[shape]}" in checks[-1], checks[-1]
-    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) > 1
+    assert len(setup_runs(world)) > 1
     assert_invariants(world, number)
 
 
@@ -86,7 +89,7 @@ def test_a_non_editable_install_reached_by_python_i_is_caught_and_the_tree_sets_
     too, so the run is thrown away and each tree sets up (installs its own code) itself.
     """
     src = built_project(tmp_path / "calc", "src")
-    setup = f"{uv_setup_command(wheelhouse).replace(' -e ', ' ')} && echo run >> {RUNS}"
+    setup = f"{uv_setup_command(wheelhouse).replace(' -e ', ' ')} && {COUNT_SETUP}"
     world = project_world(
         forge_server, tmp_path, commands={"setup": setup, "test": COMMANDS["isolated"]}, src=src
     )
@@ -101,5 +104,5 @@ def test_a_non_editable_install_reached_by_python_i_is_caught_and_the_tree_sets_
     checks = [c.body for c in world.comments(number) if "### Checks" in c.body]
     assert checks, "no checks comment"
     assert "set up in this tree: the test command reached the shared setup's copy" in checks[-1]
-    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) > 1
+    assert len(setup_runs(world)) > 1
     assert_invariants(world, number)

@@ -17,12 +17,15 @@ from tests.e2e.realrepo.built import (
     package,
     setup_command,
 )
-from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue
+from tests.e2e.realrepo.project import (
+    COUNT_SETUP,
+    open_mul_issue,
+    project_world,
+    setup_runs,
+    whole_issue,
+)
 
 pytestmark = pytest.mark.timeout(TEST_TIMEOUT)
-
-# Boxed, setup writes only its tree and the caches: it counts its runs there.
-RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
 
 
 def test_a_lib_layout_merges_with_setup_run_once_testing_the_trees_own_code(
@@ -34,7 +37,7 @@ def test_a_lib_layout_merges_with_setup_run_once_testing_the_trees_own_code(
     that tree would have set up on its own: setup ran once, so none did.
     """
     src = built_project(tmp_path / "calc", "lib")
-    commands = {"setup": f"{setup_command(wheelhouse)} && echo run >> {RUNS}", "test": TEST}
+    commands = {"setup": f"{setup_command(wheelhouse)} && {COUNT_SETUP}", "test": TEST}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
     world.write_scenario(whole_issue("lib", package("lib"), FIXED_PACKAGE))
     number = open_mul_issue(world, "lib")
@@ -47,5 +50,5 @@ def test_a_lib_layout_merges_with_setup_run_once_testing_the_trees_own_code(
     checks = [c.body for c in world.comments(number) if "### Checks" in c.body]
     assert checks, "no checks comment"
     assert "fails-before-fix: passed" in checks[-1], checks[-1]
-    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) == 1
+    assert len(setup_runs(world)) == 1
     assert_invariants(world, number)

@@ -17,12 +17,15 @@ from tests.e2e.realrepo.built import (
     package,
     setup_command,
 )
-from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue
+from tests.e2e.realrepo.project import (
+    COUNT_SETUP,
+    open_mul_issue,
+    project_world,
+    setup_runs,
+    whole_issue,
+)
 
 pytestmark = pytest.mark.timeout(TEST_TIMEOUT)
-
-# Boxed, setup writes only its tree and the caches: it counts its runs there.
-RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
 
 
 def test_a_setuptools_scm_package_writing_its_version_file_merges_with_setup_run_once(
@@ -31,7 +34,7 @@ def test_a_setuptools_scm_package_writing_its_version_file_merges_with_setup_run
     """`pip install -e .` writes `src/calc/_version.py` once (no tree sets up on its own); every
     tree imports it with its own code, and fails-before-fix sees the new test fail."""
     src = built_project(tmp_path / "calc", "src")
-    commands = {"setup": f"{setup_command(wheelhouse)} && echo run >> {RUNS}", "test": TEST}
+    commands = {"setup": f"{setup_command(wheelhouse)} && {COUNT_SETUP}", "test": TEST}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
     world.write_scenario(whole_issue("scm", package("src"), FIXED_PACKAGE))
     number = open_mul_issue(world, "scm")
@@ -44,5 +47,5 @@ def test_a_setuptools_scm_package_writing_its_version_file_merges_with_setup_run
     checks = [c.body for c in world.comments(number) if "### Checks" in c.body]
     assert checks, "no checks comment"
     assert "fails-before-fix: passed" in checks[-1], checks[-1]
-    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) == 1
+    assert len(setup_runs(world)) == 1
     assert_invariants(world, number)

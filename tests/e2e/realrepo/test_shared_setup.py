@@ -6,7 +6,15 @@ from pathlib import Path
 
 from conveyor.emulator.app.server import ForgeServer
 from tests.e2e.helpers import assert_invariants
-from tests.e2e.realrepo.project import open_mul_issue, project_world, whole_issue, write_project
+from tests.e2e.realrepo.project import (
+    COUNT_SETUP,
+    SETUP_RUNS,
+    open_mul_issue,
+    project_world,
+    setup_runs,
+    whole_issue,
+    write_project,
+)
 
 # Every test needs what setup made: a fresh tree without it fails them all.
 NEEDS_SETUP = (
@@ -17,7 +25,6 @@ NEEDS_SETUP = (
 )
 
 
-RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
 MAKES = "mkdir -p build && touch build/ready"
 
 
@@ -25,8 +32,7 @@ def test_setup_runs_once_for_a_whole_issue_and_every_tree_uses_what_it_made(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
     """Spec check, verify and fails-before-fix share one set-up environment, with a pip cache."""
-    # Boxed, setup writes only its tree and the caches: it counts its runs there.
-    setup = f'echo "$PIP_CACHE_DIR" >> {RUNS} && {MAKES}'
+    setup = f'echo "$PIP_CACHE_DIR" >> {SETUP_RUNS} && {MAKES}'
     src = write_project(tmp_path / "calc", {"tests/conftest.py": NEEDS_SETUP})
     world = project_world(forge_server, tmp_path, commands={"setup": setup}, src=src)
     world.write_scenario(whole_issue("shared"))
@@ -36,7 +42,7 @@ def test_setup_runs_once_for_a_whole_issue_and_every_tree_uses_what_it_made(
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)
-    lines = (world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()
+    lines = setup_runs(world)
     assert len(lines) == 1, lines
     assert Path(lines[0]).is_relative_to(world.home)
     assert_invariants(world, number)
@@ -44,7 +50,7 @@ def test_setup_runs_once_for_a_whole_issue_and_every_tree_uses_what_it_made(
 
 def test_with_reuse_off_setup_runs_in_every_tree(forge_server: ForgeServer, tmp_path: Path) -> None:
     """`commands.reuse_setup = false` runs setup before each test run, as before."""
-    setup = f"echo run >> {RUNS} && {MAKES}"
+    setup = f"{COUNT_SETUP} && {MAKES}"
     src = write_project(tmp_path / "calc", {"tests/conftest.py": NEEDS_SETUP})
     commands = {"setup": setup, "reuse_setup": False}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
@@ -55,4 +61,4 @@ def test_with_reuse_off_setup_runs_in_every_tree(forge_server: ForgeServer, tmp_
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agent:merged" in world.labels(number), world.labels(number)
-    assert len((world.repo_home / "cache" / "setup-runs.txt").read_text().splitlines()) >= 4
+    assert len(setup_runs(world)) >= 4
