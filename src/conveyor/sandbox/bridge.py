@@ -14,29 +14,34 @@ listens there and tunnels each connection over the Unix socket to the proxy outs
   (`NO_PROXY`), so the port itself must answer inside the box.
 
 Then it runs COMMAND as its child, passes SIGTERM, SIGINT and SIGHUP on to it, and exits
-with its code. Every session starts one, so this file needs only the standard library and
-runs as `python -I -S bridge.py` (see `agents/mcp_relay.py` for the same reason); it
-imports neither subprocess nor contextlib (`posix_spawn` starts the child).
-A bad argument is named on stderr, exit 2; a port that cannot be listened on, exit 1.
+with its code. A bad argument is named on stderr, exit 2; a port that cannot be listened
+on, exit 1.
+
+Every session starts one, so it starts as `python -I -S` (no site packages; see
+`agents/mcp_relay.py` for the same reason) from its cached bytecode (`proxy.bridge_argv`),
+and it imports only modules built into the interpreter: `_socket`, `_thread`, `_signal` and
+`posix` instead of `socket`, `threading`, `signal` and `os`, whose Python layers (enum,
+selectors, the thread registry) were half of its start-up. Its threads are therefore
+invisible to `threading`; the proxy runs `join_sockets` in a job, which never forks.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
+import _signal  # type: ignore[import-not-found]  # typeshed has no stub for it (`signal`'s core)
+import _socket
+import _thread
+import posix
 import sys
-import threading
-from collections.abc import Sequence
 
 CHUNK = 65536
 USAGE = "usage: bridge --socket PATH [--forward HOST:PORT]... -- COMMAND..."
 NO_PROXY = "localhost,127.0.0.1,::1"
 PROXY_VARS = ("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy")
 LOCAL_NAMES = ("localhost", "::1")
+FORWARDED: tuple[int, ...] = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
 
 
-def _pump(source: socket.socket, sink: socket.socket) -> None:
+def _pump(source: _socket.socket, sink: _socket.socket) -> None:
     try:
         while True:
             data = source.recv(CHUNK)
@@ -45,33 +50,45 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
             sink.sendall(data)
     except OSError:
         for sock in (source, sink):
-            _shutdown(sock, socket.SHUT_RDWR)
+            _shutdown(sock, _socket.SHUT_RDWR)
         return
-    _shutdown(sink, socket.SHUT_WR)
+    _shutdown(sink, _socket.SHUT_WR)
 
 
-def _shutdown(sock: socket.socket, how: int) -> None:
+def _shutdown(sock: _socket.socket, how: int) -> None:
     try:
         sock.shutdown(how)
     except OSError:
         pass
 
 
-def join_sockets(one: socket.socket, other: socket.socket) -> None:
+def join_sockets(one: _socket.socket, other: _socket.socket) -> None:
     """Copy bytes both ways until both directions have ended (half-closes passed on)."""
-    back = threading.Thread(target=_pump, args=(other, one), daemon=True)
-    back.start()
+    ended = _thread.allocate_lock()
+    ended.acquire()
+
+    def back() -> None:
+        try:
+            _pump(other, one)
+        finally:
+            ended.release()
+
+    _thread.start_new_thread(back, ())
     _pump(one, other)
-    back.join()
+    ended.acquire()
 
 
-def _open_tunnel(socket_path: str) -> socket.socket:
-    tunnel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    tunnel.connect(socket_path)
+def _open_tunnel(socket_path: str) -> _socket.socket:
+    tunnel = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        tunnel.connect(socket_path)
+    except OSError:
+        tunnel.close()
+        raise
     return tunnel
 
 
-def _read_answer(tunnel: socket.socket) -> tuple[bytes, bytes]:
+def _read_answer(tunnel: _socket.socket) -> tuple[bytes, bytes]:
     data = b""
     while b"\r\n\r\n" not in data and len(data) < CHUNK:
         chunk = tunnel.recv(4096)
@@ -82,7 +99,7 @@ def _read_answer(tunnel: socket.socket) -> tuple[bytes, bytes]:
     return head, rest
 
 
-def _serve(client: socket.socket, socket_path: str, target: str | None) -> None:
+def _serve(client: _socket.socket, socket_path: str, target: str | None) -> None:
     """One in-box connection: raw to the proxy, or opened as a CONNECT to `target`."""
     try:
         tunnel = _open_tunnel(socket_path)
@@ -105,30 +122,33 @@ def _serve(client: socket.socket, socket_path: str, target: str | None) -> None:
         tunnel.close()
 
 
-def _accept(listener: socket.socket, socket_path: str, target: str | None) -> None:
+def _accept(listener: _socket.socket, socket_path: str, target: str | None) -> None:
     while True:
         try:
-            client, _ = listener.accept()
+            fd, _ = listener._accept()  # type: ignore[attr-defined]  # the C accept: a descriptor
         except OSError:
             return
-        args = (client, socket_path, target)
-        threading.Thread(target=_serve, args=args, daemon=True).start()
+        client = _socket.socket(fileno=fd)
+        _thread.start_new_thread(_serve, (client, socket_path, target))
 
 
-def _listen(family: socket.AddressFamily, host: str, port: int) -> socket.socket:
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((host, port))
-    listener.listen(64)
+def _listen(family: int, host: str, port: int) -> _socket.socket:
+    listener = _socket.socket(family, _socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(64)
+    except OSError:
+        listener.close()
+        raise
     return listener
 
 
-def _start(listener: socket.socket, socket_path: str, target: str | None) -> None:
-    args = (listener, socket_path, target)
-    threading.Thread(target=_accept, args=args, daemon=True).start()
+def _start(listener: _socket.socket, socket_path: str, target: str | None) -> None:
+    _thread.start_new_thread(_accept, (listener, socket_path, target))
 
 
-def parse(argv: Sequence[str]) -> tuple[str, list[tuple[str, int]], list[str]]:
+def parse(argv: list[str]) -> tuple[str, list[tuple[str, int]], list[str]]:
     """The socket path, the forwarded endpoints and the command; ValueError names a fault."""
     if "--" not in argv:
         raise ValueError("no command after `--`")
@@ -157,52 +177,57 @@ def parse(argv: Sequence[str]) -> tuple[str, list[tuple[str, int]], list[str]]:
     return socket_path, forwards, command
 
 
-def start_listeners(socket_path: str, forwards: Sequence[tuple[str, int]]) -> int:
+def start_listeners(socket_path: str, forwards: list[tuple[str, int]]) -> int:
     """Listen on the proxy port and every forwarded port; the proxy port's number."""
-    proxy = _listen(socket.AF_INET, "127.0.0.1", 0)
+    proxy = _listen(_socket.AF_INET, "127.0.0.1", 0)
     _start(proxy, socket_path, None)
     for host, port in forwards:
         target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        _start(_listen(socket.AF_INET, "127.0.0.1", port), socket_path, target)
-        if host in LOCAL_NAMES and socket.has_ipv6:
+        _start(_listen(_socket.AF_INET, "127.0.0.1", port), socket_path, target)
+        if host in LOCAL_NAMES and _socket.has_ipv6:
             try:
-                _start(_listen(socket.AF_INET6, "::1", port), socket_path, target)
+                _start(_listen(_socket.AF_INET6, "::1", port), socket_path, target)
             except OSError:
                 pass  # a box without an IPv6 loopback: 127.0.0.1 alone answers
     proxy_port: int = proxy.getsockname()[1]
     return proxy_port
 
 
+def child_environ(proxy_port: int) -> dict[bytes, bytes]:
+    """This process's environment with the proxy variables pointing at `proxy_port`."""
+    env = dict(posix.environ)
+    url = f"http://127.0.0.1:{proxy_port}".encode()
+    env.update(dict.fromkeys((name.encode() for name in PROXY_VARS), url))
+    env[b"NO_PROXY"] = env[b"no_proxy"] = NO_PROXY.encode()
+    return env
+
+
 def run(command: list[str], proxy_port: int) -> int:
     """Run the command with the proxy variables set; its exit code (128+N for signal N)."""
-    env = dict(os.environ)
-    url = f"http://127.0.0.1:{proxy_port}"
-    env.update(dict.fromkeys(PROXY_VARS, url))
-    env["NO_PROXY"] = env["no_proxy"] = NO_PROXY
     try:
-        child = os.posix_spawnp(command[0], command, env)
+        child = posix.posix_spawnp(command[0], command, child_environ(proxy_port))
     except OSError as exc:
         sys.stderr.write(f"bridge: cannot start {command[0]}: {exc}\n")
         return 127
 
     def forward(signum: int, _frame: object) -> None:
         try:
-            os.kill(child, signum)
+            posix.kill(child, signum)
         except OSError:
             pass
 
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, forward)
+    for sig in FORWARDED:
+        _signal.signal(sig, forward)
     while True:
         try:
-            _, status = os.waitpid(child, 0)
+            _, status = posix.waitpid(child, 0)
         except InterruptedError:
             continue
-        code = os.waitstatus_to_exitcode(status)
+        code = posix.waitstatus_to_exitcode(status)
         return 128 - code if code < 0 else code
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Parse, listen, run the command; its exit code."""
     try:
         socket_path, forwards, command = parse(sys.argv[1:] if argv is None else argv)

@@ -169,8 +169,11 @@ class NetworkProxy(UnixListener):
 
 def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
     """`argv` behind the in-box bridge (`sandbox/bridge.py`, run by this interpreter without
-    site packages): the proxy port, and each loopback endpoint forwarded at its own port."""
-    out = [sys.executable, "-I", "-S", bridge_file(), "--socket", str(proxy.socket_path)]
+    site packages): the proxy port, and each loopback endpoint forwarded at its own port.
+
+    The bridge is imported from its folder rather than run as a script, so its cached
+    bytecode is used (a script is compiled at every start; this is once per session)."""
+    out = [sys.executable, "-I", "-S", "-c", bridge_code(), "--socket", str(proxy.socket_path)]
     for host, port in sorted(proxy.allowlist.endpoints):
         out += ["--forward", f"{host}:{port}"]
     return [*out, "--", *argv]
@@ -179,3 +182,9 @@ def bridge_argv(proxy: NetworkProxy, argv: list[str]) -> list[str]:
 def bridge_file() -> str:
     """The bridge's own file."""
     return str(Path(__file__).with_name("bridge.py"))
+
+
+def bridge_code() -> str:
+    """The `-c` program that runs the bridge (`bridge.main`) from its own folder."""
+    folder = str(Path(bridge_file()).parent)
+    return f"import sys; sys.path[:0] = [{folder!r}]; import bridge; sys.exit(bridge.main())"

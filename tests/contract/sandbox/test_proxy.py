@@ -74,7 +74,7 @@ def test_a_boxed_command_reaches_only_the_named_endpoint(
     with NetworkProxy(allow, log, on_blocked=lambda h, p: blocked.append((h, p))) as proxy:
         urls = [f"http://127.0.0.1:{named}/", f"http://127.0.0.1:{other}/"]
         command = [sys.executable, "-c", PROBE, *urls]
-        argv = boxed(box, proxy, tmp_path / "box", command, [f"127.0.0.1:{named}"])
+        argv = boxed(box, proxy, tmp_path / "box", command)
         done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 7, done.stderr
     lines = dict(line.split(": ", 1) for line in done.stdout.splitlines())
