@@ -12,7 +12,11 @@ the implementer fixes it, the back half finds nothing.
 
 The bare replay is what a person does for the same change: clone, setup, the tests with
 the new test (they fail) and with the fix (they pass), push, open the PR, wait for CI,
-merge. Goal: the issue's wall time ÷ the bare replay ≤ 1.3. The critical path is read
+merge. Goal: the issue's wall time ÷ the bare replay ≤ 1.3. The drive is timed once its
+process could start: a fresh process's imports (the CLI, the job's modules, githubkit, the
+MCP SDK: what the tests' fork server preloads, and what a long-running `conveyor run` pays
+once) are measured apart, as `process_start_s`, and `ratio_with_start` counts them in, as
+a person's one `conveyor drive` from a shell pays them. The critical path is read
 from the issue's job folders and events (`conveyor status --issue N --timeline` draws
 the same bars): sessions, each configured command, the CI wait at the end of the checks
 job, the rest of the jobs' time (claims, checkouts, forge calls), the time between jobs,
@@ -40,6 +44,7 @@ from conveyor.core.replies import SPEC_END  # noqa: E402
 from conveyor.core.timeline import Bar  # noqa: E402
 from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.emulator.web.timeline import read_timeline  # noqa: E402
+from conveyor.testing.forked_run import run_conveyor  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
 GOALS = {"ratio": 1.3, "bench_total_s": 40.0}
@@ -228,6 +233,10 @@ def measure(root: Path) -> dict[str, Any]:
         world = World.create(server, root / "world", config=config, src=source, ci=ci)
         world.write_scenario(scenario())
         issue = world.open_issue(f"scale should multiply [{TAG}]", "`scale(3, 4)` is 7.")
+        began = time.perf_counter()  # the fork server starts on first use: its imports
+        if run_conveyor(["--version"], world.env(), timeout=120).returncode != 0:
+            raise RuntimeError("`conveyor --version` failed")
+        process_start = time.perf_counter() - began
         seen = len(server.requests())
         start = time.perf_counter()
         done = world.drive(issue.number)
@@ -245,6 +254,8 @@ def measure(root: Path) -> dict[str, Any]:
         "wall_s": round(wall, 2),
         "bare_s": round(bare, 2),
         "ratio": round(wall / bare, 2),
+        "process_start_s": round(process_start, 2),
+        "ratio_with_start": round((wall + process_start) / bare, 2),
         "forge_requests": len(log),
         **path,
     }

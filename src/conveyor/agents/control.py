@@ -14,6 +14,7 @@ The server side (`serve_control`) is what the stage job stands up; the MCP serve
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -30,7 +31,6 @@ from typing import Any
 Answer = dict[str, Any]
 Handler = Callable[[Mapping[str, Any]], Answer]
 MAX_BYTES = 4 * 1024 * 1024
-POLL_S = 0.05  # how soon close() is noticed (the default 0.5 s made every close that slow)
 MAX_SOCKET_PATH = 100  # AF_UNIX's sun_path holds 108 bytes; keep a margin
 
 
@@ -151,16 +151,27 @@ class ControlServer:
         except BaseException:
             self._remove_files()
             raise
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True
-        )
+        self._thread = threading.Thread(target=self._accept, name="control", daemon=True)
         self._thread.start()
+
+    def _accept(self) -> None:
+        """Hand each connection to a thread of its own until `close` shuts the socket down.
+
+        A blocked `accept` wakes at once on the shutdown; `serve_forever` noticed a close only
+        at its next poll, which every job waited out at its end."""
+        while True:
+            try:
+                conn, address = self._server.socket.accept()
+            except OSError:
+                return
+            self._server.process_request(conn, address)
 
     def close(self) -> None:
         """Stop serving and remove the socket (and its symlink and private folder)."""
-        self._server.shutdown()
-        self._server.server_close()
+        with contextlib.suppress(OSError):
+            self._server.socket.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
         self._thread.join()
+        self._server.server_close()
         self._remove_files()
 
     def _remove_files(self) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import secrets
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from conveyor.git.checkout import dirty_paths
 from conveyor.git.refs import try_rev_parse
@@ -91,9 +94,38 @@ def clear_lease(ops: OpContext, issue: int, lane: str) -> None:
         save_state(ops, issue, state.model_copy(update={"lease": None}), lookup)
 
 
+TRASH = "trash"  # `<home>/trash/`: folders a job has let go of, deleted in the background
+# Deletes every entry of the trash folder ($1): the job's own and any a killed sweep left.
+_SWEEP = 'rm -rf -- "$1"/* </dev/null >/dev/null 2>&1 &'
+
+
+def discard(folder: Path, home: Path) -> None:
+    """Remove `folder` without waiting for the deletion (a checkout with its venv is
+    thousands of files; the next job need not wait for them).
+
+    It is moved into `<home>/trash/` at once, so nothing finds it where it was, and a `sh`
+    that returns at once leaves an `rm -rf` of the trash running on its own. Where the move
+    or the start fails, it is deleted here.
+    """
+    if not folder.exists():
+        return
+    trash = home / TRASH
+    target = trash / f"{folder.parent.name}-{folder.name}-{secrets.token_hex(4)}"
+    try:
+        trash.mkdir(exist_ok=True)
+        folder.rename(target)
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    try:
+        subprocess.run(["sh", "-c", _SWEEP, "sh", str(trash)], check=True)
+    except (OSError, subprocess.CalledProcessError):
+        shutil.rmtree(target, ignore_errors=True)
+
+
 def remove_checkout(ctx: JobContext) -> None:
-    """Remove `repo/`; job.json and sessions/ stay."""
-    shutil.rmtree(ctx.where.checkout, ignore_errors=True)
+    """Remove `repo/` (in the background: `discard`); job.json and sessions/ stay."""
+    discard(ctx.where.checkout, ctx.where.home)
 
 
 STAGE_ENDED = frozenset({"saved", "stopped", "asked", "split", "merged", "released"})
@@ -123,7 +155,7 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
     if ctx is not None:
         remove_checkout(ctx)
     else:
-        shutil.rmtree(started.paths.checkout, ignore_errors=True)
+        discard(started.paths.checkout, started.paths.home)
     return 0 if outcome in STAGE_ENDED else 1
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import stat
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conveyor.agents.control import ControlHandlers, request_control, serve_control
+import pytest
+
+from conveyor.agents.control import ControlError, ControlHandlers, request_control, serve_control
 from conveyor.agents.reply_gate import ReplyGate
 from conveyor.core.session import SessionRole
 
@@ -70,3 +73,15 @@ def test_a_short_socket_path_is_bound_where_asked(tmp_path: Path) -> None:
         assert server.socket_path == path
         assert stat.S_ISSOCK(path.lstat().st_mode)
     assert not path.exists()
+
+
+def test_close_ends_the_serving_thread_and_refuses_later_requests(tmp_path: Path) -> None:
+    """`close` returns with no thread of the server's left, and nothing answers after it."""
+    path = tmp_path / "c.sock"
+    before = set(threading.enumerate())
+    server = serve_control(path, ControlHandlers(status=lambda r: {"ok": True}))
+    assert request_control(path, {"op": "status"}) == {"ok": True}
+    server.close()
+    assert set(threading.enumerate()) <= before
+    with pytest.raises(ControlError):
+        request_control(path, {"op": "status"}, timeout=5)

@@ -10,9 +10,12 @@ for them. `tick` does one pass and waits for the jobs it started.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -89,6 +92,55 @@ def catching(interrupts: Interrupts) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+ExitWait = Callable[[float], bool]
+
+
+def _ignore(signum: int, frame: FrameType | None) -> None:
+    """SIGCHLD's handler while a nap listens: the wakeup fd is the point, not the call."""
+    del signum, frame
+
+
+@contextmanager
+def child_exits() -> Iterator[ExitWait | None]:
+    """While the block runs, a signal (SIGCHLD: a child of ours exited) wakes a wait at once.
+
+    Yields `wait(seconds)`, True when a signal ended it early: it selects on a pipe that
+    `signal.set_wakeup_fd` writes to. Only a nap listens, so the rest of the loop (its
+    forge calls, git, SQLite) never sees SIGCHLD interrupt a call. None off the main
+    thread, or where a wakeup fd is already set (an event loop's): there the caller polls.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield None
+        return
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    try:
+        before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        if before != -1:
+            signal.set_wakeup_fd(before)
+            yield None
+            return
+        handler = signal.signal(signal.SIGCHLD, _ignore)
+        try:
+            yield lambda seconds: _wait_readable(read, seconds)
+        finally:
+            signal.signal(signal.SIGCHLD, handler)
+            signal.set_wakeup_fd(-1)
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def _wait_readable(fd: int, seconds: float) -> bool:
+    """Wait up to `seconds` for `fd` to be readable, then empty it; whether it was."""
+    ready, _, _ = select.select([fd], [], [], max(0.0, seconds))
+    with contextlib.suppress(BlockingIOError):
+        while os.read(fd, 512):
+            pass
+    return bool(ready)
+
+
 ExecutorFactory = Callable[[Path, str], Executor]
 
 
@@ -125,8 +177,13 @@ def open_orchestrator(
 def _wait_jobs(orc: Orchestrator, handles: list[JobHandle], seconds: float) -> None:
     """Wait until every handle's job has ended, or `seconds` passed."""
     deadline = time.monotonic() + seconds
-    while any(orc.executor.alive(h) for h in handles) and time.monotonic() < deadline:
-        time.sleep(WAKE_CHECK_S)
+    with child_exits() as exits:
+        while any(orc.executor.alive(h) for h in handles) and time.monotonic() < deadline:
+            step = min(WAKE_CHECK_S, deadline - time.monotonic())
+            if exits is None:
+                time.sleep(max(0.0, step))
+            else:
+                exits(step)  # a local job's exit ends it at once; a remote one's is polled
 
 
 def run_once(orc: Orchestrator, clock: Clock = utc_now) -> int:
@@ -157,14 +214,19 @@ def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float, wake: Wake, 
     """Sleep until the poll is due, one of our jobs ended, a signal came or `wake` says so.
 
     `seen` is the signal count the loop has acted on: one that came during the tick
-    ends the nap at once.
+    ends the nap at once. A plain nap listens for SIGCHLD (`child_exits`), so a local job's
+    end wakes it at once; a remote job's end, or one under a webhook receiver's nap, is
+    seen within `WAKE_CHECK_S`.
     """
     deadline = time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0 and interrupts.count == seen:
-        if any(not orc.executor.alive(h) for h in orc.handles.values()):
-            return
-        if wake.wait(min(WAKE_CHECK_S, left)):
-            return
+    with child_exits() as exits:
+        while (left := deadline - time.monotonic()) > 0 and interrupts.count == seen:
+            if any(not orc.executor.alive(h) for h in orc.handles.values()):
+                return
+            if exits is not None and isinstance(wake, Sleep):
+                exits(min(WAKE_CHECK_S, left))
+            elif wake.wait(min(WAKE_CHECK_S, left)):
+                return
 
 
 def _poll_wait(orc: Orchestrator, failed: int) -> float:
