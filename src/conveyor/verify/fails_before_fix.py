@@ -21,6 +21,7 @@ from conveyor.core.verify import CheckResult, Outcome, environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.verify.context import Context
+from conveyor.verify.spec_proof import proved_by_spec
 from conveyor.verify.suites import Suite, baseline, in_worktree
 
 NAME = "fails-before-fix"
@@ -161,12 +162,19 @@ def check_fails_before_fix(
     Only real failures of the changed tests count: an environment error is its
     own outcome, and failures the base already had are not the change's.
     `base` is the merge base the changes are measured from. The caller runs this
-    only once the tests pass at the head.
+    only once the tests pass at the head. Tests that are exactly the spec writer's, whose
+    commit check saw them fail before the fix from this base, are not run again (CHK-17).
     """
     reason = skip_reason(ctx, paths, base, head, changes)
     if reason is not None:
         return CheckResult(NAME, Outcome.SKIPPED, reason)
     tests = classify([c.path for c in changes], paths).tests
+    if (spec_head := proved_by_spec(ctx, base, head, tests)) is not None:
+        why = (
+            "the changed tests are the spec writer's, unchanged: its commit check saw them "
+            f"fail before the fix at {spec_head[:12]}"
+        )
+        return CheckResult(NAME, Outcome.SKIPPED, why)
     reverted = [c for c in changes if c.path not in tests]
     reverted_paths = tuple(sorted(c.path for c in reverted))
     files = sorted(tests) if ctx.commands.test_files is not None else None

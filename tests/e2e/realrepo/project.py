@@ -37,6 +37,9 @@ FIXED = BUGGY.replace("return a + b\n", "return a * b\n").replace(
 )
 ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 MUL_TEST = "from calc import mul\n\n\ndef test_mul_multiplies():\n    assert mul(3, 4) == 12\n"
+# The implementer's own test, added to a test file the base has (it passes there too): with
+# it, verify's fails-before-fix runs again instead of standing on the spec check's (CHK-17).
+OWN_TEST = ("tests/test_add.py", ADD_TEST + "\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n")
 # A test that needs the network: it fails wherever the suite runs, at the base too.
 NETWORK_TEST = (
     "def test_fetches_the_index():\n    raise ConnectionError('no network in this sandbox')\n"
@@ -147,20 +150,26 @@ def spec_entry(tag: str, where: str = PACKAGE) -> dict[str, Any]:
     return {"tag": tag, "kind": "spec", "turns": [{"actions": files}, reply(answer)]}
 
 
-def implement_entry(tag: str, where: str = PACKAGE, fixed: str = FIXED) -> dict[str, Any]:
-    """An implementer that makes `mul` multiply (writes `fixed` to `where`)."""
-    files = [
-        {"write": {"path": where, "content": fixed}},
-        {"commit": "mul multiplies"},
-    ]
+def implement_entry(
+    tag: str, where: str = PACKAGE, fixed: str = FIXED, *, own_test: bool = False
+) -> dict[str, Any]:
+    """An implementer that makes `mul` multiply (writes `fixed` to `where`), and with
+    `own_test` adds a test of its own (`OWN_TEST`)."""
+    files: list[dict[str, Any]] = [{"write": {"path": where, "content": fixed}}]
+    if own_test:
+        files.append({"write": {"path": OWN_TEST[0], "content": OWN_TEST[1]}})
+    files.append({"commit": "mul multiplies"})
     answer: dict[str, Any] = {"status": "done", "summary": "mul multiplies."}
     answer |= {"blocked_reason": None, "deviations": []}
     return {"tag": tag, "kind": "implement", "turns": [{"actions": files}, reply(answer)]}
 
 
-def whole_issue(tag: str, where: str = PACKAGE, fixed: str = FIXED) -> list[dict[str, Any]]:
-    """Every session of the issue, triage to security, all clean (`mul` lives in `where`)."""
-    sessions = [spec_entry(tag, where), implement_entry(tag, where, fixed)]
+def whole_issue(
+    tag: str, where: str = PACKAGE, fixed: str = FIXED, *, own_test: bool = False
+) -> list[dict[str, Any]]:
+    """Every session of the issue, triage to security, all clean (`mul` lives in `where`);
+    `own_test`: the implementer adds a test too, so fails-before-fix runs in checks."""
+    sessions = [spec_entry(tag, where), implement_entry(tag, where, fixed, own_test=own_test)]
     return [triage(tag), *sessions, *clean_back_half(tag)]
 
 

@@ -63,7 +63,7 @@ def test_a_command_bypassing_pythonpath_merges_with_setup_in_the_tree_testing_it
     world = project_world(
         forge_server, tmp_path, commands={"setup": setup, "test": COMMANDS[shape]}, src=src
     )
-    world.write_scenario(whole_issue(shape, package("src"), FIXED_PACKAGE))
+    world.write_scenario(whole_issue(shape, package("src"), FIXED_PACKAGE, own_test=True))
     number = open_mul_issue(world, shape)
 
     done = world.drive(number, timeout=DRIVE_TIMEOUT)

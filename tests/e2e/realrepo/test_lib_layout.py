@@ -39,7 +39,7 @@ def test_a_lib_layout_merges_with_setup_run_once_testing_the_trees_own_code(
     src = built_project(tmp_path / "calc", "lib")
     commands = {"setup": f"{setup_command(wheelhouse)} && {COUNT_SETUP}", "test": TEST}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
-    world.write_scenario(whole_issue("lib", package("lib"), FIXED_PACKAGE))
+    world.write_scenario(whole_issue("lib", package("lib"), FIXED_PACKAGE, own_test=True))
     number = open_mul_issue(world, "lib")
 
     done = world.drive(number, timeout=DRIVE_TIMEOUT)

@@ -25,7 +25,7 @@ def _merged_checks(forge_server: ForgeServer, tmp_path: Path, tag: str, **comman
     src = write_project(tmp_path / "calc", {"run-tests.sh": SCRIPT})
     commands = {"test": "sh run-tests.sh", **commands}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
-    world.write_scenario(whole_issue(tag))
+    world.write_scenario(whole_issue(tag, own_test=True))
     number = open_mul_issue(world, tag)
 
     done = world.drive(number)

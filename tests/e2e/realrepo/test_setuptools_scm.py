@@ -36,7 +36,7 @@ def test_a_setuptools_scm_package_writing_its_version_file_merges_with_setup_run
     src = built_project(tmp_path / "calc", "src")
     commands = {"setup": f"{setup_command(wheelhouse)} && {COUNT_SETUP}", "test": TEST}
     world = project_world(forge_server, tmp_path, commands=commands, src=src)
-    world.write_scenario(whole_issue("scm", package("src"), FIXED_PACKAGE))
+    world.write_scenario(whole_issue("scm", package("src"), FIXED_PACKAGE, own_test=True))
     number = open_mul_issue(world, "scm")
 
     done = world.drive(number, timeout=DRIVE_TIMEOUT)

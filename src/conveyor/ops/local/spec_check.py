@@ -4,7 +4,9 @@ Allowed since the spec's start (SPEC-78): test files, stub files of new interfac
 added files they import, and type-only changes to the files of changed interfaces. Then
 lint and typecheck pass (SPEC-81), a test file changed unless `no_tests_reason` (SPEC-82),
 the tests fail at the head (SPEC-83) and pass with the spec writer's tests put back
-(SPEC-84). Every failure names its file or rule, one per line (SPEC-86).
+(SPEC-84). Every failure names its file or rule, one per line (SPEC-86). A passed check
+keeps its proof (`verify.spec_proof`), so verify's fails-before-fix does not run the same
+tests again (SPEC-77, CHK-17).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
+from conveyor.verify.spec_proof import save_spec_proof
 from conveyor.verify.suites import baseline, blame_change, run_suite
 
 _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
@@ -180,7 +183,10 @@ def check_spec_commits(
             found.append(f"{name} fails at the spec's head:\n{run.tail[-1500:]}")
     if found:
         return SpecCheck(tuple(found))
-    return _fail_findings(ctx, start, head, changes, tests)
+    verdict = _fail_findings(ctx, start, head, changes, tests)
+    if verdict.ok:  # verify's fails-before-fix need not run these tests again (CHK-17)
+        save_spec_proof(ctx, start, head, [c.path for c in tests])
+    return verdict
 
 
 def _fail_findings(
