@@ -15,6 +15,7 @@ from conveyor.forge.types import (
     CommitStatus,
     Issue,
     IssuePage,
+    IssueThread,
     LabelSpec,
     MergeResult,
     PullRequest,
@@ -60,6 +61,11 @@ class ForgeDelegate:
     def get_issue(self, number: int) -> Issue:
         """One issue by number."""
         return self.inner.get_issue(number)
+
+    def read_issue_thread(self, number: int) -> IssueThread:
+        """The issue and every comment on it, oldest first, read together (one request up to
+        100 comments, where `get_issue` and `list_comments` are two)."""
+        return self.inner.read_issue_thread(number)
 
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
         """Open a new issue."""

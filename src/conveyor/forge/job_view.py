@@ -1,6 +1,7 @@
 """A forge for one job: the issue and comment reads it repeats come from what it last saw.
 
-A stage job reads its issue and the issue's comments at the start and then
+A stage job reads its issue and the issue's comments at the start (one request:
+`read_issue_thread`) and then
 saves its state, posts comments and sets labels many times. It holds the
 issue's lease, so between its own writes nothing it relies on changes: the
 writes it makes through this wrapper update the copies it keeps, and a
@@ -27,7 +28,15 @@ from typing import Literal
 from conveyor.forge.answers import AnswerFile
 from conveyor.forge.delegate import ForgeDelegate
 from conveyor.forge.protocol import Forge
-from conveyor.forge.types import Comment, CommentPage, Issue, LabelSpec, RepoInfo, RequiredChecks
+from conveyor.forge.types import (
+    Comment,
+    CommentPage,
+    Issue,
+    IssueThread,
+    LabelSpec,
+    RepoInfo,
+    RequiredChecks,
+)
 
 REPO_KEY = "repo"
 FIRST_REREAD_S = 5.0
@@ -138,10 +147,28 @@ class JobForge(AnsweredForge):
         return self._required[branch]
 
     def get_issue(self, number: int) -> Issue:
-        """The issue as last read or written."""
+        """The issue as last read or written.
+
+        Read with its comments (one request, `read_issue_thread`) unless they are kept:
+        every job reads both at its start, moments apart, and one answer is a snapshot of
+        both, as two reads would be with nothing between them.
+        """
         if number not in self._issues:
-            self._issues[number] = self.inner.get_issue(number)
+            if number in self._comments:
+                self._issues[number] = self.inner.get_issue(number)
+            else:
+                self.read_issue_thread(number)
         return self._issues[number]
+
+    def read_issue_thread(self, number: int) -> IssueThread:
+        """The issue and its comments as last read or written (read together when neither is
+        kept); the comment list carries no ETag, so the next reread is a full one."""
+        if number in self._issues and number in self._comments:
+            return IssueThread(self._issues[number], self._comments[number])
+        thread = self.inner.read_issue_thread(number)
+        self._issues[number] = thread.issue
+        self._keep(number, CommentPage(thread.comments, etag=None, not_modified=False))
+        return thread
 
     def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
         """The comments as last read, with this job's own posts and edits applied."""

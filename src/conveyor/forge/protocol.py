@@ -20,6 +20,7 @@ from conveyor.forge.types import (
     CommitStatus,
     Issue,
     IssuePage,
+    IssueThread,
     LabelSpec,
     MergeResult,
     PullRequest,
@@ -68,6 +69,11 @@ class Forge(Protocol):
 
     def get_issue(self, number: int) -> Issue:
         """One issue by number."""
+        ...
+
+    def read_issue_thread(self, number: int) -> IssueThread:
+        """The issue and every comment on it, oldest first, read together (one request up to
+        100 comments, where `get_issue` and `list_comments` are two)."""
         ...
 
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:

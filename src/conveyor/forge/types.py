@@ -67,6 +67,14 @@ class CommentPage:
 
 
 @dataclass(frozen=True)
+class IssueThread:
+    """An issue with every comment on it, oldest first, read together."""
+
+    issue: Issue
+    comments: tuple[Comment, ...]
+
+
+@dataclass(frozen=True)
 class PullRequest:
     """A pull request as the merge rules need it.
 

@@ -96,3 +96,41 @@ def test_the_draft_is_found_again_never_opened_twice_and_finished_ready(
     done = finish_pr(ops, first.number, issue.number, title="Add a total", body="Sums it all.")
     assert not done.draft
     assert done.body == f"Closes #{issue.number}\n\nSums it all.\n"
+
+
+def test_the_state_s_pr_is_read_by_number_and_taken_only_for_its_branch(
+    world: World, tmp_path: Path
+) -> None:
+    """A PR the state names is taken when its head is the issue's branch (one read, no
+    search by branch); one whose head is another branch is not: the branch's own PR is
+    found, never a second one opened."""
+    issue = world.open_issue("Add a total", "Sum it.")
+    repo = _clone(world, tmp_path / "clone")
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
+    head = ensure_start_commit(repo, rev_parse(repo, "HEAD"), issue.number)
+    branch = f"agent/issue-{issue.number}"
+    for name in (branch, "elsewhere"):
+        subprocess.run(
+            ["git", "push", "-q", "origin", f"{head}:refs/heads/{name}"],
+            cwd=repo.path,
+            check=True,
+            env=env,
+        )
+    ops = _ops(world)
+    own = find_or_open_draft(ops, issue.number, branch=branch, base="main", title=issue.title)
+    other = world.forge_as(TRUSTED).create_pr("elsewhere", "main", "Another", "body")
+    lists = world.server.stats()["by_route"]
+    assert isinstance(lists, dict)
+    route = f"GET /repos/{world.repo}/pulls"
+    before = int(lists.get(route, 0))
+    assert before >= 1  # the first call searched by branch
+    kept = find_or_open_draft(
+        ops, issue.number, branch=branch, base="main", title=issue.title, known=own.number
+    )
+    after = world.server.stats()["by_route"]
+    assert isinstance(after, dict)
+    assert (kept.number, int(after.get(route, 0)) - before) == (own.number, 0)
+    wrong = find_or_open_draft(
+        ops, issue.number, branch=branch, base="main", title=issue.title, known=other.number
+    )
+    assert wrong.number == own.number

@@ -1,6 +1,7 @@
 """`POST /graphql`: documents validated against GitHub's schema; ready-for-review runs.
 
-`markPullRequestReadyForReview` (and `convertPullRequestToDraft`, `viewer`) are answered;
+`markPullRequestReadyForReview` (and `convertPullRequestToDraft`, `viewer`) are answered, and
+`repository { issueOrPullRequest }` with an issue's labels and comments (`issue_query.py`);
 anything else that fails validation gets GitHub's `errors` shape.
 """
 
@@ -24,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.emulator.graphql.issue_query import ArgumentError, IssueQuery, NotFoundError
 from conveyor.emulator.hooks.events import emit_pull
 from conveyor.emulator.model.http import (
     ApiError,
@@ -77,10 +79,12 @@ class Forbidden(Exception):
 def _error_json(error: GraphQLError) -> dict[str, Any]:
     data: dict[str, Any] = dict(error.formatted)
     original = error.original_error
-    if isinstance(original, NodeNotFound):
+    if isinstance(original, NodeNotFound | NotFoundError):
         data["type"] = "NOT_FOUND"
     elif isinstance(original, Forbidden):
         data["type"] = "FORBIDDEN"
+    elif isinstance(original, ArgumentError):
+        data["type"] = original.kind
     return data
 
 
@@ -157,7 +161,12 @@ async def graphql_endpoint(request: Request) -> Response:
     schema, problems = await run_in_threadpool(_checked, document)
     if problems:
         return json_response({"errors": [_error_json(e) for e in problems]})
+    state = emulator(request)
+    query = IssueQuery(
+        state, base_url(request), lambda pull: _pull_json(pull, state.store, base_url(request))
+    )
     root = {
+        "repository": query.repository,
         "markPullRequestReadyForReview": _draft_mutation(request, user["id"], draft=False),
         "convertPullRequestToDraft": _draft_mutation(request, user["id"], draft=True),
         "viewer": {"__typename": "User", "login": user["login"], "databaseId": user["id"]},

@@ -18,6 +18,7 @@ from conveyor.forge.github.issues import IssueOps
 from conveyor.forge.github.pulls import PullOps
 from conveyor.forge.github.repo import RepoOps
 from conveyor.forge.github.reviews import ReviewOps
+from conveyor.forge.github.thread import ThreadOps
 from conveyor.forge.protocol import Forge
 from conveyor.forge.retry import RetryPolicy
 
@@ -25,7 +26,7 @@ GITHUB_API = "https://api.github.com"
 USER_AGENT = "conveyor-forge-client"
 
 
-class GitHubForge(IssueOps, CommentOps, PullOps, ReviewOps, RepoOps, CheckOps):
+class GitHubForge(ThreadOps, IssueOps, CommentOps, PullOps, ReviewOps, RepoOps, CheckOps):
     """One repository on GitHub (or the embedded forge), as one account.
 
     Implements `conveyor.forge.protocol.Forge`. Build it with `token_forge`

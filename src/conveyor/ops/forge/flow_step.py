@@ -60,7 +60,9 @@ def settle_pr(
             return Settled(found.number, False)
         case "reopen" | "go":
             issue_title = ctx.forge.get_issue(issue).title
-            opened = find_or_open_draft(ctx, issue, branch=branch, base=base, title=issue_title)
+            opened = find_or_open_draft(
+                ctx, issue, branch=branch, base=base, title=issue_title, known=pr
+            )
             if action == "reopen" and opened.base_ref != base:
                 opened = ctx.forge.edit_pr(opened.number, base=base)
             ready = finish_pr(

@@ -64,15 +64,19 @@ def ensure_start_commit(repo: Repo, base_sha: str, number: int) -> str:
 
 
 def find_or_open_draft(
-    ctx: OpContext, number: int, *, branch: str, base: str, title: str
+    ctx: OpContext, number: int, *, branch: str, base: str, title: str, known: int | None = None
 ) -> PullRequest:
     """The issue's PR: the head branch's existing one (reopened when closed unmerged), or a
     new draft titled `<title> (#N)` whose body starts `Closes #N`. Never two PRs (PR-9).
 
+    `known` is the PR the issue's state names: read by number (one request, where finding
+    it by branch is two) and taken when its head is still `branch`, else it is found.
     Where the repository takes no drafts, the PR is opened ready for review but marked a
     draft in its title and body; `finish_pr` removes the marks when it is ready.
     """
-    existing = ctx.forge.find_pr(branch)
+    existing = ctx.forge.get_pr(known) if known is not None else None
+    if existing is None or existing.head_ref != branch:
+        existing = ctx.forge.find_pr(branch)
     if existing is not None:
         if existing.state == "closed" and not existing.merged:
             return ctx.forge.reopen_pr(existing.number)

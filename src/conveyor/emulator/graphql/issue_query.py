@@ -1,0 +1,239 @@
+"""GraphQL's `repository { issueOrPullRequest(number:) }`: an issue with its labels and comments.
+
+Answered as GitHub does for the fields the pipeline reads: connections take `first` (1 to
+100, required) and `after` (an opaque cursor), with `pageInfo` and `totalCount`; a `Bot`
+author's `login` has no `[bot]` suffix (REST's `user.login` has it); ids past 32 bits are
+in `fullDatabaseId`, a string. Comments made in the last `list_lag_ms` are not yet listed,
+as on REST. A missing repository or number answers null with GitHub's `NOT_FOUND` error.
+"""
+
+from __future__ import annotations
+
+import base64
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from conveyor.emulator.model.issue_rows import association_of, issue_labels
+from conveyor.emulator.model.pull_rows import get_pull
+from conveyor.emulator.model.records import issue_row, repo_row
+from conveyor.emulator.model.shapes import repo_html_url
+from conveyor.emulator.model.state import EmulatorState
+
+PAGE_LIMIT = 100
+CURSOR_PREFIX = "cursor:v2:"
+REASONS = {"completed": "COMPLETED", "not_planned": "NOT_PLANNED", "reopened": "REOPENED"}
+
+JSON = dict[str, Any]
+PullShape = Callable[[Any], JSON]
+
+
+class NotFoundError(Exception):
+    """Nothing by that name (the endpoint reports GitHub's `NOT_FOUND` type)."""
+
+
+class ArgumentError(Exception):
+    """A connection's arguments GitHub refuses (a missing or too large `first`), with the
+    error `type` GitHub gives it."""
+
+    def __init__(self, message: str, kind: str = "INVALID_CURSOR_ARGUMENTS") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def cursor(row_id: int) -> str:
+    """An opaque cursor for the row with `row_id`."""
+    return base64.b64encode(f"{CURSOR_PREFIX}{row_id}".encode()).decode()
+
+
+def _after_id(after: str | None) -> int:
+    if after is None:
+        return 0
+    try:
+        text = base64.b64decode(after.encode(), validate=True).decode()
+        return int(text.removeprefix(CURSOR_PREFIX)) if text.startswith(CURSOR_PREFIX) else -1
+    except ValueError:
+        return -1
+
+
+def _window(connection: str, first: int | None, after: str | None, last: int | None) -> int:
+    """The row id the page starts after; GitHub's errors for arguments it refuses."""
+    if last is not None:
+        raise ArgumentError(
+            f"the embedded forge pages `{connection}` forwards only (`first`)", "UNSUPPORTED"
+        )
+    if first is None:
+        raise ArgumentError(
+            f"You must provide a `first` or `last` value to properly paginate the "
+            f"`{connection}` connection.",
+            "MISSING_PAGINATION_BOUNDARIES",
+        )
+    if not 1 <= first <= PAGE_LIMIT:
+        raise ArgumentError(
+            f"Requesting {first} records on the `{connection}` connection exceeds the `first` "
+            f"limit of {PAGE_LIMIT} records.",
+            "EXCESSIVE_PAGINATION",
+        )
+    start = _after_id(after)
+    if start < 0:
+        raise ArgumentError(f"`{after}` does not appear to be a valid cursor.")
+    return start
+
+
+def _page(rows: Sequence[sqlite3.Row], first: int, nodes: list[JSON]) -> JSON:
+    more = len(rows) > first
+    shown = rows[:first]
+    return {
+        "nodes": nodes[:first],
+        "edges": [
+            {"cursor": cursor(r["id"]), "node": n} for r, n in zip(shown, nodes, strict=False)
+        ],
+        "pageInfo": {
+            "hasNextPage": more,
+            "hasPreviousPage": False,
+            "startCursor": cursor(shown[0]["id"]) if shown else None,
+            "endCursor": cursor(shown[-1]["id"]) if shown else None,
+        },
+    }
+
+
+class IssueQuery:
+    """The resolvers of one request: the store, the web root, the lag knob."""
+
+    def __init__(self, state: EmulatorState, root: str, pull_shape: PullShape) -> None:
+        self.state = state
+        self.store = state.store
+        self.root = root
+        self.pull_shape = pull_shape
+
+    def repository(self, _info: Any, owner: str, name: str, **_: Any) -> JSON:
+        """`repository(owner:, name:)`: the fields the emulator answers of it."""
+        repo = repo_row(self.store, owner, name)
+        if repo is None:
+            raise NotFoundError(
+                f"Could not resolve to a Repository with the name '{owner}/{name}'."
+            )
+        return {
+            "__typename": "Repository",
+            "id": repo["node_id"],
+            "name": repo["name"],
+            "nameWithOwner": f"{owner}/{name}",
+            "issueOrPullRequest": lambda _i, number: self._issue_or_pull(repo, number),
+        }
+
+    def _issue_or_pull(self, repo: sqlite3.Row, number: int) -> JSON | None:
+        row = issue_row(self.store, repo["id"], number)
+        if row is None:
+            raise NotFoundError(
+                f"Could not resolve to an issue or pull request with the number of {number}."
+            )
+        if row["is_pull"]:
+            pull = get_pull(self.store, repo["id"], number)
+            return self.pull_shape(pull) if pull is not None else None
+        return self._issue(repo, row)
+
+    def _actor(self, user_id: int | None) -> JSON | None:
+        user = self.store.one("SELECT * FROM users WHERE id = ?", (user_id,))
+        if user is None:
+            return None
+        kind = user["type"] if user["type"] in ("User", "Bot", "Organization") else "User"
+        login = user["login"].removesuffix("[bot]") if kind == "Bot" else user["login"]
+        return {"__typename": kind, "login": login, "databaseId": user["id"]}
+
+    def _issue(self, repo: sqlite3.Row, row: sqlite3.Row) -> JSON:
+        owner, name = repo["owner_login"], repo["name"]
+        url = f"{repo_html_url(self.root, owner, name)}/issues/{row['number']}"
+        reason = row["state_reason"]
+
+        def state_reason(_info: Any, enableDuplicate: bool = False) -> str | None:  # noqa: N803
+            if reason == "duplicate":
+                return "DUPLICATE" if enableDuplicate else "NOT_PLANNED"
+            return REASONS.get(reason) if reason else None
+
+        return {
+            "__typename": "Issue",
+            "id": row["node_id"],
+            "databaseId": row["id"],
+            "fullDatabaseId": str(row["id"]),
+            "number": row["number"],
+            "title": row["title"],
+            "body": row["body"] or "",
+            "state": "OPEN" if row["state"] == "open" else "CLOSED",
+            "stateReason": state_reason,
+            "closed": row["state"] != "open",
+            "closedAt": row["closed_at"],
+            "locked": bool(row["locked"]),
+            "url": url,
+            "createdAt": row["created_at"],
+            "updatedAt": row["updated_at"],
+            "author": self._actor(row["author_id"]),
+            "authorAssociation": association_of(self.store, repo, row["author_id"]),
+            "labels": lambda _i, first=None, after=None, last=None, **_: self._labels(
+                row["id"], first, after, last
+            ),
+            "comments": lambda _i, first=None, after=None, last=None, **_: self._comments(
+                repo, row, url=url, first=first, after=after, last=last
+            ),
+        }
+
+    def _labels(
+        self, issue_id: int, first: int | None, after: str | None, last: int | None
+    ) -> JSON:
+        start = _window("labels", first, after, last)
+        assert first is not None
+        every = issue_labels(self.store, issue_id)
+        past = [r for r in every if r["id"] > start] if start else every
+        nodes = [
+            {
+                "__typename": "Label",
+                "id": r["node_id"],
+                "name": r["name"],
+                "color": r["color"],
+                "description": r["description"],
+            }
+            for r in past[: first + 1]
+        ]
+        return _page(past[: first + 1], first, nodes) | {"totalCount": len(every)}
+
+    def _comments(
+        self,
+        repo: sqlite3.Row,
+        issue: sqlite3.Row,
+        *,
+        url: str,
+        first: int | None,
+        after: str | None,
+        last: int | None,
+    ) -> JSON:
+        start = _window("comments", first, after, last)
+        assert first is not None
+        where, params = "issue_id = ?", [issue["id"]]
+        if self.state.knobs.list_lag_ms > 0:
+            where += " AND created_ms <= ?"
+            params.append(int(time.time() * 1000) - self.state.knobs.list_lag_ms)
+        total = self.store.one(f"SELECT COUNT(*) AS n FROM comments WHERE {where}", params)
+        rows = self.store.all(
+            f"SELECT * FROM comments WHERE {where} AND id > ? ORDER BY id LIMIT ?",
+            [*params, start, first + 1],
+        )
+        authors: dict[int, JSON | None] = {}
+        nodes = []
+        for r in rows:
+            if r["author_id"] not in authors:
+                authors[r["author_id"]] = self._actor(r["author_id"])
+            nodes.append(
+                {
+                    "__typename": "IssueComment",
+                    "id": r["node_id"],
+                    "databaseId": r["id"],
+                    "fullDatabaseId": str(r["id"]),
+                    "body": r["body"] or "",
+                    "url": f"{url}#issuecomment-{r['id']}",
+                    "createdAt": r["created_at"],
+                    "updatedAt": r["updated_at"],
+                    "author": authors[r["author_id"]],
+                    "authorAssociation": association_of(self.store, repo, r["author_id"]),
+                }
+            )
+        return _page(rows, first, nodes) | {"totalCount": int(total["n"]) if total else 0}

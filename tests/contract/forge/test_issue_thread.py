@@ -1,0 +1,93 @@
+"""An issue and its comments in one GraphQL read: the same values as REST's two reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from graphql import build_schema, parse, validate
+
+from conveyor.forge.errors import NotFound
+from conveyor.forge.github import AppIdentity
+from conveyor.forge.github.thread import ISSUE_THREAD
+from conveyor.forge.job_view import JobForge
+from conveyor.forge.types import IssueThread
+from tests.contract.forge.conftest import VISITOR, World, push_change
+
+pytestmark = pytest.mark.contract
+
+SCHEMA = Path(__file__).parents[2] / "data" / "github-schema.graphql"
+
+
+def rest_thread(world: World, number: int) -> IssueThread:
+    """The issue and its comments as REST's two reads give them."""
+    return IssueThread(
+        world.pipeline.get_issue(number), world.pipeline.list_comments(number).comments
+    )
+
+
+def test_the_query_is_valid_against_github_s_schema() -> None:
+    """The document validates against GitHub's published schema, not only the forge's."""
+    schema = build_schema(SCHEMA.read_text(), assume_valid_sdl=True, assume_valid=True)
+    assert validate(schema, parse(ISSUE_THREAD)) == []
+
+
+def test_the_thread_is_what_rest_reads_give(world: World) -> None:
+    """Issue fields, labels and every comment (a person's, a visitor's, a bot's) match REST's,
+    the bot's login with its `[bot]` suffix."""
+    created = world.server.add_app("thread-app", install=world.repo)
+    assert created.installation_id is not None
+    app = AppIdentity(created.app_id, "thread-app", created.installation_id)
+    bot = world.app_client(app, created.private_key_path.read_text())
+    issue = world.trusted.create_issue("Thread", "the body")
+    world.pipeline.add_labels(issue.number, ["agent:working", "bug"])
+    world.trusted.create_comment(issue.number, "a trusted comment")
+    world.visitor.create_comment(issue.number, "a visitor's comment")
+    bot.create_comment(issue.number, "the app's comment")
+    world.pipeline.close_issue(issue.number, "not_planned")
+    thread = world.pipeline.read_issue_thread(issue.number)
+    assert thread == rest_thread(world, issue.number)
+    assert [c.author for c in thread.comments][1:] == [VISITOR, "thread-app[bot]"]
+    assert (thread.issue.state, thread.issue.state_reason) == ("closed", "not_planned")
+
+
+def test_more_than_a_page_of_comments_is_read_whole(world: World) -> None:
+    """Past 100 comments the read follows the cursor; nothing is lost or doubled."""
+    issue = world.pipeline.create_issue("Long thread", "body")
+    for n in range(103):
+        world.pipeline.create_comment(issue.number, f"comment {n}")
+    thread = world.pipeline.read_issue_thread(issue.number)
+    assert [c.body for c in thread.comments] == [f"comment {n}" for n in range(103)]
+    assert thread == rest_thread(world, issue.number)
+
+
+def test_a_pull_request_s_number_is_read_through_rest(world: World) -> None:
+    """GitHub's issue read answers for a PR's number; the thread read does too."""
+    push_change(world, "thread-pr", "thread.txt", "x\n")
+    pr = world.pipeline.create_pr("thread-pr", world.default_branch, "A PR", "body")
+    world.trusted.create_comment(pr.number, "on the PR")
+    assert world.pipeline.read_issue_thread(pr.number) == rest_thread(world, pr.number)
+
+
+def test_a_missing_issue_is_not_found(world: World) -> None:
+    """No issue by that number: NotFound naming the number, as REST's read."""
+    with pytest.raises(NotFound) as caught:
+        world.pipeline.read_issue_thread(99_999)
+    assert caught.value.number == 99_999
+
+
+def test_a_comment_posted_after_the_job_s_read_is_seen_when_it_reads_again(world: World) -> None:
+    """The job's view keeps the thread it read; a person's comment after it is seen by the
+    claim's fresh read (`forget`) and by a reread."""
+    issue = world.trusted.create_issue("Later comment", "body")
+    view = JobForge(world.pipeline, clock=iter(range(0, 1000, 10)).__next__)
+    view.get_issue(issue.number)
+    assert view.list_comments(issue.number).comments == ()
+    world.visitor.create_comment(issue.number, "posted after the read")
+    assert [c.body for c in view.reread_comments(issue.number)] == ["posted after the read"]
+    world.trusted.create_comment(issue.number, "and another")
+    view.forget(issue.number)
+    assert [c.body for c in view.list_comments(issue.number).comments] == [
+        "posted after the read",
+        "and another",
+    ]
