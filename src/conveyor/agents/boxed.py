@@ -10,9 +10,10 @@ there at all. With `[sandbox] mode = "none"` the CLI runs unconfined, as before.
 
 from __future__ import annotations
 
-import compileall
 import contextlib
 import functools
+import importlib.util
+import py_compile
 import shutil
 import sys
 from collections.abc import Iterable, Mapping
@@ -26,6 +27,7 @@ from conveyor.sandbox import Box, BoxPlan, select_box
 from conveyor.sandbox.allowlist import Allowlist, model_hosts
 from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy, bridge_argv
 
+TIMESTAMP = py_compile.PycInvalidationMode.TIMESTAMP  # what imports write, and `_fresh` reads
 SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
 # A testing switch: the folder a test and its scripted sessions meet in (files a session
 # touches to say where it got, files it waits for), writable in the box. Paths the box
@@ -57,8 +59,24 @@ def write_bytecode(sources: Iterable[Path]) -> None:
     with the allowlisted environment, without it, and unboxed they write these files.
     """
     for source in sources:
-        with contextlib.suppress(OSError):
-            compileall.compile_file(source, quiet=2)
+        cached = importlib.util.cache_from_source(str(source))
+        if _fresh(source, Path(cached)):
+            continue
+        with contextlib.suppress(OSError, py_compile.PyCompileError):
+            py_compile.compile(str(source), cfile=cached, doraise=True, invalidation_mode=TIMESTAMP)
+
+
+def _fresh(source: Path, cached: Path) -> bool:
+    """Whether `cached` is the timestamped bytecode of `source` as it is now."""
+    try:
+        with cached.open("rb") as pyc:
+            head = pyc.read(16)
+        stat = source.stat()
+    except OSError:
+        return False
+    mtime, size = int(stat.st_mtime) & 0xFFFFFFFF, stat.st_size & 0xFFFFFFFF
+    expected = importlib.util.MAGIC_NUMBER + bytes(4) + mtime.to_bytes(4, "little")
+    return head == expected + size.to_bytes(4, "little")
 
 
 @functools.cache
