@@ -9,7 +9,16 @@ what the runner adds for the network (`session_start_proxied`: the proxy opened 
 closed, the bridge listening in front). Whole issue: the
 clean issue of `bench/pipeline.py` (no sleeping test command) driven to merged with
 `[sandbox] mode = "auto"` (bwrap) and `"none"`, once each; the figure is on ÷ off.
-The demo's own wall time on ÷ off is `--demo` (two whole demos: about two minutes).
+
+The demo's own wall time on ÷ off is `--demo` (`--pairs N`, default 2): whole demos run
+interleaved, off, on, off, on, so neither a warm cache nor the load of the moment falls on
+one mode only, and the figure is the median of the on walls ÷ the median of the off walls.
+Each run is listed with its parts, read from the demo's own timelines (`core/timeline.py`):
+the seconds of its stage jobs, sessions and command runs, summed over every issue, so a
+difference can be put on the part it lies in. Four demos take three to four minutes.
+No CPU figure is given for them: a process in a box's own pid namespace is not counted in
+its parent's `RUSAGE_CHILDREN` (a boxed `python` busy for 0.3 s shows 0.00 s user under
+`/usr/bin/time`), so `time` and `getrusage` leave every boxed command and session out.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pipeline import TAG, scenario  # noqa: E402
 
 from conveyor.emulator.app.server import ForgeServer  # noqa: E402
+from conveyor.emulator.web.timeline import issues_with_jobs, read_timeline  # noqa: E402
 from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
 from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
 from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402
@@ -42,6 +52,8 @@ from conveyor.verify.commands import run_command  # noqa: E402
 GOALS = {"command_start_added_ms": 30.0, "issue_wall_ratio": 1.05}
 TIME_LIMIT_S = 40.0
 RUNS = 15
+DEMO_PAIRS = 2
+DEMO_REPO = "demo__inventory"  # the demo's repository folder in its Conveyor home
 
 
 def _plan(root: Path, *, session: bool) -> BoxPlan:
@@ -151,19 +163,41 @@ def issue_wall(server: ForgeServer, root: Path, mode: str) -> float:
     return wall
 
 
-def demo_wall(mode: str) -> float:
-    """Wall seconds of `conveyor demo --no-serve --sandbox MODE`."""
+def demo_run(mode: str, data: Path) -> dict[str, str | float]:
+    """One `conveyor demo --no-serve --sandbox MODE` keeping its data in `data`: its wall
+    seconds and the seconds of its jobs, sessions and command runs (summed bars)."""
     conveyor = str(Path(sys.executable).with_name("conveyor"))
+    argv = [conveyor, "demo", "--no-serve", "--sandbox", mode, "--data", str(data)]
     start = time.perf_counter()
-    done = subprocess.run([conveyor, "demo", "--no-serve", "--sandbox", mode],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
     if done.returncode != 0:
         msg = f"the demo with --sandbox {mode} missed: {done.stdout[-400:]}"
         raise RuntimeError(msg)
-    return time.perf_counter() - start
+    parts = dict.fromkeys(("job", "session", "command"), 0.0)
+    folder = data / "conveyor" / "home" / DEMO_REPO
+    for issue in issues_with_jobs(folder):
+        for bar in read_timeline(folder, issue).bars:
+            parts[bar.kind] += bar.seconds
+    sums = {f"{kind}s_s": round(seconds, 2) for kind, seconds in parts.items()}
+    return {"mode": mode, "wall_s": round(wall, 2), **sums}
 
 
-def measure(root: Path, *, demo: bool) -> dict[str, object]:
+def demo_figures(root: Path, pairs: int) -> dict[str, object]:
+    """`pairs` of demos, off then on, interleaved; each run and the ratio of the medians."""
+    runs = []
+    for index in range(pairs):
+        for mode in ("none", "auto"):
+            data = root / f"demo-{index}-{mode}"
+            runs.append(demo_run(mode, data))
+            shutil.rmtree(data, ignore_errors=True)
+    walls = {m: [float(r["wall_s"]) for r in runs if r["mode"] == m] for m in ("none", "auto")}
+    off, on = statistics.median(walls["none"]), statistics.median(walls["auto"])
+    return {"demo_runs": runs, "demo_wall_off_s": round(off, 2),
+            "demo_wall_on_s": round(on, 2), "demo_wall_ratio": round(on / off, 3)}  # fmt: skip
+
+
+def measure(root: Path, *, demo: int) -> dict[str, object]:
     """Every figure."""
     box = select_box("auto")
     log = root / "bench.log"
@@ -181,9 +215,7 @@ def measure(root: Path, *, demo: bool) -> dict[str, object]:
     figures |= {"issue_wall_off_s": round(off, 2), "issue_wall_on_s": round(on, 2),
                 "issue_wall_ratio": round(on / off, 3)}  # fmt: skip
     if demo:
-        demo_off, demo_on = demo_wall("none"), demo_wall("auto")
-        figures |= {"demo_wall_off_s": round(demo_off, 2), "demo_wall_on_s": round(demo_on, 2),
-                    "demo_wall_ratio": round(demo_on / demo_off, 3)}  # fmt: skip
+        figures |= demo_figures(root, demo)
     return figures
 
 
@@ -193,11 +225,23 @@ def _added(figures: dict[str, object], key: str) -> float:
     return float(entry["added_ms"])
 
 
+def demo_pairs(args: list[str]) -> int:
+    """How many off/on pairs of demos to run: 0 without `--demo`, else `--pairs N` or 2."""
+    if "--demo" not in args:
+        return 0
+    if "--pairs" not in args:
+        return DEMO_PAIRS
+    given = args[args.index("--pairs") + 1 :]
+    if not given or not given[0].isdigit() or int(given[0]) < 1:
+        sys.exit("bench/sandbox.py: --pairs expects a whole number of at least 1")
+    return int(given[0])
+
+
 def main() -> None:
     """Measure, then print the JSON line."""
     root = Path(tempfile.mkdtemp(prefix="conveyor-bench-sandbox-"))
     os.environ["CONVEYOR_HOME"] = str(root / "home")
-    demo = "--demo" in sys.argv[1:]
+    demo = demo_pairs(sys.argv[1:])
     try:
         figures = measure(root, demo=demo)
     except (RuntimeError, subprocess.SubprocessError, OSError) as exc:

@@ -10,9 +10,13 @@ there at all. With `[sandbox] mode = "none"` the CLI runs unconfined, as before.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import importlib.util
+import py_compile
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,11 +27,62 @@ from conveyor.sandbox import Box, BoxPlan, select_box
 from conveyor.sandbox.allowlist import Allowlist, model_hosts
 from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy, bridge_argv
 
+TIMESTAMP = py_compile.PycInvalidationMode.TIMESTAMP  # what imports write, and `_fresh` reads
 SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
 # A testing switch: the folder a test and its scripted sessions meet in (files a session
 # touches to say where it got, files it waits for), writable in the box. Paths the box
 # hides stay hidden inside it (deeper mounts cover it). Only the test world sets it.
 TEST_SHARE_ENV = "CONVEYOR_TEST_SHARED_DIR"
+
+
+def in_box_sources() -> list[Path]:
+    """Conveyor's own modules a box runs: the scripted agent's package (and the packages it
+    is imported through) and the bridge."""
+    package = Path(conveyor.__file__).resolve().parent
+    scripted = package / "agents" / "scripted"
+    return [
+        package / "__init__.py",
+        package / "agents" / "__init__.py",
+        *sorted(scripted.glob("*.py")),
+        package / "sandbox" / "bridge.py",
+    ]
+
+
+def write_bytecode(sources: Iterable[Path]) -> None:
+    """Write the bytecode of `sources` where it is missing or stale (up-to-date files are
+    left as they are; a folder that cannot be written is skipped, as Python itself does).
+
+    Inside a box Conveyor's package is read-only, so an interpreter there cannot keep the
+    bytecode it compiles: a module only ever imported in a box (the scripted agent's) was
+    compiled again at every session's start. Writing it here, outside, once, fixes that.
+    It is written whatever this process's own `PYTHONDONTWRITEBYTECODE` says: sessions run
+    with the allowlisted environment, without it, and unboxed they write these files.
+    """
+    for source in sources:
+        cached = importlib.util.cache_from_source(str(source))
+        if _fresh(source, Path(cached)):
+            continue
+        with contextlib.suppress(OSError, py_compile.PyCompileError):
+            py_compile.compile(str(source), cfile=cached, doraise=True, invalidation_mode=TIMESTAMP)
+
+
+def _fresh(source: Path, cached: Path) -> bool:
+    """Whether `cached` is the timestamped bytecode of `source` as it is now."""
+    try:
+        with cached.open("rb") as pyc:
+            head = pyc.read(16)
+        stat = source.stat()
+    except OSError:
+        return False
+    mtime, size = int(stat.st_mtime) & 0xFFFFFFFF, stat.st_size & 0xFFFFFFFF
+    expected = importlib.util.MAGIC_NUMBER + bytes(4) + mtime.to_bytes(4, "little")
+    return head == expected + size.to_bytes(4, "little")
+
+
+@functools.cache
+def cache_box_bytecode() -> None:
+    """`write_bytecode` of `in_box_sources`, once a process."""
+    write_bytecode(in_box_sources())
 
 
 def install_root(executable: str) -> Path:
@@ -160,6 +215,7 @@ def open_box(
     box = select_box(spec.sandbox.mode, environ.get("PATH"))
     if not box.confined:
         return SessionBox(box, None, None)
+    cache_box_bytecode()
     (spec.session_dir / "tmp").mkdir(parents=True, exist_ok=True)
     proxy = NetworkProxy(session_allowlist(spec, environ), spec.session_dir / LOG_NAME, on_blocked)
     try:

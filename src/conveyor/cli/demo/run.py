@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from conveyor.cli.demo import fake_agent
 from conveyor.cli.demo import issues as demo_issues
 from conveyor.cli.demo.actor import Actor
+from conveyor.cli.demo.bytecode import write_test_bytecode
 from conveyor.cli.demo.config import demo_config, write_demo_config
 from conveyor.cli.demo.gather import gather
 from conveyor.cli.demo.scenario import advance_past_question, shipped_path
@@ -86,6 +87,7 @@ def prepare(
         sandbox=sandbox,
     )
     write_demo_config(files.config, values, token)
+    write_test_bytecode()  # the boxed test runs cannot keep it
     extra = fake_agent.fake_environ() if model_url is not None else {}
     return {**os.environ, **extra}, sorted(numbers.values())
 
