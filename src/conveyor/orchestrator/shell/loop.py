@@ -125,7 +125,7 @@ def child_exits() -> Iterator[ExitWait | None]:
         try:
             yield lambda seconds: _wait_readable(read, seconds)
         finally:
-            signal.signal(signal.SIGCHLD, handler)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL if handler is None else handler)
             signal.set_wakeup_fd(-1)
     finally:
         os.close(read)
