@@ -66,8 +66,8 @@ def test_a_real_session_gets_no_token_and_no_file_of_the_job_holds_one(world: Wo
     secrets = [*SECRETS.values(), world.tokens["conveyor-bot"]]
     # The job's checkout may still be going from the home's trash/ (deleted after the job):
     # what is still there is read, what went meanwhile is skipped (os.walk skips a gone folder).
-    for folder, _, names in os.walk(world.home):
-        for path in (Path(folder) / name for name in names):
+    for folder, _, files in os.walk(world.home):
+        for path in (Path(folder) / name for name in files):
             if not path.is_file() or path.is_symlink():
                 continue
             try:
