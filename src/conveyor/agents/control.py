@@ -164,7 +164,11 @@ class ControlServer:
                 conn, address = self._server.socket.accept()
             except OSError:
                 return
-            self._server.process_request(conn, address)
+            try:
+                self._server.process_request(conn, address)
+            except Exception:  # noqa: BLE001 - as serve_forever: one failed start, not the socket
+                self._server.handle_error(conn, address)
+                self._server.shutdown_request(conn)
 
     def close(self) -> None:
         """Stop serving and remove the socket (and its symlink and private folder)."""

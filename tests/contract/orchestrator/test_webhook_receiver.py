@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
@@ -232,3 +233,26 @@ def test_a_wait_without_deliveries_ends_unwoken(served: tuple[WebhookServer, Lin
     """Nothing arrives: the wait returns False when its time is up (the poll goes on)."""
     server, _ = served
     assert server.wait(0.05) is False
+
+
+def test_a_readable_also_ends_the_wait_unwoken_and_deliveries_still_wake(
+    served: tuple[WebhookServer, Lines],
+) -> None:
+    """The loop's child-exit pipe ends a long wait at once, as no wake; with the pipe quiet,
+    a delivery wakes the loop as before."""
+    server, _ = served
+    read, write = os.pipe()
+    try:
+        os.write(write, b"\x11")
+        assert server.wait(60.0, also=read) is False
+        os.read(read, 16)
+        body = json.dumps(_comment()).encode()
+        woke: list[bool] = []
+        waiter = threading.Thread(target=lambda: woke.append(server.wait(30.0, also=read)))
+        waiter.start()
+        assert _post(server, "issue_comment", body, sign(SECRET, body)) == 202
+        waiter.join(timeout=30)
+        assert woke == [True]
+    finally:
+        os.close(read)
+        os.close(write)

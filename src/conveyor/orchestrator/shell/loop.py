@@ -48,17 +48,21 @@ Clock = Callable[[], datetime]
 class Wake(Protocol):
     """What the loop's nap waits on besides the clock, its jobs and signals."""
 
-    def wait(self, seconds: float) -> bool:
-        """Wait up to `seconds`; True when something asks for a tick now."""
+    def wait(self, seconds: float, also: int | None = None) -> bool:
+        """Wait up to `seconds`, returning early (False) once `also` is readable; True when
+        something asks for a tick now."""
         ...
 
 
 class Sleep:
-    """The plain nap: nothing but the poll wakes the loop early."""
+    """The plain nap: nothing but the poll (or a child's exit, by `also`) ends it early."""
 
-    def wait(self, seconds: float) -> bool:
-        """Sleep `seconds`; never a wake."""
-        time.sleep(seconds)
+    def wait(self, seconds: float, also: int | None = None) -> bool:
+        """Sleep `seconds`, or until `also` is readable; never a wake."""
+        if also is None:
+            time.sleep(seconds)
+        else:
+            select.select([also], [], [], max(0.0, seconds))
         return False
 
 
@@ -92,22 +96,32 @@ def catching(interrupts: Interrupts) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-ExitWait = Callable[[float], bool]
-
-
 def _ignore(signum: int, frame: FrameType | None) -> None:
     """SIGCHLD's handler while a nap listens: the wakeup fd is the point, not the call."""
     del signum, frame
 
 
-@contextmanager
-def child_exits() -> Iterator[ExitWait | None]:
-    """While the block runs, a signal (SIGCHLD: a child of ours exited) wakes a wait at once.
+class ChildExits:
+    """A pipe SIGCHLD writes a byte to (`signal.set_wakeup_fd`): readable once a child of
+    this process has exited since the last `drain`."""
 
-    Yields `wait(seconds)`, True when a signal ended it early: it selects on a pipe that
-    `signal.set_wakeup_fd` writes to. Only a nap listens, so the rest of the loop (its
-    forge calls, git, SQLite) never sees SIGCHLD interrupt a call. None off the main
-    thread, or where a wakeup fd is already set (an event loop's): there the caller polls.
+    def __init__(self, read: int) -> None:
+        self.fd = read
+
+    def drain(self) -> None:
+        """Empty the pipe (before looking at the jobs: an exit after that is heard)."""
+        with contextlib.suppress(BlockingIOError):
+            while os.read(self.fd, 512):
+                pass
+
+
+@contextmanager
+def child_exits() -> Iterator[ChildExits | None]:
+    """While the block runs, a signal (SIGCHLD: a child of ours exited) makes `fd` readable.
+
+    Only a nap listens, so the rest of the loop (its forge calls, git, SQLite) never sees
+    SIGCHLD interrupt a call. None off the main thread, or where a wakeup fd is already
+    set (an event loop's): there the caller polls.
     """
     if threading.current_thread() is not threading.main_thread():
         yield None
@@ -123,22 +137,13 @@ def child_exits() -> Iterator[ExitWait | None]:
             return
         handler = signal.signal(signal.SIGCHLD, _ignore)
         try:
-            yield lambda seconds: _wait_readable(read, seconds)
+            yield ChildExits(read)
         finally:
-            signal.signal(signal.SIGCHLD, handler)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL if handler is None else handler)
             signal.set_wakeup_fd(-1)
     finally:
         os.close(read)
         os.close(write)
-
-
-def _wait_readable(fd: int, seconds: float) -> bool:
-    """Wait up to `seconds` for `fd` to be readable, then empty it; whether it was."""
-    ready, _, _ = select.select([fd], [], [], max(0.0, seconds))
-    with contextlib.suppress(BlockingIOError):
-        while os.read(fd, 512):
-            pass
-    return bool(ready)
 
 
 ExecutorFactory = Callable[[Path, str], Executor]
@@ -177,13 +182,17 @@ def open_orchestrator(
 def _wait_jobs(orc: Orchestrator, handles: list[JobHandle], seconds: float) -> None:
     """Wait until every handle's job has ended, or `seconds` passed."""
     deadline = time.monotonic() + seconds
+    sleep = Sleep()
     with child_exits() as exits:
-        while any(orc.executor.alive(h) for h in handles) and time.monotonic() < deadline:
-            step = min(WAKE_CHECK_S, deadline - time.monotonic())
-            if exits is None:
-                time.sleep(max(0.0, step))
-            else:
-                exits(step)  # a local job's exit ends it at once; a remote one's is polled
+        while True:
+            if exits is not None:
+                exits.drain()
+            if not any(orc.executor.alive(h) for h in handles):
+                return
+            if (left := deadline - time.monotonic()) <= 0:
+                return
+            # a local job's exit ends the step at once; a remote one's is polled
+            sleep.wait(min(WAKE_CHECK_S, left), also=exits.fd if exits else None)
 
 
 def run_once(orc: Orchestrator, clock: Clock = utc_now) -> int:
@@ -214,18 +223,19 @@ def _nap(orc: Orchestrator, interrupts: Interrupts, seconds: float, wake: Wake, 
     """Sleep until the poll is due, one of our jobs ended, a signal came or `wake` says so.
 
     `seen` is the signal count the loop has acted on: one that came during the tick
-    ends the nap at once. A plain nap listens for SIGCHLD (`child_exits`), so a local job's
-    end wakes it at once; a remote job's end, or one under a webhook receiver's nap, is
-    seen within `WAKE_CHECK_S`.
+    ends the nap at once. The nap listens for SIGCHLD (`child_exits`, handed to the wake as
+    `also`), so a local job's end wakes it at once; a remote job's end is seen within
+    `WAKE_CHECK_S`.
     """
     deadline = time.monotonic() + seconds
     with child_exits() as exits:
+        also = None if exits is None else exits.fd
         while (left := deadline - time.monotonic()) > 0 and interrupts.count == seen:
+            if exits is not None:
+                exits.drain()
             if any(not orc.executor.alive(h) for h in orc.handles.values()):
                 return
-            if exits is not None and isinstance(wake, Sleep):
-                exits(min(WAKE_CHECK_S, left))
-            elif wake.wait(min(WAKE_CHECK_S, left)):
+            if wake.wait(min(WAKE_CHECK_S, left), also=also):
                 return
 
 

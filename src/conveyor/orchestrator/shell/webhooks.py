@@ -150,14 +150,22 @@ class WebhookServer:
         """The port it listens on (useful when asked for port 0)."""
         return int(self._http.server_address[1])
 
-    def wait(self, seconds: float) -> bool:
-        """Answer deliveries for up to `seconds`; True as soon as one asks for a tick."""
+    def wait(self, seconds: float, also: int | None = None) -> bool:
+        """Answer deliveries for up to `seconds`; True as soon as one asks for a tick, False
+        at once when `also` is readable (the loop's child-exit pipe)."""
         deadline = time.monotonic() + seconds
         self._woken = False
         while not self._woken:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
+            if also is not None:
+                ready, _, _ = select.select([self._http.fileno(), also], [], [], left)
+                if also in ready:
+                    return False
+                if not ready:
+                    continue
+                left = 0.0  # a delivery is waiting: answer it without waiting for another
             self._http.timeout = left
             self._http.handle_request()
         self._drain()
