@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
+from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
 from conveyor.verify.spec_proof import save_spec_proof
@@ -196,22 +197,30 @@ def _fail_findings(
 
     Failures the start already had do not count either way; an environment error
     (setup, a usage error, a timeout, an unrelated collection error) is returned as
-    such, never as the spec writer's failure.
+    such, never as the spec writer's failure. The reverted run, in its own worktree,
+    starts once the head's setup passed and runs beside the head's tests; when the head
+    decides alone (an environment error), it is stopped and counts for nothing.
     """
-    at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests])
-    if isinstance(at_head, SpecCheck):
-        return at_head
-    reverted = _passing_reverted(ctx, start, head, changes, tests)
+    with Beside(ctx, lambda c: _passing_reverted(c, start, head, changes, tests)) as beside:
+        at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], beside.start)
+        if isinstance(at_head, SpecCheck):
+            beside.stop()
+            return at_head
+        reverted = beside.result()
     if isinstance(reverted, SpecCheck):
         return reverted
     return SpecCheck((*at_head, *reverted))
 
 
 def _failing_at_head(
-    ctx: Context, start: str, changes: Sequence[Change], files: list[str]
+    ctx: Context,
+    start: str,
+    changes: Sequence[Change],
+    files: list[str],
+    set_up: Callable[[], None],
 ) -> SpecCheck | list[str]:
     """SPEC-83's findings: the suite at the head must fail, and only in the new tests."""
-    suite = run_suite(ctx, "spec")
+    suite = run_suite(ctx, "spec", set_up=set_up)
     found: list[str] = []
     if (broken := suite.environment) is not None:
         mine = blame_change(ctx, suite, start)
