@@ -14,9 +14,10 @@ The bare replay is what a person does for the same change: clone, setup, the tes
 the new test (they fail) and with the fix (they pass), push, open the PR, wait for CI,
 merge. Goal: the issue's wall time ÷ the bare replay ≤ 1.3. The critical path is read
 from the issue's job folders and events (`conveyor status --issue N --timeline` draws
-the same bars): sessions, each configured command, the CI wait at the end of the checks
-job, the rest of the jobs' time (claims, checkouts, forge calls), the time between jobs,
-and the forge requests of each job (the embedded forge's request log).
+the same bars): sessions, each configured command (`commands_s`: each run's own seconds;
+`commands_wall_s`: the seconds any ran, so runs side by side count once), the CI wait at
+the end of the checks job, the rest of the jobs' time (claims, checkouts, forge calls), the
+time between jobs, and the forge requests of each job (the embedded forge's request log).
 """
 
 from __future__ import annotations

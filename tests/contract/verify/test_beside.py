@@ -38,13 +38,15 @@ def pytest_configure(config):
 """
 ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 FIXED = BASE_FILES["calc/__init__.py"].replace("a - b", "a + b")
-ADD = Interface(
-    name="add",
+STUB = '"""Division."""\n\n\ndef div(a, b):\n    raise NotImplementedError\n'
+DIV_TEST = "from calc.div import div\n\n\ndef test_div():\n    assert div(6, 3) == 2\n"
+DIV = Interface(
+    name="div",
     kind="function",
-    where="calc/__init__.py",
-    status="changed",
-    signature="def add(a, b)",
-    behaviours=["add adds"],
+    where="calc/div.py",
+    status="new",
+    signature="def div(a, b)",
+    behaviours=["div divides"],
 )
 
 
@@ -65,11 +67,11 @@ def test_the_spec_checks_head_and_reverted_suites_run_at_once_with_their_logs_an
     """The check passes only if the reverted run came while the head's ran; each left its log
     and its timeline record."""
     base, env = meeting
-    repo.commit({"tests/test_add.py": ADD_TEST}, "spec: a failing test")
+    repo.commit({"calc/div.py": STUB, "tests/test_div.py": DIV_TEST}, "spec: a stub, a test")
     logs = tmp_path / "logs"
     ctx = Context(repo.path, commands, env, logs, tmp_path)
 
-    verdict = check_spec_commits(ctx, Paths(), start=base, interfaces=(ADD,), no_tests_reason=None)
+    verdict = check_spec_commits(ctx, Paths(), start=base, interfaces=(DIV,), no_tests_reason=None)
 
     assert verdict.ok, verdict
     for name in ("spec-test", "spec-tests-reverted-test"):
