@@ -18,9 +18,10 @@ MCP SDK: what the tests' fork server preloads, and what a long-running `conveyor
 once) are measured apart, as `process_start_s`, and `ratio_with_start` counts them in, as
 a person's one `conveyor drive` from a shell pays them. The critical path is read
 from the issue's job folders and events (`conveyor status --issue N --timeline` draws
-the same bars): sessions, each configured command, the CI wait at the end of the checks
-job, the rest of the jobs' time (claims, checkouts, forge calls), the time between jobs,
-and the forge requests of each job (the embedded forge's request log).
+the same bars): sessions, each configured command (`commands_s`: each run's own seconds;
+`commands_wall_s`: the seconds any ran, so runs side by side count once), the CI wait at
+the end of the checks job, the rest of the jobs' time (claims, checkouts, forge calls), the
+time between jobs, and the forge requests of each job (the embedded forge's request log).
 """
 
 from __future__ import annotations
@@ -190,6 +191,20 @@ def bare_replay(world: World, work: Path) -> float:
     return time.perf_counter() - start
 
 
+def covered(bars: list[Bar]) -> float:
+    """The seconds at least one of `bars` ran: runs side by side count once (the spec check's
+    two suites, verify's tests and fails-before-fix)."""
+    total, reach = 0.0, None
+    for bar in sorted(bars, key=lambda b: b.start):
+        if reach is None or bar.start > reach:
+            total += bar.seconds
+            reach = bar.end
+        elif bar.end > reach:
+            total += (bar.end - reach).total_seconds()
+            reach = bar.end
+    return total
+
+
 def critical_path(bars: tuple[Bar, ...], wall: float, log: list[dict[str, Any]]) -> dict[str, Any]:
     """Where the issue's wall time went, by part, and each job's row."""
     jobs = [b for b in bars if b.kind == "job"]
@@ -211,11 +226,13 @@ def critical_path(bars: tuple[Bar, ...], wall: float, log: list[dict[str, Any]])
         rows.append({"stage": job.label, "wall_s": round(job.seconds, 2),
                      "forge_requests": requests})  # fmt: skip
     in_jobs = sum(j.seconds for j in jobs)
+    on_path = covered([b for b in bars if b.kind == "command"])
     return {
         "sessions_s": round(sessions, 2),
         "commands_s": commands,
+        "commands_wall_s": round(on_path, 2),
         "ci_wait_s": round(ci_wait, 2),
-        "jobs_other_s": round(in_jobs - sessions - sum(commands.values()) - ci_wait, 2),
+        "jobs_other_s": round(in_jobs - sessions - on_path - ci_wait, 2),
         "between_jobs_s": round(wall - in_jobs, 2),
         "jobs": rows,
     }

@@ -150,20 +150,13 @@ def failing_new_tests(
     return theirs, ""
 
 
-def check_fails_before_fix(
-    ctx: Context,
-    paths: Paths,
-    base: str,
-    head: str,
-    changes: Sequence[Change],
-) -> CheckResult:
-    """Run the tests at `head` with its non-test changes since `base` reverted; they must fail.
+def skip_check(
+    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+) -> CheckResult | None:
+    """fails-before-fix skipped, with why, or None when it runs (git reads only).
 
-    Only real failures of the changed tests count: an environment error is its
-    own outcome, and failures the base already had are not the change's.
-    `base` is the merge base the changes are measured from. The caller runs this
-    only once the tests pass at the head. Tests that are exactly the spec writer's, whose
-    commit check saw them fail before the fix from this base, are not run again (CHK-17).
+    Besides `skip_reason`: tests that are exactly the spec writer's, whose commit check
+    saw them fail before the fix from this base, are not run again (CHK-17).
     """
     reason = skip_reason(ctx, paths, base, head, changes)
     if reason is not None:
@@ -175,6 +168,20 @@ def check_fails_before_fix(
             f"fail before the fix at {spec_head[:12]}"
         )
         return CheckResult(NAME, Outcome.SKIPPED, why)
+    return None
+
+
+def run_fails_before_fix(
+    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+) -> CheckResult:
+    """Run the tests at `head` with its non-test changes since `base` reverted; they must fail.
+
+    Only real failures of the changed tests count: an environment error is its
+    own outcome, and failures the base already had are not the change's.
+    `base` is the merge base the changes are measured from. The caller asks
+    `skip_check` first, and counts this only once the tests pass at the head.
+    """
+    tests = classify([c.path for c in changes], paths).tests
     reverted = [c for c in changes if c.path not in tests]
     reverted_paths = tuple(sorted(c.path for c in reverted))
     files = sorted(tests) if ctx.commands.test_files is not None else None

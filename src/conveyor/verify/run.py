@@ -3,7 +3,7 @@ migrations."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict
@@ -12,10 +12,12 @@ from conveyor.core.config import Commands, Paths
 from conveyor.core.test_runs import RunKind, TestVerdict, foreign_imports, imports_note, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.git import plain
+from conveyor.git.plain import Change
+from conveyor.verify.beside import Beside
 from conveyor.verify.boxing import Boxing
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
-from conveyor.verify.fails_before_fix import check_fails_before_fix
+from conveyor.verify.fails_before_fix import run_fails_before_fix, skip_check
 from conveyor.verify.lockfiles import check_lockfiles
 from conveyor.verify.migrations import NAME as MIGRATIONS
 from conveyor.verify.migrations import check_migrations
@@ -71,9 +73,9 @@ def _foreign(
 
 
 def _commands(
-    ctx: Context, tests_only: bool, base: str, changed: set[str]
+    ctx: Context, tests_only: bool, base: str, changed: set[str], set_up: Callable[[], None]
 ) -> tuple[CommandResult, ...]:
-    suite = run_suite(ctx)
+    suite = run_suite(ctx, set_up=set_up)
     setup, test = suite.runs
     if (mine := blame_change(ctx, suite, base)) is not None:
         setup, test = (mine, test) if mine.name == setup.name else (setup, mine)
@@ -88,6 +90,40 @@ def _commands(
     lint = ctx.run("lint", ctx.commands.lint)
     typecheck = ctx.run("typecheck", ctx.commands.typecheck)
     return setup, test, lint, typecheck
+
+
+def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
+    ctx: Context,
+    paths: Paths,
+    tests_only: bool,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+) -> tuple[tuple[CommandResult, ...], CheckResult]:
+    """The checkout's commands, and fails-before-fix: counted only once the tests pass.
+
+    A fails-before-fix that runs does so in its own worktree, so it starts once setup
+    passed and runs beside the checkout's test, lint and typecheck (`verify.beside`).
+    """
+    skip = None if tests_only else skip_check(ctx, paths, base, head, changes)
+    work = lambda c: run_fails_before_fix(c, paths, base, head, changes)  # noqa: E731
+    with Beside(ctx, work) as beside:
+        start = beside.start if skip is None and not tests_only else _nothing
+        results = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
+        if tests_only:
+            return results, CheckResult(FBF, Outcome.SKIPPED, _TESTS_ONLY)
+        if results[1].outcome is not Outcome.PASSED:
+            beside.stop()
+            return results, CheckResult(FBF, Outcome.SKIPPED, _COUNTED_ONCE)
+        return results, skip or beside.result()
+
+
+_TESTS_ONLY = "tests only: not rerun after a clean rebase"
+_COUNTED_ONCE = "counted only once the tests pass at the head"
+
+
+def _nothing() -> None:
+    """Nothing starts beside the checkout's tests."""
 
 
 def verify(
@@ -124,14 +160,7 @@ def verify(
     )
     base = plain.merge_base(checkout, base_sha, head)
     changes = plain.changes(checkout, base, head)
-    results = _commands(ctx, tests_only, base, {c.path for c in changes})
-    test = results[1]
-    if tests_only:
-        fbf = CheckResult(FBF, Outcome.SKIPPED, "tests only: not rerun after a clean rebase")
-    elif test.outcome is not Outcome.PASSED:
-        fbf = CheckResult(FBF, Outcome.SKIPPED, "counted only once the tests pass at the head")
-    else:
-        fbf = check_fails_before_fix(ctx, paths, base, head, changes)
+    results, fbf = _with_fails_before_fix(ctx, paths, tests_only, base, head, changes)
     lockfiles = check_lockfiles(ctx, paths, head, changes)
     if results[0].ok:
         migrations = check_migrations(ctx, paths, changes)

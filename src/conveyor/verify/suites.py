@@ -16,6 +16,7 @@ import hashlib
 import json
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,6 +29,11 @@ from conveyor.verify.context import Context
 from conveyor.verify.reports import read_report, report_path
 from conveyor.verify.setup_env import SharedEnv
 from conveyor.verify.setup_step import Prepared
+
+# Runs in two trees may go at once (`verify.beside`): git's worktree list and the base's
+# suite (its logs are named `base *`, its failures kept in one file) are taken one at a time.
+_WORKTREES = threading.Lock()
+_BASELINE = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -91,11 +97,17 @@ def _tested(
 
 
 def run_suite(
-    ctx: Context, label: str = "", tree: Path | None = None, files: Sequence[str] | None = None
+    ctx: Context,
+    label: str = "",
+    tree: Path | None = None,
+    files: Sequence[str] | None = None,
+    *,
+    set_up: Callable[[], None] | None = None,
 ) -> Suite:
     """Setup, then the tests, in `tree` (the checkout by default); named `<label> setup`.
 
     `files` runs only those test files, with `commands.test_files` (see `Context.test`).
+    `set_up` is called once setup passed, before the tests (what may start beside them).
     """
     prefix = f"{label} " if label else ""
     tree = tree or ctx.checkout
@@ -103,6 +115,8 @@ def run_suite(
     prepared = setup_step.prepare(ctx, f"{prefix}setup", tree, command)
     if not prepared.result.ok:
         return _held(prepared, f"{prefix}test")
+    if set_up is not None:
+        set_up()
     test, verdict, reached = _tested(ctx, f"{prefix}test", tree, prepared.shared, files)
     if reached and prepared.shared is not None:
         canary.record_bypass(prepared.shared.env_dir, command, reached)
@@ -125,11 +139,13 @@ def in_worktree(
     holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{label}-", dir=ctx.work_dir))
     tree = holder / "tree"
     try:
-        plain.add_worktree(ctx.checkout, tree, sha)
+        with _WORKTREES:
+            plain.add_worktree(ctx.checkout, tree, sha)
         prepare(tree)
         return run_suite(ctx, label, tree, files)
     finally:
-        plain.remove_worktree(ctx.checkout, tree)
+        with _WORKTREES:
+            plain.remove_worktree(ctx.checkout, tree)
         shutil.rmtree(holder, ignore_errors=True)
 
 
@@ -152,6 +168,11 @@ def _cache_file(ctx: Context, sha: str) -> Path | None:
 
 def baseline(ctx: Context, sha: str) -> Baseline:
     """The failures of the test suite at commit `sha` (kept for the next ask)."""
+    with _BASELINE:
+        return _baseline(ctx, sha)
+
+
+def _baseline(ctx: Context, sha: str) -> Baseline:
     cache = _cache_file(ctx, sha)
     if cache is not None and cache.is_file():
         try:

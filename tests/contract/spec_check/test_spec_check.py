@@ -142,3 +142,15 @@ def test_the_implementer_changing_or_deleting_a_spec_test_is_named(
     work.commit({"tests/test_div.py": None})
     (finding,) = spec_test_findings(work.path, Paths(), start, spec_sha)
     assert "was deleted" in finding
+
+
+def test_a_spec_of_test_files_only_runs_the_suite_once(
+    repo: tuple[GitRepo, str], tmp_path: Path
+) -> None:
+    """With only test files changed, the tree with them put back is the start's: no second run."""
+    work, start = repo
+    test = "from calc import mul\n\n\ndef test_neg():\n    assert mul(-1, 2) == 3\n"
+    work.commit({"tests/test_neg.py": test})
+    assert check(work, start, tmp_path, interfaces=()).ok
+    assert (tmp_path / "logs" / "spec-test.log").is_file()
+    assert not list((tmp_path / "logs").glob("spec-tests-reverted*"))

@@ -38,7 +38,8 @@ def _checks_comments(world: Any, number: int) -> list[str]:
 def test_the_spec_writers_unchanged_tests_are_not_run_again_before_the_fix(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
-    """The issue merges; the checks comment names the skip; no fails-before-fix run is logged."""
+    """The issue merges; the checks comment names the skip; the tests ran once, at the spec's
+    head, and no fails-before-fix run is logged."""
     world = project_world(forge_server, tmp_path, commands={})
     world.write_scenario(whole_issue("once"))
     number = open_mul_issue(world, "once")
@@ -50,7 +51,9 @@ def test_the_spec_writers_unchanged_tests_are_not_run_again_before_the_fix(
     checks = _checks_comments(world, number)
     assert checks, "no checks comment"
     assert SKIPPED in checks[-1], checks[-1]
-    assert list(world.repo_home.rglob("spec-tests-reverted-test.log"))
+    assert list(world.repo_home.rglob("spec-test.log"))
+    # The spec wrote a test file only: with it put back the tree is the start's, not run.
+    assert not list(world.repo_home.rglob("spec-tests-reverted*.log"))
     assert not list(world.repo_home.rglob("fails-before-fix*.log"))
     assert_invariants(world, number)
 

@@ -11,10 +11,9 @@ tests again (SPEC-77, CHK-17).
 
 from __future__ import annotations
 
-import ast
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +25,8 @@ from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
+from conveyor.ops.local.py_imports import imported_paths
+from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
 from conveyor.verify.spec_proof import save_spec_proof
@@ -54,39 +55,6 @@ class SpecCheck:
 def _text(ctx: Context, sha: str, path: str) -> str:
     data = plain.blob(ctx.checkout, sha, path)
     return "" if data is None else data.decode("utf-8", errors="replace")
-
-
-def _module_paths(module: str) -> tuple[str, ...]:
-    stem = module.replace(".", "/")
-    return tuple(f"{root}{stem}{end}" for root in ("", "src/") for end in (".py", "/__init__.py"))
-
-
-def imported_paths(path: str, source: str) -> frozenset[str]:
-    """Repository paths a Python file may import (relative and absolute forms)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return frozenset()
-    found: set[str] = set()
-    folder = posixpath.dirname(path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                found.update(_module_paths(alias.name))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                up = folder
-                for _ in range(node.level - 1):
-                    up = posixpath.dirname(up)
-                base = posixpath.join(up, *(node.module or "").split(".")) if node.module else up
-                names = [base, *(posixpath.join(base, a.name) for a in node.names)]
-                found.update(f"{n}{end}" for n in names for end in (".py", "/__init__.py"))
-            elif node.module:
-                found.update(_module_paths(node.module))
-                found.update(
-                    p for a in node.names for p in _module_paths(f"{node.module}.{a.name}")
-                )
-    return frozenset(posixpath.normpath(p) for p in found)
 
 
 def _stub_closure(ctx: Context, head: str, stubs: set[str], added: set[str]) -> set[str]:
@@ -196,22 +164,40 @@ def _fail_findings(
 
     Failures the start already had do not count either way; an environment error
     (setup, a usage error, a timeout, an unrelated collection error) is returned as
-    such, never as the spec writer's failure.
+    such, never as the spec writer's failure. The reverted run, in its own worktree,
+    starts once the head's setup passed and runs beside the head's tests; when the head
+    decides alone (an environment error), it is stopped and counts for nothing.
+
+    When the spec changed test files only, the tree with them put back is the start's own,
+    whose failures are by definition the start's: SPEC-84 holds without that run.
     """
-    at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests])
-    if isinstance(at_head, SpecCheck):
-        return at_head
-    reverted = _passing_reverted(ctx, start, head, changes, tests)
+    if len(tests) == len(changes):
+        at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], _nothing)
+        return at_head if isinstance(at_head, SpecCheck) else SpecCheck(tuple(at_head))
+    with Beside(ctx, lambda c: _passing_reverted(c, start, head, changes, tests)) as beside:
+        at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], beside.start)
+        if isinstance(at_head, SpecCheck):
+            beside.stop()
+            return at_head
+        reverted = beside.result()
     if isinstance(reverted, SpecCheck):
         return reverted
     return SpecCheck((*at_head, *reverted))
 
 
+def _nothing() -> None:
+    """Nothing runs beside the head's tests."""
+
+
 def _failing_at_head(
-    ctx: Context, start: str, changes: Sequence[Change], files: list[str]
+    ctx: Context,
+    start: str,
+    changes: Sequence[Change],
+    files: list[str],
+    set_up: Callable[[], None],
 ) -> SpecCheck | list[str]:
     """SPEC-83's findings: the suite at the head must fail, and only in the new tests."""
-    suite = run_suite(ctx, "spec")
+    suite = run_suite(ctx, "spec", set_up=set_up)
     found: list[str] = []
     if (broken := suite.environment) is not None:
         mine = blame_change(ctx, suite, start)
