@@ -25,7 +25,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from conveyor.emulator.graphql.issue_query import ArgumentError, IssueQuery, NotFoundError
+from conveyor.emulator.graphql.paging import ArgumentError, NotFoundError
+from conveyor.emulator.graphql.pull_query import ThreadQuery
 from conveyor.emulator.hooks.events import emit_pull
 from conveyor.emulator.model.http import (
     ApiError,
@@ -162,8 +163,11 @@ async def graphql_endpoint(request: Request) -> Response:
     if problems:
         return json_response({"errors": [_error_json(e) for e in problems]})
     state = emulator(request)
-    query = IssueQuery(
-        state, base_url(request), lambda pull: _pull_json(pull, state.store, base_url(request))
+    query = ThreadQuery(
+        state,
+        base_url(request),
+        user["id"],
+        lambda pull: _pull_json(pull, state.store, base_url(request)),
     )
     root = {
         "repository": query.repository,
