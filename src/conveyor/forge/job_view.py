@@ -183,7 +183,15 @@ class JobForge(AnsweredForge):
             self._talk[talk.number] = (at, talk)
         return thread
 
-    def _talk_of(self, number: int, part: Literal["reviews", "comments"]) -> PullTalk | None:
+    def recent_head(self, number: int) -> str | None:
+        """PR `number`'s head as the job's start read saw it, once, while under
+        `FIRST_REREAD_S` old (None: ask the forge)."""
+        talk = self._talk_of(number, "head")
+        return talk.head_sha if talk is not None else None
+
+    def _talk_of(
+        self, number: int, part: Literal["reviews", "comments", "head"]
+    ) -> PullTalk | None:
         """The PR's reviews or comments from the job's start read, once, while under
         `FIRST_REREAD_S` old: a read moments ago in this job, where the reads it replaces
         came next with nothing the job did between them."""

@@ -70,9 +70,10 @@ class CommentPage:
 
 @dataclass(frozen=True)
 class PullTalk:
-    """A PR's reviews and conversation comments, oldest first, read with its issue."""
+    """A PR's head and its reviews and conversation comments, oldest first, read with its issue."""
 
     number: int
+    head_sha: str
     reviews: tuple[Review, ...]
     comments: tuple[Comment, ...]
 

@@ -12,6 +12,7 @@ from conveyor.forge.github import AppIdentity
 from conveyor.forge.github.thread import ISSUE_THREAD
 from conveyor.forge.job_view import FIRST_REREAD_S, JobForge
 from conveyor.forge.types import IssueThread
+from conveyor.ops.forge.branch_guard import guard_branch
 from tests.contract.forge.conftest import VISITOR, World, push_change
 
 pytestmark = pytest.mark.contract
@@ -146,3 +147,30 @@ def test_the_job_s_first_feedback_read_is_its_start_read_only_moments_after_it(
     world.trusted.create_comment(pr, "posted later")
     clock[0] = FIRST_REREAD_S
     assert [c.body for c in late.list_comments(pr).comments] == ["on the PR", "posted later"]
+
+
+def test_the_guard_takes_the_start_read_s_head_only_moments_after_it(world: World) -> None:
+    """The branch guard right after the start read makes no PR request; later it reads the
+    PR and a person's push since the start read stops the issue (`ok` is False)."""
+    issue = world.trusted.create_issue("Guarded", "body")
+    branch = "agent/issue-guarded"
+    recorded = push_change(world, branch, "guarded.txt", "x\n")
+    pr = world.pipeline.create_pr(branch, world.default_branch, "Guarded", "body")
+    clock = [0.0]
+    view = JobForge(world.pipeline, clock=lambda: clock[0], issue_branch=lambda _n: branch)
+    view.get_issue(issue.number)
+    route = f"GET /repos/{world.repo}/pulls/N"
+    before = world.server.stats()["by_route"]
+    assert isinstance(before, dict)
+    assert guard_branch(view, pr.number, branch, recorded).ok
+    after = world.server.stats()["by_route"]
+    assert isinstance(after, dict)
+    assert after.get(route, 0) == before.get(route, 0)
+    late = JobForge(world.pipeline, clock=lambda: clock[0], issue_branch=lambda _n: branch)
+    late.get_issue(issue.number)
+    push_change(world, branch, "guarded.txt", "a person's push\n", base=branch)
+    clock[0] = FIRST_REREAD_S
+    assert not guard_branch(late, pr.number, branch, recorded).ok
+    last = world.server.stats()["by_route"]
+    assert isinstance(last, dict)
+    assert last[route] == after.get(route, 0) + 1  # the late guard asked the forge

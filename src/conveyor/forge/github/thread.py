@@ -74,6 +74,7 @@ query IssueThreadWithPulls(
       nodes {
         number
         headRefName
+        headRefOid
         reviews(first: 100) {
           pageInfo { hasNextPage }
           nodes {
@@ -180,6 +181,7 @@ def to_pull_talks(connection: object, branch: str) -> tuple[PullTalk, ...]:
         talks.append(
             PullTalk(
                 int(node["number"]),
+                str(node["headRefOid"]),
                 tuple(to_thread_review(r) for r in reviews),
                 tuple(to_thread_comment(c) for c in comments),
             )
