@@ -149,9 +149,10 @@ class ForgeDelegate:
         """Change a PR's title, body and/or base branch."""
         return self.inner.edit_pr(number, title, body, base=base)
 
-    def mark_pr_ready(self, number: int) -> None:
-        """Mark a draft PR ready for review (GraphQL: there is no REST call)."""
-        return self.inner.mark_pr_ready(number)
+    def mark_pr_ready(self, number: int, title: str | None = None, body: str | None = None) -> None:
+        """Mark a draft PR ready for review (GraphQL: there is no REST call); with `title`
+        and `body`, set them first in the same request."""
+        return self.inner.mark_pr_ready(number, title, body)
 
     def close_pr(self, number: int) -> PullRequest:
         """Close a PR without merging."""

@@ -162,8 +162,9 @@ class Forge(Protocol):
         """Change a PR's title, body and/or base branch."""
         ...
 
-    def mark_pr_ready(self, number: int) -> None:
-        """Mark a draft PR ready for review (GraphQL: there is no REST call)."""
+    def mark_pr_ready(self, number: int, title: str | None = None, body: str | None = None) -> None:
+        """Mark a draft PR ready for review (GraphQL: there is no REST call); with `title`
+        and `body`, set them first in the same request."""
         ...
 
     def close_pr(self, number: int) -> PullRequest:
