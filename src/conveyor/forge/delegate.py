@@ -62,10 +62,11 @@ class ForgeDelegate:
         """One issue by number."""
         return self.inner.get_issue(number)
 
-    def read_issue_thread(self, number: int) -> IssueThread:
+    def read_issue_thread(self, number: int, pr_branch: str | None = None) -> IssueThread:
         """The issue and every comment on it, oldest first, read together (one request up to
-        100 comments, where `get_issue` and `list_comments` are two)."""
-        return self.inner.read_issue_thread(number)
+        100 comments, where `get_issue` and `list_comments` are two); with `pr_branch`, the
+        reviews and conversation comments of that branch's PRs in the same request."""
+        return self.inner.read_issue_thread(number, pr_branch)
 
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
         """Open a new issue."""
@@ -148,9 +149,10 @@ class ForgeDelegate:
         """Change a PR's title, body and/or base branch."""
         return self.inner.edit_pr(number, title, body, base=base)
 
-    def mark_pr_ready(self, number: int) -> None:
-        """Mark a draft PR ready for review (GraphQL: there is no REST call)."""
-        return self.inner.mark_pr_ready(number)
+    def mark_pr_ready(self, number: int, title: str | None = None, body: str | None = None) -> None:
+        """Mark a draft PR ready for review (GraphQL: there is no REST call); with `title`
+        and `body`, set them first in the same request."""
+        return self.inner.mark_pr_ready(number, title, body)
 
     def close_pr(self, number: int) -> PullRequest:
         """Close a PR without merging."""

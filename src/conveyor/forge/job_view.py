@@ -1,7 +1,8 @@
 """A forge for one job: the issue and comment reads it repeats come from what it last saw.
 
 A stage job reads its issue and the issue's comments at the start (one request:
-`read_issue_thread`) and then
+`read_issue_thread`, which brings the issue branch's PRs with their reviews and comments:
+the PR-feedback read that follows at once is answered from it) and then
 saves its state, posts comments and sets labels many times. It holds the
 issue's lease, so between its own writes nothing it relies on changes: the
 writes it makes through this wrapper update the copies it keeps, and a
@@ -25,15 +26,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from conveyor.core.stacking import prereq_branch
 from conveyor.forge.answers import AnswerFile
 from conveyor.forge.delegate import ForgeDelegate
 from conveyor.forge.protocol import Forge
+from conveyor.forge.review_types import Review
 from conveyor.forge.types import (
     Comment,
     CommentPage,
     Issue,
     IssueThread,
     LabelSpec,
+    PullTalk,
     RepoInfo,
     RequiredChecks,
 )
@@ -84,6 +88,7 @@ class JobForge(AnsweredForge):
         inner: Forge,
         answers: AnswerFile | None = None,
         clock: Callable[[], float] = time.monotonic,
+        issue_branch: Callable[[int], str] = prereq_branch,
     ) -> None:
         super().__init__(inner, answers)
         self._clock = clock
@@ -93,6 +98,9 @@ class JobForge(AnsweredForge):
         self._read_at: dict[int, float] = {}  # when each kept comment list was last read
         self._reread: set[int] = set()  # the issues whose comments were reread this job
         self._required: dict[str, RequiredChecks | None] = {}
+        self._issue_branch = issue_branch
+        self._talk: dict[int, tuple[float, PullTalk]] = {}  # PR talk of the start read
+        self._talk_used: dict[int, set[str]] = {}
 
     def forget(self, number: int) -> None:
         """Read the issue's comments from the forge next time."""
@@ -160,18 +168,54 @@ class JobForge(AnsweredForge):
                 self.read_issue_thread(number)
         return self._issues[number]
 
-    def read_issue_thread(self, number: int) -> IssueThread:
+    def read_issue_thread(self, number: int, pr_branch: str | None = None) -> IssueThread:
         """The issue and its comments as last read or written (read together when neither is
-        kept); the comment list carries no ETag, so the next reread is a full one."""
-        if number in self._issues and number in self._comments:
+        kept, with the issue branch's PRs: their reviews and comments answer the job's first
+        ask for them within `FIRST_REREAD_S`); the comment list carries no ETag, so the next
+        reread is a full one."""
+        if pr_branch is None and number in self._issues and number in self._comments:
             return IssueThread(self._issues[number], self._comments[number])
-        thread = self.inner.read_issue_thread(number)
+        thread = self.inner.read_issue_thread(number, pr_branch or self._issue_branch(number))
         self._issues[number] = thread.issue
         self._keep(number, CommentPage(thread.comments, etag=None, not_modified=False))
+        at = self._clock()
+        for talk in thread.pulls:
+            self._talk[talk.number] = (at, talk)
         return thread
 
+    def recent_head(self, number: int) -> str | None:
+        """PR `number`'s head as the job's start read saw it, once, while under
+        `FIRST_REREAD_S` old (None: ask the forge)."""
+        talk = self._talk_of(number, "head")
+        return talk.head_sha if talk is not None else None
+
+    def _talk_of(
+        self, number: int, part: Literal["reviews", "comments", "head"]
+    ) -> PullTalk | None:
+        """The PR's reviews or comments from the job's start read, once, while under
+        `FIRST_REREAD_S` old: a read moments ago in this job, where the reads it replaces
+        came next with nothing the job did between them."""
+        kept = self._talk.get(number)
+        if kept is None or self._clock() - kept[0] >= FIRST_REREAD_S:
+            self._talk.pop(number, None)
+            return None
+        if part in self._talk_used.setdefault(number, set()):
+            return None
+        self._talk_used[number].add(part)
+        return kept[1]
+
+    def list_reviews(self, number: int) -> tuple[Review, ...]:
+        """The PR's reviews (the first ask may be answered from the job's start read)."""
+        talk = self._talk_of(number, "reviews")
+        return talk.reviews if talk is not None else self.inner.list_reviews(number)
+
     def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
-        """The comments as last read, with this job's own posts and edits applied."""
+        """The comments as last read, with this job's own posts and edits applied (a PR's
+        first read may be answered from the job's start read)."""
+        if etag is None and number not in self._comments:
+            talk = self._talk_of(number, "comments")
+            if talk is not None:
+                self._keep(number, CommentPage(talk.comments, etag=None, not_modified=False))
         if etag is None and number in self._comments:
             return CommentPage(self._comments[number], etag=None, not_modified=False)
         page = self.inner.list_comments(number, etag)

@@ -71,9 +71,10 @@ class Forge(Protocol):
         """One issue by number."""
         ...
 
-    def read_issue_thread(self, number: int) -> IssueThread:
+    def read_issue_thread(self, number: int, pr_branch: str | None = None) -> IssueThread:
         """The issue and every comment on it, oldest first, read together (one request up to
-        100 comments, where `get_issue` and `list_comments` are two)."""
+        100 comments, where `get_issue` and `list_comments` are two); with `pr_branch`, the
+        reviews and conversation comments of that branch's PRs in the same request."""
         ...
 
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
@@ -161,8 +162,9 @@ class Forge(Protocol):
         """Change a PR's title, body and/or base branch."""
         ...
 
-    def mark_pr_ready(self, number: int) -> None:
-        """Mark a draft PR ready for review (GraphQL: there is no REST call)."""
+    def mark_pr_ready(self, number: int, title: str | None = None, body: str | None = None) -> None:
+        """Mark a draft PR ready for review (GraphQL: there is no REST call); with `title`
+        and `body`, set them first in the same request."""
         ...
 
     def close_pr(self, number: int) -> PullRequest:

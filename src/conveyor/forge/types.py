@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from conveyor.forge.review_types import Review
+
 IssueStateReason = Literal["completed", "not_planned", "reopened"]
 
 
@@ -67,11 +69,24 @@ class CommentPage:
 
 
 @dataclass(frozen=True)
+class PullTalk:
+    """A PR's head and its reviews and conversation comments, oldest first, read with its issue."""
+
+    number: int
+    head_sha: str
+    reviews: tuple[Review, ...]
+    comments: tuple[Comment, ...]
+
+
+@dataclass(frozen=True)
 class IssueThread:
-    """An issue with every comment on it, oldest first, read together."""
+    """An issue with every comment on it, oldest first, read together; `pulls` are the PRs
+    of the branch asked for (each whole: one with more than 100 reviews or comments is left
+    out)."""
 
     issue: Issue
     comments: tuple[Comment, ...]
+    pulls: tuple[PullTalk, ...] = ()
 
 
 @dataclass(frozen=True)

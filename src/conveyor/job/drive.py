@@ -30,7 +30,7 @@ from conveyor.job.layout import load_lane
 from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
 from conveyor.job.view_file import read_view
 from conveyor.ops.forge.claim import issue_facts
-from conveyor.ops.forge.context import OpContext, fetch_comments
+from conveyor.ops.forge.context import OpContext
 
 MAX_JOBS = 40
 
@@ -93,6 +93,12 @@ def _run_job(args: list[str], environ: Mapping[str, str], start: JobStart) -> in
         raise
 
 
+def _read_facts(ops: OpContext, number: int) -> IssueFacts:
+    """The issue's pickup facts from the forge: the issue and its comments in one request."""
+    thread = ops.forge.read_issue_thread(number)
+    return issue_facts(thread.issue, thread.comments, ops)
+
+
 def drive(
     opts: DriveOptions,
     environ: Mapping[str, str],
@@ -109,9 +115,7 @@ def drive(
     view: IssueFacts | None = None  # the issue as the last job left it (`view.json`)
     for count in range(MAX_JOBS):
         fresh = view is None
-        facts = view or issue_facts(
-            forge.get_issue(opts.issue), fetch_comments(ops, opts.issue), ops
-        )
+        facts = view or _read_facts(ops, opts.issue)
         progress = _progress(facts.state)
         after = facts.state.after if facts.state is not None else ()
         open_after = [n for n in after if forge.get_issue(n).state == "open"]

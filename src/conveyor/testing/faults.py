@@ -129,9 +129,9 @@ class FaultyForge(ForgeDelegate):
             "edit_pr", number, lambda: self.inner.edit_pr(number, title, body, base=base)
         )
 
-    def mark_pr_ready(self, number: int) -> None:
+    def mark_pr_ready(self, number: int, title: str | None = None, body: str | None = None) -> None:
         """A counted write."""
-        self._write("mark_pr_ready", number, lambda: self.inner.mark_pr_ready(number))
+        self._write("mark_pr_ready", number, lambda: self.inner.mark_pr_ready(number, title, body))
 
     def close_pr(self, number: int) -> PullRequest:
         """A counted write."""

@@ -111,3 +111,56 @@ def test_the_first_graphql_request_does_not_stall_other_requests(
                 release.set()
             answer = pending.result()
     assert answer.json() == {"data": {"viewer": {"login": "reader"}}}
+
+
+PULLS = """
+query($owner: String!, $name: String!, $branch: String!, $states: [PullRequestState!]) {
+  repository(owner: $owner, name: $name) {
+    pullRequests(headRefName: $branch, first: 10, states: $states) {
+      totalCount
+      nodes {
+        number headRefName state
+        reviews(first: 10) { nodes { fullDatabaseId state body author { login } } }
+        comments(first: 10) { nodes { body url } }
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_branch_s_prs_come_with_reviews_and_comments(
+    gw: GitWorld, writer: httpx.Client, admin: httpx.Client
+) -> None:
+    """Filtered by head and state; a pending review only its author sees; a PR's comment
+    links to its `/pull/` page, as REST's list does."""
+    gw.push_branch("talk", {"talk.txt": "x\n"}, "Talk")
+    pr = open_pr(writer, gw, "talk")
+    admin.post(
+        f"{gw.repo_path}/pulls/{pr['number']}/reviews",
+        json={"body": "Fix", "event": "REQUEST_CHANGES"},
+    )
+    admin.post(f"{gw.repo_path}/pulls/{pr['number']}/reviews", json={"body": "pending"})
+    admin.post(f"{gw.repo_path}/issues/{pr['number']}/comments", json={"body": "hello"})
+    owner, name = gw.slug.split("/")
+
+    def ask(client: httpx.Client, states: list[str] | None) -> dict[str, object]:
+        variables = {"owner": owner, "name": name, "branch": "talk", "states": states}
+        answer = client.post("/graphql", json={"query": PULLS, "variables": variables}).json()
+        assert "errors" not in answer
+        return answer["data"]["repository"]["pullRequests"]  # type: ignore[no-any-return]
+
+    seen = ask(writer, ["OPEN"])
+    assert seen["totalCount"] == 1
+    node = seen["nodes"][0]  # type: ignore[index]
+    assert (node["number"], node["headRefName"], node["state"]) == (pr["number"], "talk", "OPEN")
+    assert [r["state"] for r in node["reviews"]["nodes"]] == ["CHANGES_REQUESTED"]
+    assert [r["state"] for r in ask(admin, None)["nodes"][0]["reviews"]["nodes"]] == [  # type: ignore[index]
+        "CHANGES_REQUESTED",
+        "PENDING",
+    ]
+    listed = writer.get(f"{gw.repo_path}/issues/{pr['number']}/comments").json()
+    assert [(c["body"], c["url"]) for c in node["comments"]["nodes"]] == [
+        (c["body"], c["html_url"]) for c in listed
+    ]
+    assert ask(writer, ["MERGED"])["totalCount"] == 0

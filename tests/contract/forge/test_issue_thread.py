@@ -10,8 +10,9 @@ from graphql import build_schema, parse, validate
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import AppIdentity
 from conveyor.forge.github.thread import ISSUE_THREAD
-from conveyor.forge.job_view import JobForge
+from conveyor.forge.job_view import FIRST_REREAD_S, JobForge
 from conveyor.forge.types import IssueThread
+from conveyor.ops.forge.branch_guard import guard_branch
 from tests.contract.forge.conftest import VISITOR, World, push_change
 
 pytestmark = pytest.mark.contract
@@ -91,3 +92,85 @@ def test_a_comment_posted_after_the_job_s_read_is_seen_when_it_reads_again(world
         "posted after the read",
         "and another",
     ]
+
+
+def _issue_with_pr(world: World, name: str) -> tuple[int, int]:
+    """An issue and a PR from branch `name` with a review, a pending review (not the
+    pipeline's) and a conversation comment by a trusted person."""
+    issue = world.trusted.create_issue(name, "body")
+    push_change(world, name, f"{name}.txt", "x\n")
+    pr = world.pipeline.create_pr(name, world.default_branch, name, "body")
+    world.trusted.create_review(pr.number, "Looks off", "REQUEST_CHANGES")
+    world.trusted.create_review(pr.number, "Draft thoughts", None)
+    world.trusted.create_comment(pr.number, "on the PR")
+    return issue.number, pr.number
+
+
+def test_the_branch_s_prs_come_with_their_reviews_and_comments(world: World) -> None:
+    """With a branch, the same request answers its PR's reviews and comments as REST lists
+    them for the pipeline (another's pending review unseen)."""
+    issue, pr = _issue_with_pr(world, "thread-talk")
+    thread = world.pipeline.read_issue_thread(issue, "thread-talk")
+    assert [t.number for t in thread.pulls] == [pr]
+    assert thread.pulls[0].reviews == world.pipeline.list_reviews(pr)
+    assert [r.state for r in thread.pulls[0].reviews] == ["CHANGES_REQUESTED"]
+    assert thread.pulls[0].comments == world.pipeline.list_comments(pr).comments
+    assert world.pipeline.read_issue_thread(issue, "no-such-branch").pulls == ()
+
+
+def test_the_job_s_first_feedback_read_is_its_start_read_only_moments_after_it(
+    world: World,
+) -> None:
+    """Within `FIRST_REREAD_S` of the start read the PR's first review and comment reads make
+    no request; a second read, or one later than that, asks the forge and sees what a person
+    posted after the start read."""
+    issue, pr = _issue_with_pr(world, "agent/issue-talk")
+    clock = [0.0]
+    view = JobForge(
+        world.pipeline, clock=lambda: clock[0], issue_branch=lambda _n: "agent/issue-talk"
+    )
+    view.get_issue(issue)
+    before = world.server.stats()["by_route"]
+    assert isinstance(before, dict)
+    world.trusted.create_review(pr, "One more thing", "COMMENT")
+    assert [r.body for r in view.list_reviews(pr)] == ["Looks off"]
+    assert [c.body for c in view.list_comments(pr).comments] == ["on the PR"]
+    after = world.server.stats()["by_route"]
+    assert isinstance(after, dict)
+    reads = {k for k in after if k.startswith("GET ") or k == "POST /graphql"}
+    assert {k: after[k] - before.get(k, 0) for k in reads if after[k] != before.get(k, 0)} == {}
+    assert [r.body for r in view.list_reviews(pr)] == ["Looks off", "One more thing"]
+    late = JobForge(
+        world.pipeline, clock=lambda: clock[0], issue_branch=lambda _n: "agent/issue-talk"
+    )
+    late.get_issue(issue)
+    world.trusted.create_comment(pr, "posted later")
+    clock[0] = FIRST_REREAD_S
+    assert [c.body for c in late.list_comments(pr).comments] == ["on the PR", "posted later"]
+
+
+def test_the_guard_takes_the_start_read_s_head_only_moments_after_it(world: World) -> None:
+    """The branch guard right after the start read makes no PR request; later it reads the
+    PR and a person's push since the start read stops the issue (`ok` is False)."""
+    issue = world.trusted.create_issue("Guarded", "body")
+    branch = "agent/issue-guarded"
+    recorded = push_change(world, branch, "guarded.txt", "x\n")
+    pr = world.pipeline.create_pr(branch, world.default_branch, "Guarded", "body")
+    clock = [0.0]
+    view = JobForge(world.pipeline, clock=lambda: clock[0], issue_branch=lambda _n: branch)
+    view.get_issue(issue.number)
+    route = f"GET /repos/{world.repo}/pulls/N"
+    before = world.server.stats()["by_route"]
+    assert isinstance(before, dict)
+    assert guard_branch(view, pr.number, branch, recorded).ok
+    after = world.server.stats()["by_route"]
+    assert isinstance(after, dict)
+    assert after.get(route, 0) == before.get(route, 0)
+    late = JobForge(world.pipeline, clock=lambda: clock[0], issue_branch=lambda _n: branch)
+    late.get_issue(issue.number)
+    push_change(world, branch, "guarded.txt", "a person's push\n", base=branch)
+    clock[0] = FIRST_REREAD_S
+    assert not guard_branch(late, pr.number, branch, recorded).ok
+    last = world.server.stats()["by_route"]
+    assert isinstance(last, dict)
+    assert last[route] == after.get(route, 0) + 1  # the late guard asked the forge

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conveyor.forge.errors import Conflict, NotFound, NotMergeable, Validation
+from conveyor.forge.errors import Conflict, NotFound, NotMergeable, Unauthorized, Validation
 from tests.contract.forge.conftest import PIPELINE, World, push_change
 
 pytestmark = pytest.mark.contract
@@ -66,6 +66,26 @@ def test_edit_mark_ready_close_and_reopen(world: World) -> None:
     found = world.pipeline.find_pr("conveyor/issue-2")
     assert found is not None
     assert (found.number, found.state, found.title) == (pr.number, "open", "Add two")
+
+
+def test_ready_with_a_new_title_and_body_is_one_request(world: World) -> None:
+    """The text and the ready mark go together in one GraphQL request (no REST edit); a
+    visitor may do neither."""
+    push_change(world, "conveyor/issue-2b", "src/two_b.py", "TWO_B = 2\n")
+    pr = world.pipeline.create_draft_pr("conveyor/issue-2b", "main", "Two b", "body")
+    with pytest.raises(Unauthorized):
+        world.visitor.mark_pr_ready(pr.number, "Taken over", "by a visitor")
+    assert world.pipeline.get_pr(pr.number).title == "Two b"
+    edit = f"PATCH /repos/{world.repo}/pulls/N"
+    before = world.server.stats()["by_route"]
+    assert isinstance(before, dict)
+    world.pipeline.mark_pr_ready(pr.number, "Add two b", "Closes #2\n")
+    after = world.server.stats()["by_route"]
+    assert isinstance(after, dict)
+    calls = sum(after.values()) - sum(before.values())
+    assert (calls, after.get(edit, 0)) == (1, before.get(edit, 0))
+    ready = world.pipeline.get_pr(pr.number)
+    assert (ready.title, ready.body, ready.draft) == ("Add two b", "Closes #2\n", False)
 
 
 def test_an_unknown_pr_is_not_found_naming_its_number(world: World) -> None:

@@ -1,6 +1,7 @@
 """`POST /graphql`: documents validated against GitHub's schema; ready-for-review runs.
 
-`markPullRequestReadyForReview` (and `convertPullRequestToDraft`, `viewer`) are answered, and
+`markPullRequestReadyForReview` (and `convertPullRequestToDraft`, `updatePullRequest`'s title
+and body, `viewer`) are answered, and
 `repository { issueOrPullRequest }` with an issue's labels and comments (`issue_query.py`);
 anything else that fails validation gets GitHub's `errors` shape.
 """
@@ -25,7 +26,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from conveyor.emulator.graphql.issue_query import ArgumentError, IssueQuery, NotFoundError
+from conveyor.emulator.graphql.paging import ArgumentError, NotFoundError
+from conveyor.emulator.graphql.pull_query import ThreadQuery
 from conveyor.emulator.hooks.events import emit_pull
 from conveyor.emulator.model.http import (
     ApiError,
@@ -36,7 +38,7 @@ from conveyor.emulator.model.http import (
     require_user,
 )
 from conveyor.emulator.model.pull_rows import Pull, pull_by_node_id
-from conveyor.emulator.model.pull_write import can_write_pull, set_draft
+from conveyor.emulator.model.pull_write import can_write_pull, edit_pull, set_draft
 from conveyor.emulator.model.store import Store
 
 _SCHEMA: GraphQLSchema | None = None
@@ -130,11 +132,7 @@ def _draft_mutation(request: Request, user_id: int, draft: bool) -> Any:
         was_draft = pull.draft
         pull = set_draft(state.store, pull, draft=draft)
         if was_draft and not draft:
-            repo = state.store.one(
-                "SELECT repos.*, users.login AS owner_login FROM repos "
-                "JOIN users ON users.id = repos.owner_id WHERE repos.id = ?",
-                (pull.repo_id,),
-            )
+            repo = _repo_of(state.store, pull)
             if repo is not None:
                 emit_pull(request, repo, pull, "ready_for_review")
         return {
@@ -143,6 +141,48 @@ def _draft_mutation(request: Request, user_id: int, draft: bool) -> Any:
         }
 
     return resolve
+
+
+def _update_mutation(request: Request, user_id: int) -> Any:
+    """A resolver for updatePullRequest's title and body (what REST's PATCH sets of them)."""
+    state = emulator(request)
+
+    def resolve(_info: Any, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002 (GraphQL's name)
+        node_id = str(input.get("pullRequestId", ""))
+        pull = pull_by_node_id(state.store, node_id)
+        if pull is None:
+            raise NodeNotFound(f"Could not resolve to a node with the global id of '{node_id}'")
+        if not can_write_pull(state.store, pull, user_id):
+            raise Forbidden("Resource not accessible by integration")
+        before = pull
+        title, body = input.get("title"), input.get("body")
+        pull = edit_pull(state.store, pull, title=title, body=body, base_ref=None)
+        changes = {
+            name: {"from": old or ""}
+            for name, old, new in (
+                ("title", before.title, pull.title),
+                ("body", before.body, pull.body),
+            )
+            if old != new
+        }
+        repo = _repo_of(state.store, pull)
+        if changes and repo is not None:
+            emit_pull(request, repo, pull, "edited", changes=changes)
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "pullRequest": _pull_json(pull, state.store, base_url(request)),
+        }
+
+    return resolve
+
+
+def _repo_of(store: Store, pull: Pull) -> Any:
+    """The PR's repository row with its `owner_login` (what the webhooks need)."""
+    return store.one(
+        "SELECT repos.*, users.login AS owner_login FROM repos "
+        "JOIN users ON users.id = repos.owner_id WHERE repos.id = ?",
+        (pull.repo_id,),
+    )
 
 
 async def graphql_endpoint(request: Request) -> Response:
@@ -162,12 +202,16 @@ async def graphql_endpoint(request: Request) -> Response:
     if problems:
         return json_response({"errors": [_error_json(e) for e in problems]})
     state = emulator(request)
-    query = IssueQuery(
-        state, base_url(request), lambda pull: _pull_json(pull, state.store, base_url(request))
+    query = ThreadQuery(
+        state,
+        base_url(request),
+        user["id"],
+        lambda pull: _pull_json(pull, state.store, base_url(request)),
     )
     root = {
         "repository": query.repository,
         "markPullRequestReadyForReview": _draft_mutation(request, user["id"], draft=False),
+        "updatePullRequest": _update_mutation(request, user["id"]),
         "convertPullRequestToDraft": _draft_mutation(request, user["id"], draft=True),
         "viewer": {"__typename": "User", "login": user["login"], "databaseId": user["id"]},
     }

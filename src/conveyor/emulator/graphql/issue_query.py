@@ -9,93 +9,20 @@ as on REST. A missing repository or number answers null with GitHub's `NOT_FOUND
 
 from __future__ import annotations
 
-import base64
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
+from conveyor.emulator.graphql.paging import JSON, NotFoundError, page, window
 from conveyor.emulator.model.issue_rows import association_of, issue_labels
 from conveyor.emulator.model.pull_rows import get_pull
 from conveyor.emulator.model.records import issue_row, repo_row
 from conveyor.emulator.model.shapes import repo_html_url
 from conveyor.emulator.model.state import EmulatorState
 
-PAGE_LIMIT = 100
-CURSOR_PREFIX = "cursor:v2:"
 REASONS = {"completed": "COMPLETED", "not_planned": "NOT_PLANNED", "reopened": "REOPENED"}
-
-JSON = dict[str, Any]
 PullShape = Callable[[Any], JSON]
-
-
-class NotFoundError(Exception):
-    """Nothing by that name (the endpoint reports GitHub's `NOT_FOUND` type)."""
-
-
-class ArgumentError(Exception):
-    """A connection's arguments GitHub refuses (a missing or too large `first`), with the
-    error `type` GitHub gives it."""
-
-    def __init__(self, message: str, kind: str = "INVALID_CURSOR_ARGUMENTS") -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def cursor(row_id: int) -> str:
-    """An opaque cursor for the row with `row_id`."""
-    return base64.b64encode(f"{CURSOR_PREFIX}{row_id}".encode()).decode()
-
-
-def _after_id(after: str | None) -> int:
-    if after is None:
-        return 0
-    try:
-        text = base64.b64decode(after.encode(), validate=True).decode()
-        return int(text.removeprefix(CURSOR_PREFIX)) if text.startswith(CURSOR_PREFIX) else -1
-    except ValueError:
-        return -1
-
-
-def _window(connection: str, first: int | None, after: str | None, last: int | None) -> int:
-    """The row id the page starts after; GitHub's errors for arguments it refuses."""
-    if last is not None:
-        raise ArgumentError(
-            f"the embedded forge pages `{connection}` forwards only (`first`)", "UNSUPPORTED"
-        )
-    if first is None:
-        raise ArgumentError(
-            f"You must provide a `first` or `last` value to properly paginate the "
-            f"`{connection}` connection.",
-            "MISSING_PAGINATION_BOUNDARIES",
-        )
-    if not 1 <= first <= PAGE_LIMIT:
-        raise ArgumentError(
-            f"Requesting {first} records on the `{connection}` connection exceeds the `first` "
-            f"limit of {PAGE_LIMIT} records.",
-            "EXCESSIVE_PAGINATION",
-        )
-    start = _after_id(after)
-    if start < 0:
-        raise ArgumentError(f"`{after}` does not appear to be a valid cursor.")
-    return start
-
-
-def _page(rows: Sequence[sqlite3.Row], first: int, nodes: list[JSON]) -> JSON:
-    more = len(rows) > first
-    shown = rows[:first]
-    return {
-        "nodes": nodes[:first],
-        "edges": [
-            {"cursor": cursor(r["id"]), "node": n} for r, n in zip(shown, nodes, strict=False)
-        ],
-        "pageInfo": {
-            "hasNextPage": more,
-            "hasPreviousPage": False,
-            "startCursor": cursor(shown[0]["id"]) if shown else None,
-            "endCursor": cursor(shown[-1]["id"]) if shown else None,
-        },
-    }
 
 
 class IssueQuery:
@@ -119,6 +46,7 @@ class IssueQuery:
             "id": repo["node_id"],
             "name": repo["name"],
             "nameWithOwner": f"{owner}/{name}",
+            "_row": repo,
             "issueOrPullRequest": lambda _i, number: self._issue_or_pull(repo, number),
         }
 
@@ -180,7 +108,7 @@ class IssueQuery:
     def _labels(
         self, issue_id: int, first: int | None, after: str | None, last: int | None
     ) -> JSON:
-        start = _window("labels", first, after, last)
+        start = window("labels", first, after, last)
         assert first is not None
         every = issue_labels(self.store, issue_id)
         past = [r for r in every if r["id"] > start] if start else every
@@ -194,7 +122,7 @@ class IssueQuery:
             }
             for r in past[: first + 1]
         ]
-        return _page(past[: first + 1], first, nodes) | {"totalCount": len(every)}
+        return page([r["id"] for r in past[: first + 1]], first, nodes) | {"totalCount": len(every)}
 
     def _comments(
         self,
@@ -206,7 +134,7 @@ class IssueQuery:
         after: str | None,
         last: int | None,
     ) -> JSON:
-        start = _window("comments", first, after, last)
+        start = window("comments", first, after, last)
         assert first is not None
         where, params = "issue_id = ?", [issue["id"]]
         if self.state.knobs.list_lag_ms > 0:
@@ -236,4 +164,6 @@ class IssueQuery:
                     "authorAssociation": association_of(self.store, repo, r["author_id"]),
                 }
             )
-        return _page(rows, first, nodes) | {"totalCount": int(total["n"]) if total else 0}
+        return page([r["id"] for r in rows], first, nodes) | {
+            "totalCount": int(total["n"]) if total else 0
+        }

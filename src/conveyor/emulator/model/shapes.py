@@ -257,14 +257,15 @@ def comment_json(
     *,
     author: Row,
     association: str = "NONE",
+    page: str = "issues",
 ) -> JSON:
-    """An issue comment."""
+    """An issue comment (`page` is `pull` for a PR's: GitHub links it on the PR's page)."""
     api = repo_api_url(base, owner, repo)
     return {
         "id": comment["id"],
         "node_id": comment["node_id"],
         "url": f"{api}/issues/comments/{comment['id']}",
-        "html_url": f"{repo_html_url(base, owner, repo)}/issues/{issue_number}"
+        "html_url": f"{repo_html_url(base, owner, repo)}/{page}/{issue_number}"
         f"#issuecomment-{comment['id']}",
         "issue_url": f"{api}/issues/{issue_number}",
         "body": comment["body"],

@@ -39,19 +39,23 @@ def _comment_json(
     store: Store,
     base: str,
     repo: sqlite3.Row,
-    number: int,
+    issue: sqlite3.Row,
     row: sqlite3.Row,
     *,
     authors: dict[int, tuple[sqlite3.Row, str]],
 ) -> dict[str, object]:
-    """One comment's JSON (each author and its association looked up once per list)."""
+    """One comment's JSON (each author and its association looked up once per list); a PR's
+    comment's `html_url` is on its `/pull/` page, as GitHub's."""
     if row["author_id"] not in authors:
         author = store.one("SELECT * FROM users WHERE id = ?", (row["author_id"],))
         assert author is not None
         authors[row["author_id"]] = (author, association_of(store, repo, row["author_id"]))
     author, association = authors[row["author_id"]]
     owner, name = repo["owner_login"], repo["name"]
-    return comment_json(base, owner, name, number, row, author=author, association=association)
+    number, kind = issue["number"], "pull" if issue["is_pull"] else "issues"
+    return comment_json(
+        base, owner, name, number, row, author=author, association=association, page=kind
+    )
 
 
 async def list_comments(request: Request) -> Response:
@@ -75,9 +79,9 @@ async def list_comments(request: Request) -> Response:
         f"SELECT * FROM comments WHERE {clause} ORDER BY id LIMIT ? OFFSET ?",
         [*params, page.per_page, page.offset],
     )
-    base, number = base_url(request), issue["number"]
+    base = base_url(request)
     authors: dict[int, tuple[sqlite3.Row, str]] = {}
-    items = [_comment_json(store, base, repo, number, row, authors=authors) for row in rows]
+    items = [_comment_json(store, base, repo, issue, row, authors=authors) for row in rows]
     return paged_response(request, items, page, int(total["n"]) if total else 0)
 
 
@@ -120,9 +124,9 @@ def _comment_data(
 ) -> dict[str, object]:
     row = store.one("SELECT * FROM comments WHERE id = ?", (comment_id,))
     assert row is not None
-    issue = store.one("SELECT number FROM issues WHERE id = ?", (row["issue_id"],))
+    issue = store.one("SELECT number, is_pull FROM issues WHERE id = ?", (row["issue_id"],))
     assert issue is not None
-    return _comment_json(store, base_url(request), repo, issue["number"], row, authors={})
+    return _comment_json(store, base_url(request), repo, issue, row, authors={})
 
 
 def _one(

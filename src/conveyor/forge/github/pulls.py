@@ -21,6 +21,16 @@ mutation MarkReady($id: ID!) {
   }
 }
 """
+EDIT_AND_READY = """
+mutation EditAndReady($id: ID!, $title: String!, $body: String!) {
+  updatePullRequest(input: {pullRequestId: $id, title: $title, body: $body}) {
+    pullRequest { id title body }
+  }
+  markPullRequestReadyForReview(input: {pullRequestId: $id}) {
+    pullRequest { id isDraft }
+  }
+}
+"""
 
 
 class PullOps(ClientBase):
@@ -119,18 +129,24 @@ class PullOps(ClientBase):
         )
         return self._pull(response.parsed_data, response.json())
 
-    def mark_pr_ready(self, number: int) -> None:
-        """Mark a draft PR ready for review through GraphQL (there is no REST call)."""
+    def mark_pr_ready(self, number: int, title: str | None = None, body: str | None = None) -> None:
+        """Mark a draft PR ready for review through GraphQL (there is no REST call); with
+        `title` and `body`, `updatePullRequest` sets them first in the same document (GitHub
+        runs a document's mutations in order): one request, where REST's edit is another."""
         node_id = self._pr_nodes.get(number) or self.get_pr(number).node_id
+        edit = title is not None and body is not None
+        document = EDIT_AND_READY if edit else MARK_READY
+        given = {"id": node_id} | ({"title": title, "body": body} if edit else {})
         data = self._run(
-            "mark PR ready",
-            number,
-            lambda: self._kit.graphql.request(MARK_READY, {"id": node_id}),
+            "mark PR ready", number, lambda: self._kit.graphql.request(document, given)
         )
         result = data.get("markPullRequestReadyForReview") or {}
         pull = result.get("pullRequest") if isinstance(result, dict) else None
         if not isinstance(pull, dict) or pull.get("isDraft") is not False:
             raise Validation("mark PR ready", number, f"the forge answered {data!r}")
+        edited = (data.get("updatePullRequest") or {}).get("pullRequest") if edit else None
+        if edit and (not isinstance(edited, dict) or edited.get("title") != title):
+            raise Validation("edit PR", number, f"the forge answered {data!r}")
 
     def close_pr(self, number: int) -> PullRequest:
         """Close a PR without merging."""

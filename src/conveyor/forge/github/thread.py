@@ -5,7 +5,9 @@ comments a page. What it returns is turned into the same `Issue` and `Comment` v
 REST reads give: ids from `fullDatabaseId` (GitHub's ids are past 32 bits), a `Bot`'s
 login with REST's `[bot]` suffix (GraphQL's has none), a deleted author as `ghost`, the
 state reason in REST's lower case. A pull request's number, or an issue with more than
-100 labels, is read through REST as before.
+100 labels, is read through REST as before. Given a branch, the same request answers that
+branch's PRs with their reviews and conversation comments (what a job reads of its PR's
+feedback at its start).
 """
 
 from __future__ import annotations
@@ -16,42 +18,87 @@ from typing import Any, Literal
 from conveyor.forge.errors import ForgeError, NotFound
 from conveyor.forge.github.comments import CommentOps
 from conveyor.forge.github.issues import IssueOps
-from conveyor.forge.types import Comment, Issue, IssueThread
+from conveyor.forge.review_types import Review
+from conveyor.forge.types import Comment, Issue, IssueThread, PullTalk
 
-ISSUE_THREAD = """
+COMMENT_FIELDS = """
+fragment ThreadComment on IssueComment {
+  fullDatabaseId
+  body
+  url
+  createdAt
+  updatedAt
+  author { __typename login }
+}
+"""
+ISSUE_FIELDS = """
+fragment ThreadIssue on Issue {
+  id
+  fullDatabaseId
+  number
+  title
+  body
+  state
+  stateReason(enableDuplicate: true)
+  url
+  createdAt
+  updatedAt
+  author { __typename login }
+  labels(first: 100) { pageInfo { hasNextPage } nodes { name } }
+  comments(first: 100, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    nodes { ...ThreadComment }
+  }
+}
+"""
+ISSUE_THREAD = (
+    """
 query IssueThread($owner: String!, $name: String!, $number: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
-    issueOrPullRequest(number: $number) {
-      __typename
-      ... on Issue {
-        id
-        fullDatabaseId
+    issueOrPullRequest(number: $number) { __typename ...ThreadIssue }
+  }
+}
+"""
+    + ISSUE_FIELDS
+    + COMMENT_FIELDS
+)
+# The same, with the PRs whose head is $branch: their reviews and conversation comments.
+ISSUE_THREAD_WITH_PULLS = (
+    """
+query IssueThreadWithPulls(
+  $owner: String!, $name: String!, $number: Int!, $after: String, $branch: String!
+) {
+  repository(owner: $owner, name: $name) {
+    issueOrPullRequest(number: $number) { __typename ...ThreadIssue }
+    pullRequests(headRefName: $branch, first: 10, states: [OPEN, CLOSED, MERGED]) {
+      nodes {
         number
-        title
-        body
-        state
-        stateReason(enableDuplicate: true)
-        url
-        createdAt
-        updatedAt
-        author { __typename login }
-        labels(first: 100) { pageInfo { hasNextPage } nodes { name } }
-        comments(first: 100, after: $after) {
-          pageInfo { hasNextPage endCursor }
+        headRefName
+        headRefOid
+        reviews(first: 100) {
+          pageInfo { hasNextPage }
           nodes {
             fullDatabaseId
             body
+            state
             url
-            createdAt
-            updatedAt
+            submittedAt
+            commit { oid }
             author { __typename login }
           }
+        }
+        comments(first: 100) {
+          pageInfo { hasNextPage }
+          nodes { ...ThreadComment }
         }
       }
     }
   }
 }
 """
+    + ISSUE_FIELDS
+    + COMMENT_FIELDS
+)
 
 
 def _when(value: object) -> datetime:
@@ -99,16 +146,67 @@ def to_thread_issue(node: dict[str, Any]) -> Issue:
     )
 
 
+def to_thread_review(node: dict[str, Any]) -> Review:
+    """A `PullRequestReview` node as REST's review."""
+    commit = node.get("commit")
+    submitted = node.get("submittedAt")
+    return Review(
+        id=int(node["fullDatabaseId"]),
+        author=_login(node.get("author")),
+        body=str(node.get("body") or ""),
+        state=str(node["state"]),
+        commit_id=str(commit["oid"]) if isinstance(commit, dict) else None,
+        submitted_at=_when(submitted) if submitted else None,
+        html_url=str(node["url"]),
+    )
+
+
+def _whole(connection: object) -> list[dict[str, Any]] | None:
+    """A connection's nodes, or None when it has a next page."""
+    if not isinstance(connection, dict) or (connection.get("pageInfo") or {}).get("hasNextPage"):
+        return None
+    return [n for n in connection.get("nodes") or () if isinstance(n, dict)]
+
+
+def to_pull_talks(connection: object, branch: str) -> tuple[PullTalk, ...]:
+    """The PRs of `branch` that came whole (every review and comment on one page)."""
+    talks: list[PullTalk] = []
+    nodes = connection.get("nodes") if isinstance(connection, dict) else None
+    for node in nodes or ():
+        if not isinstance(node, dict) or node.get("headRefName") != branch:
+            continue  # GitHub filters by head already; the check guards a forge that ignores it
+        reviews, comments = _whole(node.get("reviews")), _whole(node.get("comments"))
+        if reviews is None or comments is None:
+            continue
+        talks.append(
+            PullTalk(
+                int(node["number"]),
+                str(node["headRefOid"]),
+                tuple(to_thread_review(r) for r in reviews),
+                tuple(to_thread_comment(c) for c in comments),
+            )
+        )
+    return tuple(talks)
+
+
 class ThreadOps(IssueOps, CommentOps):
     """The issue, its labels and its comments, read together (REST's two reads otherwise)."""
 
-    def _thread_page(self, number: int, after: str | None) -> dict[str, Any] | None:
-        """One answer's issue node, or None when the number is a pull request's."""
-        variables = {"owner": self._owner, "name": self._name, "number": number, "after": after}
+    def _thread_page(
+        self, number: int, after: str | None, branch: str | None = None
+    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """One answer's issue node (None when the number is a pull request's) and repository."""
+        variables: dict[str, Any] = {
+            "owner": self._owner,
+            "name": self._name,
+            "number": number,
+            "after": after,
+        }
+        document = ISSUE_THREAD
+        if branch is not None:
+            document, variables["branch"] = ISSUE_THREAD_WITH_PULLS, branch
         data = self._run(
-            "read issue",
-            number,
-            lambda: self._kit.graphql.request(ISSUE_THREAD, variables),
+            "read issue", number, lambda: self._kit.graphql.request(document, variables)
         )
         repository = data.get("repository") if isinstance(data, dict) else None
         if not isinstance(repository, dict):
@@ -118,14 +216,17 @@ class ThreadOps(IssueOps, CommentOps):
             raise NotFound("read issue", number, f"no issue {number} in {self.repo}")
         if not isinstance(node, dict):
             raise ForgeError("read issue", number, f"the forge answered {data!r}")
-        return node if node.get("__typename") == "Issue" else None
+        return (node if node.get("__typename") == "Issue" else None), repository
 
-    def read_issue_thread(self, number: int) -> IssueThread:
-        """The issue with its labels and every comment, oldest first: one request up to 100
-        comments (one more per further 100)."""
-        node = self._thread_page(number, None)
+    def read_issue_thread(self, number: int, pr_branch: str | None = None) -> IssueThread:
+        """The issue with its labels and every comment, oldest first, and with `pr_branch` the
+        reviews and comments of that branch's PRs: one request up to 100 comments (one more
+        per further 100)."""
+        node, repository = self._thread_page(number, None, pr_branch)
+        pulls = to_pull_talks(repository.get("pullRequests"), pr_branch) if pr_branch else ()
         if node is None or ((node.get("labels") or {}).get("pageInfo") or {}).get("hasNextPage"):
-            return IssueThread(self.get_issue(number), self.list_comments(number).comments)
+            rest = self.get_issue(number), self.list_comments(number).comments
+            return IssueThread(*rest, pulls)
         issue = to_thread_issue(node)
         comments: list[Comment] = []
         while True:
@@ -133,7 +234,8 @@ class ThreadOps(IssueOps, CommentOps):
             comments.extend(to_thread_comment(c) for c in page.get("nodes") or () if c)
             info = page.get("pageInfo") or {}
             if not info.get("hasNextPage"):
-                return IssueThread(issue, tuple(comments))
-            node = self._thread_page(number, str(info.get("endCursor"))) or {}
+                return IssueThread(issue, tuple(comments), pulls)
+            node = self._thread_page(number, str(info.get("endCursor")))[0] or {}
             if "comments" not in node:
-                return IssueThread(self.get_issue(number), self.list_comments(number).comments)
+                rest = self.get_issue(number), self.list_comments(number).comments
+                return IssueThread(*rest, pulls)

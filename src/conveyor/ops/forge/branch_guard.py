@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conveyor.forge.job_view import JobForge
 from conveyor.forge.protocol import Forge
 from conveyor.git import Repo
 from conveyor.git.committers import new_committers
@@ -59,7 +60,12 @@ def guard_branch(
     """
     head: str | None
     if pr is not None:
-        head = forge.get_pr(pr).head_sha
+        # A job's start read, moments old, may answer (`JobForge.recent_head`): the job's
+        # checkout was fetched then too, so it works on that head; a push after it is met
+        # by the next guard, and the merge names the head it expects (the forge refuses a
+        # moved one), so nothing but the verified head merges.
+        recent = forge.recent_head(pr) if isinstance(forge, JobForge) else None
+        head = recent or forge.get_pr(pr).head_sha
     else:
         found = forge.get_branch(branch)
         head = found.sha if found else None

@@ -103,9 +103,12 @@ def finish_pr(
     if current is None or current.number != pr:
         current = ctx.forge.get_pr(pr)
     want_title, want_body = pr_title(title, number), pr_body(number, body)
-    if (current.title, current.body) != (want_title, want_body):
-        current = ctx.forge.edit_pr(pr, title=want_title, body=want_body)
+    changed = (current.title, current.body) != (want_title, want_body)
     if current.draft:
-        ctx.forge.mark_pr_ready(pr)
-        current = dataclasses.replace(current, draft=False)
+        # A draft's new text goes with its ready mark: one request (GraphQL), in that order.
+        text = (want_title, want_body) if changed else (None, None)
+        ctx.forge.mark_pr_ready(pr, *text)
+        return dataclasses.replace(current, draft=False, title=want_title, body=want_body)
+    if changed:
+        current = ctx.forge.edit_pr(pr, title=want_title, body=want_body)
     return current
