@@ -9,11 +9,12 @@ the fix.
 The bare replay is what a person does by hand: one setup in one clone, then the tests
 at the base, at the spec commit (the new test fails) and at the fix (all pass).
 The pipeline's verify path is what Conveyor runs for the same issue, each part in its
-own fresh clone as its jobs do: the spec writer's commit check (the new tests fail,
-and pass with them put back) and verify at the fix (setup, tests, fails-before-fix),
-with the shared set-up environment and base failures under a CONVEYOR_HOME of its own.
-Goal: pipeline ÷ bare ≤ 1.5. Before issue 13, setup ran before every one of the
-pipeline's test runs.
+own fresh clone as its jobs do: the spec writer's commit check (the new tests fail;
+the spec changed a test file only, so the tree with it put back is the base's and is not
+run) and verify at the fix (setup, tests; fails-before-fix stands on the spec check's
+proof, issue 32), with the shared set-up environment and base failures under a
+CONVEYOR_HOME of its own. Goal: pipeline ÷ bare ≤ 1.5. Before issue 13, setup ran before
+every one of the pipeline's test runs; before issue 32, the tests ran four times.
 """
 
 from __future__ import annotations

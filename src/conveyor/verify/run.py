@@ -1,5 +1,5 @@
-"""verify: setup, test, lint and typecheck in the checkout, then fails-before-fix, lockfiles and
-migrations."""
+"""verify: setup, test, lint and typecheck in the checkout, fails-before-fix beside them in its
+own worktree, then lockfiles and migrations."""
 
 from __future__ import annotations
 
