@@ -9,6 +9,9 @@ the pipeline ran it, push, open and merge the PR through the forge client. Overh
 wall − bare; per session and per job it is divided by the counts read from the job folders.
 Forge requests come from the embedded forge's request log (`GET /_conveyor/requests`): by
 route, by job (a request answered while the job ran) and between jobs (`drive`'s own).
+This issue is the repository's first, so its count includes one-time costs (the repository
+read, the labels the pipeline creates); the goal of 60 applies to the steady figure, a second
+issue in the same repository, which `bench/requests.py` counts (issue 32).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from conveyor.core.replies import SPEC_END  # noqa: E402
 from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 
-GOALS = {"overhead_s": 20.0, "ratio": 2.5, "forge_requests": 60.0}
+GOALS = {"overhead_s": 20.0, "ratio": 2.5}
 TIME_LIMIT_S = 40.0
 REPO_PATH = re.compile(r"/repos/[^/]+/[^/]+")  # one repository: routes read shorter without it
 SLEEP_S = 2.6  # plus the sample's own tests (about 0.4 s): a test command of about 3 s
@@ -296,7 +299,6 @@ def main() -> None:
     met = (
         figures["overhead_s"] <= GOALS["overhead_s"]
         and figures["ratio"] <= GOALS["ratio"]
-        and figures["forge_requests"] <= GOALS["forge_requests"]
         and total < TIME_LIMIT_S
     )
     goals: dict[str, float] = {**GOALS, "bench_total_s": TIME_LIMIT_S}

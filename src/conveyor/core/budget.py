@@ -80,17 +80,44 @@ def record_usage(
     return state.model_copy(update={"charges": tuple(charges)})
 
 
-def refund_last(state: IssueState) -> IssueState:
-    """Drop the last launch charge: its session failed on infrastructure and owes nothing."""
-    charges = state.charges[:-1]
-    kept = len(charges)
+def refund_at(state: IssueState, index: int) -> IssueState:
+    """Drop one launch charge: its session failed on infrastructure, or never launched."""
+    charges = (*state.charges[:index], *state.charges[index + 1 :])
     return state.model_copy(
         update={
             "charges": charges,
-            "rebase_from": min(state.rebase_from, kept),
-            "money_from": min(state.money_from, kept),
+            "rebase_from": state.rebase_from - int(index < state.rebase_from),
+            "money_from": state.money_from - int(index < state.money_from),
         }
     )
+
+
+def mark_ahead(state: IssueState, index: int) -> IssueState:
+    """The state with the charge at `index` saved ahead of its session's launch."""
+    charges = list(state.charges)
+    charges[index] = charges[index].model_copy(update={"ahead": True})
+    return state.model_copy(update={"charges": tuple(charges)})
+
+
+def take_ahead(state: IssueState, role: Role) -> tuple[IssueState, int] | None:
+    """A launch of `role` takes the first charge saved ahead for it (no save: the charge is
+    on the forge already); None when there is none."""
+    for index, entry in enumerate(state.charges):
+        if entry.ahead and entry.role == role.value:
+            charges = list(state.charges)
+            charges[index] = entry.model_copy(update={"ahead": False})
+            return state.model_copy(update={"charges": tuple(charges)}), index
+    return None
+
+
+def give_back_ahead(state: IssueState) -> IssueState:
+    """The state without the charges still ahead: their sessions never launched in a job
+    that ended, or may have in one that crashed, which, as an infrastructure failure, owes
+    nothing for them."""
+    for index in reversed(range(len(state.charges))):
+        if state.charges[index].ahead:
+            state = refund_at(state, index)
+    return state
 
 
 def money_spent(state: IssueState) -> float:

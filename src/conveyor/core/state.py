@@ -87,13 +87,19 @@ class Rounds(Frozen):
 
 
 class Charge(Frozen):
-    """One launch charge (BUD-1, BUD-8): the role's budget, from a pool, and its usage."""
+    """One launch charge (BUD-1, BUD-8): the role's budget, from a pool, and its usage.
+
+    `ahead` marks a charge saved with an earlier one for a session of the same role and
+    stage not launched yet (a review's later lenses): the launch takes it without a save;
+    a job that ends, or the next one after a crash, gives back any still ahead.
+    """
 
     role: str
     pool: Pool
     tokens: NonNegative
     used: NonNegative | None = None
     cost_usd: float | None = None
+    ahead: bool = False
 
 
 class Stopped(Frozen):

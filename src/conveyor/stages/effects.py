@@ -18,9 +18,15 @@ from conveyor.stages.effects_review import ReviewEffect, ReviewResult
 
 @dataclass(frozen=True)
 class ChargeBudget:
-    """Charge one session of `role` its budget and save the state (BUD-1), or refuse."""
+    """Charge one session of `role` its budget and save the state (BUD-1), or refuse.
+
+    With `ahead`, up to that many more sessions of the role are charged in the same save,
+    marked ahead: a later launch's ChargeBudget takes one without a save. A charge saved
+    ahead is still saved before its session launches (BUD-1).
+    """
 
     role: Role
+    ahead: int = 0
 
 
 @dataclass(frozen=True)
@@ -140,9 +146,11 @@ class Began:
 
 @dataclass(frozen=True)
 class Charged:
-    """The charge was saved: the state with it."""
+    """The charge was saved: the state with it, and its index in `state.charges` (None:
+    the last)."""
 
     state: IssueState
+    at: int | None = None
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,21 @@ from dataclasses import Field, dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from conveyor.core.budget import give_back_ahead
 from conveyor.core.state import IssueState
 from conveyor.stages.effects import Began, Charged, Refused, Result
-from conveyor.stages.step import IllegalMove, Inputs, Step, Table, advance
+from conveyor.stages.step import (
+    Asked,
+    IllegalMove,
+    Inputs,
+    Released,
+    SavedAt,
+    Split,
+    Step,
+    Stopped,
+    Table,
+    advance,
+)
 
 P = TypeVar("P", bound=StrEnum)
 E = TypeVar("E", bound=StrEnum)
@@ -27,6 +39,7 @@ class Memory(Protocol):
 
 
 M = TypeVar("M", bound=Memory)
+END_TYPES = (SavedAt, Stopped, Released, Asked, Split)
 
 
 def move(table: Table[P, E, M], event: E, run: M) -> Step[M]:
@@ -44,12 +57,18 @@ class Machine(Generic[P, E, M]):
     memory: Callable[[Inputs, IssueState], M]
 
     def transition(self, run: M, result: Result) -> Step[M]:
-        """The stage's one transition: look the event up, then act on the new phase."""
-        return move(self.table, *self.classify(run, result))
+        """The stage's one transition: look the event up, then act on the new phase.
+
+        An end gives back the charges still ahead: their sessions never launched."""
+        step = move(self.table, *self.classify(run, result))
+        action = step.action
+        if isinstance(action, END_TYPES) and any(c.ahead for c in action.state.charges):
+            return replace(step, action=replace(action, state=give_back_ahead(action.state)))
+        return step
 
     def start(self, inputs: Inputs, state: IssueState) -> Step[M]:
-        """The stage's first step."""
-        return self.transition(self.memory(inputs, state), Began())
+        """The stage's first step; charges still ahead are a crashed job's, given back."""
+        return self.transition(self.memory(inputs, give_back_ahead(state)), Began())
 
 
 class ChargeEvents(Protocol[E_co]):

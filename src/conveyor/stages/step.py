@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
-from conveyor.core.budget import record_usage, refund_last
+from conveyor.core.budget import record_usage, refund_at
 from conveyor.core.config import Commands, Limits, Paths
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
@@ -150,16 +150,18 @@ class Step(Generic[M]):
     action: Effect | End
 
 
-def with_usage(state: IssueState, ended: SessionEnded) -> IssueState:
-    """The state with a session's reported tokens and cost beside its launch charge (BUD-9).
+def with_usage(state: IssueState, ended: SessionEnded, at: int | None = None) -> IssueState:
+    """The state with a session's reported tokens and cost beside its launch charge (BUD-9):
+    the charge at index `at`, or the last.
 
     An infrastructure failure gives its launch charge back: it is never the issue's.
     """
     if not state.charges:
         return state
+    index = len(state.charges) - 1 if at is None else at
     if ended.infra is not None:
-        return refund_last(state)
-    return record_usage(state, len(state.charges) - 1, ended.used, ended.cost_usd)
+        return refund_at(state, index)
+    return record_usage(state, index, ended.used, ended.cost_usd)
 
 
 def with_pr(state: IssueState, settled: PrSettled) -> IssueState:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from conveyor.core.budget import Charged, OverBudget, charge, pool_for, record_usage, spent
+from conveyor.core.budget import (
+    Charged,
+    OverBudget,
+    charge,
+    give_back_ahead,
+    mark_ahead,
+    pool_for,
+    record_usage,
+    refund_at,
+    spent,
+    take_ahead,
+)
 from conveyor.core.config import Budgets, Limits, Role
 from conveyor.core.restart import restart
 from conveyor.core.state import IssueState, Pool, Stage, Stopped
@@ -60,3 +71,20 @@ def test_the_rebase_pool_runs_out_and_resets_at_restart() -> None:
         update={"stopped": Stopped(control=StopCode.BUDGET, reason="r", stage=Stage.SYNC, at=T0)}
     )
     assert isinstance(charge(restart(stopped), Role.RESOLVER, Budgets(), Limits()), Charged)
+
+
+def test_charges_given_back_keep_the_pools_start_on_the_charges_after_them() -> None:
+    """A charge given back (never launched, or an infrastructure failure) leaves the rebase
+    pool and the money count starting at the same later charges (BUD-6, BB-PAUSE-4)."""
+    state = charged(charged(IssueState(), Role.TRIAGE), Role.SPEC)
+    state = state.model_copy(update={"rebase_from": 2, "money_from": 1})
+    state = charged(state, Role.REVIEW)
+    state = mark_ahead(charged(mark_ahead(charged(state, Role.REVIEW), 3), Role.REVIEW), 4)
+    taken = take_ahead(state, Role.REVIEW)
+    assert taken is not None
+    state, at = taken
+    assert at == 3
+    state = give_back_ahead(refund_at(state, 0))
+    assert [(c.role, c.ahead) for c in state.charges] == [("spec", False)] + [("review", False)] * 2
+    assert (state.rebase_from, state.money_from) == (1, 0)
+    assert take_ahead(state, Role.REVIEW) is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conveyor.core.budget import Charged as BudgetCharged
-from conveyor.core.budget import charge, over_money
+from conveyor.core.budget import charge, mark_ahead, over_money, take_ahead
 from conveyor.core.config import Role
 from conveyor.core.flows import review_thread
 from conveyor.core.redact import redact
@@ -39,16 +39,29 @@ def run_charge(
 ) -> Charged | Refused:
     """Charge the session's budget at launch and save the state with the charge (BUD-1).
 
-    An issue whose sessions have cost `money.per_issue` already starts none (BB-PAUSE-4).
+    A charge saved ahead for the role is taken without a save: the forge has it already.
+    Else `effect.ahead` more sessions of the role are charged in the same save, as many as
+    the pool holds (the launch that finds none left charges its own, or is refused, as it
+    would have been). An issue whose sessions have cost `money.per_issue` already starts
+    none (BB-PAUSE-4), a charge taken ahead or not.
     """
     over = over_money(state, what.config.money.per_issue)
     if over is not None:
         return Refused(over.reason)
+    taken = take_ahead(state, effect.role)
+    if taken is not None:
+        return Charged(*taken)
     paid = charge(state, effect.role, what.config.budgets, what.config.limits)
     if not isinstance(paid, BudgetCharged):
         return Refused(paid.reason)
-    save_state(ops, what.issue, paid.state)
-    return Charged(paid.state)
+    at, saved = len(paid.state.charges) - 1, paid.state
+    for _ in range(effect.ahead):
+        more = charge(saved, effect.role, what.config.budgets, what.config.limits)
+        if not isinstance(more, BudgetCharged):
+            break
+        saved = mark_ahead(more.state, len(more.state.charges) - 1)
+    save_state(ops, what.issue, saved)
+    return Charged(saved, at)
 
 
 def signature(what: JobSubject, ops: OpContext, role: str) -> Signature:

@@ -102,10 +102,14 @@ def classify(run: Review, result: Result) -> tuple[Event, Review]:
         case ReviewPrepared(diff_file=diff_file, head_sha=head, empty=empty, paths=paths):
             run = replace(run, diff_file=diff_file, head_sha=head, diff_paths=paths)
             return (Event.EMPTY if empty and run.rereview is None else Event.READY), run
-        case Charged() | Refused():
+        case Charged(at=at):
+            event, run = charge(run, result, Event)
+            return event, replace(run, charge_at=at)
+        case Refused():
             return charge(run, result, Event)
         case SessionEnded():
-            return _session(replace(run, state=with_usage(run.state, result)), result)
+            state = with_usage(run.state, result, run.charge_at)
+            return _session(replace(run, state=state, charge_at=None), result)
         case Done():
             return _route(run)
     raise cannot_take("the review stage", result, run.phase)

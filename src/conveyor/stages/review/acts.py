@@ -48,6 +48,14 @@ def _aggregate(run: Review) -> Effect:
     return launch.reader("aggregate", Role.AGGREGATE, text, run.attempt)
 
 
+def _charge(run: Review) -> Effect:
+    """The first lens's charge saves the later lenses' too, ahead (one save, not three);
+    each later launch still asks, and takes its own without a save (BUD-1)."""
+    role = Role.REREVIEW if run.rereview else Role.REVIEW
+    first = run.index == 0 and run.attempt == 0
+    return ChargeBudget(role, ahead=len(run.lenses) - 1 if first else 0)
+
+
 def _post_lens(run: Review) -> Effect:
     assert run.lens_reply is not None, "a lens's comment needs its reply"
     kind = "rereview" if run.rereview is not None else "review"
@@ -85,7 +93,7 @@ TABLE: Table[Phase, Event, Review] = Table(
             "rereview.diff" if run.rereview else "review.diff",
             run.rereview.base_sha if run.rereview else None,
         ),
-        Phase.CHARGE: lambda run: ChargeBudget(Role.REREVIEW if run.rereview else Role.REVIEW),
+        Phase.CHARGE: _charge,
         Phase.LAUNCH: _launch,
         Phase.POST_LENS: _post_lens,
         Phase.CHARGE_AGG: lambda run: ChargeBudget(Role.AGGREGATE),

@@ -103,7 +103,8 @@ class Review:
     """The review stage's memory: a first review (three lenses) or a fix's re-review.
 
     `raw` holds a first review's findings until they are numbered; `nits` the nits
-    still to post; `lens_reply` the last lens's reply, for its own PR comment.
+    still to post; `lens_reply` the last lens's reply, for its own PR comment;
+    `charge_at` the index of the launching session's charge in `state.charges`.
     """
 
     inputs: Inputs
@@ -124,6 +125,7 @@ class Review:
     judged: Judged | None = None
     failures: int = 0
     attempt: int = 0
+    charge_at: int | None = None
     note: str = ""
 
     @property
