@@ -38,7 +38,12 @@ from conveyor.emulator.model.http import (
     require_user,
 )
 from conveyor.emulator.model.pull_rows import Pull, pull_by_node_id
-from conveyor.emulator.model.pull_write import can_write_pull, edit_pull, set_draft
+from conveyor.emulator.model.pull_write import (
+    can_write_pull,
+    edit_pull,
+    edited_changes,
+    set_draft,
+)
 from conveyor.emulator.model.store import Store
 
 _SCHEMA: GraphQLSchema | None = None
@@ -118,17 +123,23 @@ def _pull_json(pull: Pull, store: Store, root: str) -> dict[str, Any]:
     }
 
 
+def _writable_pull(store: Store, input: dict[str, Any], user_id: int) -> Pull:  # noqa: A002
+    """The PR a mutation's `pullRequestId` names, when `user_id` may write it (GitHub's errors)."""
+    node_id = str(input.get("pullRequestId", ""))
+    pull = pull_by_node_id(store, node_id)
+    if pull is None:
+        raise NodeNotFound(f"Could not resolve to a node with the global id of '{node_id}'")
+    if not can_write_pull(store, pull, user_id):
+        raise Forbidden("Resource not accessible by integration")
+    return pull
+
+
 def _draft_mutation(request: Request, user_id: int, draft: bool) -> Any:
     """A resolver for markPullRequestReadyForReview (draft False) or convertPullRequestToDraft."""
     state = emulator(request)
 
     def resolve(_info: Any, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002 (GraphQL's name)
-        node_id = str(input.get("pullRequestId", ""))
-        pull = pull_by_node_id(state.store, node_id)
-        if pull is None:
-            raise NodeNotFound(f"Could not resolve to a node with the global id of '{node_id}'")
-        if not can_write_pull(state.store, pull, user_id):
-            raise Forbidden("Resource not accessible by integration")
+        pull = _writable_pull(state.store, input, user_id)
         was_draft = pull.draft
         pull = set_draft(state.store, pull, draft=draft)
         if was_draft and not draft:
@@ -148,23 +159,11 @@ def _update_mutation(request: Request, user_id: int) -> Any:
     state = emulator(request)
 
     def resolve(_info: Any, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002 (GraphQL's name)
-        node_id = str(input.get("pullRequestId", ""))
-        pull = pull_by_node_id(state.store, node_id)
-        if pull is None:
-            raise NodeNotFound(f"Could not resolve to a node with the global id of '{node_id}'")
-        if not can_write_pull(state.store, pull, user_id):
-            raise Forbidden("Resource not accessible by integration")
+        pull = _writable_pull(state.store, input, user_id)
         before = pull
         title, body = input.get("title"), input.get("body")
         pull = edit_pull(state.store, pull, title=title, body=body, base_ref=None)
-        changes = {
-            name: {"from": old or ""}
-            for name, old, new in (
-                ("title", before.title, pull.title),
-                ("body", before.body, pull.body),
-            )
-            if old != new
-        }
+        changes = edited_changes(before, pull)
         repo = _repo_of(state.store, pull)
         if changes and repo is not None:
             emit_pull(request, repo, pull, "edited", changes=changes)

@@ -76,6 +76,19 @@ def set_draft(store: Store, pull: Pull, *, draft: bool) -> Pull:
     return _reload(store, pull)
 
 
+def edited_changes(before: Pull, after: Pull) -> dict[str, dict[str, str]]:
+    """An `edited` event's `changes`: each of title and body that an edit changed, with its
+    old text (REST's PATCH and GraphQL's updatePullRequest send the same)."""
+    return {
+        name: {"from": old or ""}
+        for name, old, new in (
+            ("title", before.title, after.title),
+            ("body", before.body, after.body),
+        )
+        if old != new
+    }
+
+
 def edit_pull(
     store: Store,
     pull: Pull,

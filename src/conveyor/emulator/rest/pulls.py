@@ -29,6 +29,7 @@ from conveyor.emulator.model.pull_write import (
     can_write_pull,
     close_pull,
     edit_pull,
+    edited_changes,
     open_pull,
     reopen_pull,
 )
@@ -174,14 +175,7 @@ async def update_route(request: Request) -> Response:
         raise validation_failed("PullRequest", "base", "invalid")
     before = pull
     pull = edit_pull(state.store, pull, title=title, body=text, base_ref=base)
-    changes = {
-        name: {"from": old or ""}
-        for name, old, new in (
-            ("title", before.title, pull.title),
-            ("body", before.body, pull.body),
-        )
-        if old != new
-    }
+    changes = edited_changes(before, pull)
     if changes:
         emit_pull(request, repo, pull, "edited", changes=changes)
     if wanted == "closed" and pull.state == "open":
