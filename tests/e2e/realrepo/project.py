@@ -150,6 +150,24 @@ def spec_entry(tag: str, where: str = PACKAGE) -> dict[str, Any]:
     return {"tag": tag, "kind": "spec", "turns": [{"actions": files}, reply(answer)]}
 
 
+def no_tests_spec_entry(tag: str) -> dict[str, Any]:
+    """A spec writer that commits nothing and replies ready with a `no_tests_reason`: the
+    implementer adds the test with the fix."""
+    answer: dict[str, Any] = {
+        "decision": "ready",
+        "spec": SPEC,
+        "questions": [],
+        "sub_issues": [],
+        "interfaces": [],
+        "no_tests_reason": "the implementer adds the test with the fix",
+        "wiki_only": False,
+        "spec_in_draft": False,
+        "status": "done",
+        "summary": "spec ready",
+    }
+    return {"tag": tag, "kind": "spec", "turns": [reply(answer)]}
+
+
 def implement_entry(
     tag: str, where: str = PACKAGE, fixed: str = FIXED, *, own_test: bool = False
 ) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from tests.e2e.helpers import assert_invariants, reply, triage
 from tests.e2e.realrepo.project import (
     ADD_TEST,
     FIXED,
-    SPEC,
+    no_tests_spec_entry,
     open_mul_issue,
     project_world,
     whole_issue,
@@ -58,22 +58,6 @@ def test_the_spec_writers_unchanged_tests_are_not_run_again_before_the_fix(
     assert_invariants(world, number)
 
 
-def _no_tests_spec(tag: str) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "decision": "ready",
-        "spec": SPEC,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": [],
-        "no_tests_reason": "the implementer adds the test with the fix",
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
-    return {"tag": tag, "kind": "spec", "turns": [reply(spec)]}
-
-
 def _implementer(tag: str, test: str) -> dict[str, Any]:
     files = [
         {"write": {"path": "calc/__init__.py", "content": FIXED}},
@@ -101,7 +85,12 @@ def test_an_implementers_test_that_passes_without_the_fix_still_stops_the_issue(
     for entry in back:
         if entry["kind"] == "accept":
             entry["turns"][0]["actions"][0]["reply"]["no_tests_reason_holds"] = True
-    sessions = [triage(tag), _no_tests_spec(tag), _implementer(tag, ADD_ZERO), _cannot_fix(tag)]
+    sessions = [
+        triage(tag),
+        no_tests_spec_entry(tag),
+        _implementer(tag, ADD_ZERO),
+        _cannot_fix(tag),
+    ]
     world.write_scenario([*sessions, *back])
     number = open_mul_issue(world, tag)
 

@@ -19,7 +19,7 @@ from tests.e2e.realrepo.project import (
     FIXED,
     MUL_TEST,
     PYTEST,
-    SPEC,
+    no_tests_spec_entry,
     open_mul_issue,
     project_world,
     write_project,
@@ -34,18 +34,6 @@ SKIPPED = (
 
 def _sessions(tag: str) -> list[dict[str, Any]]:
     """A spec with no tests, an implementer fixing `mul` and adding its test, a clean back half."""
-    spec: dict[str, Any] = {
-        "decision": "ready",
-        "spec": SPEC,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": [],
-        "no_tests_reason": "the implementer adds the test with the fix",
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
     files = [
         {"write": {"path": "calc/__init__.py", "content": FIXED}},
         {"write": {"path": "tests/test_mul.py", "content": MUL_TEST}},
@@ -58,8 +46,7 @@ def _sessions(tag: str) -> list[dict[str, Any]]:
     for entry in back:
         if entry["kind"] == "accept":
             entry["turns"][0]["actions"][0]["reply"]["no_tests_reason_holds"] = True
-    spec_entry = {"tag": tag, "kind": "spec", "turns": [reply(spec)]}
-    return [triage(tag), spec_entry, implement, *back]
+    return [triage(tag), no_tests_spec_entry(tag), implement, *back]
 
 
 def _checks(forge_server: ForgeServer, tmp_path: Path, tag: str, **commands: str) -> str:
