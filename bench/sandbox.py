@@ -8,9 +8,11 @@ in a plan shaped as a session's (its folder and the checkout writable); and the 
 what the runner adds for the network (`session_start_proxied`: the proxy opened and
 closed, the bridge listening in front). Whole issue: the
 clean issue of `bench/pipeline.py` (no sleeping test command) driven to merged with
-`[sandbox] mode = "auto"` (bwrap) and `"none"`, once each; the figure is on ÷ off.
+`[sandbox] mode = "auto"` (bwrap) and `"none"`, twice each (off, on, on, off); the figure is
+the mean on ÷ the mean off.
 
-The demo's own wall time on ÷ off is `--demo` (`--pairs N`, default 2): whole demos run
+The demo's own wall time on ÷ off is `--demo` (`--pairs N`, default 3): after one warm-up
+demo (listed, not counted), whole demos run
 interleaved, each pair in the other order than the one before (off, on, on, off, ...), so
 neither a warm cache, the load of the moment nor a drift over the run falls on one mode
 only, and the figure is the median of the on walls ÷ the median of the off walls. The drift
@@ -18,7 +20,7 @@ is real here: the same demo's CPU seconds rose run after run (43.6, 54.5, 58.9, 
 bench), so a fixed order (off, on, off, on) left the later, slower places to the box.
 Each run is listed with its parts, read from the demo's own timelines (`core/timeline.py`):
 the seconds of its stage jobs, sessions and command runs, summed over every issue, so a
-difference can be put on the part it lies in. Four demos take three to four minutes.
+difference can be put on the part it lies in. Seven demos take about four minutes.
 Their CPU is not read from `getrusage`: a process in a box's own pid namespace is not
 counted in its parent's `RUSAGE_CHILDREN` (a boxed `python` busy for 0.3 s shows 0.00 s user
 under `/usr/bin/time`), so `time` and `getrusage` leave every boxed command and session out.
@@ -58,7 +60,10 @@ from conveyor.verify.commands import run_command  # noqa: E402
 GOALS = {"command_start_added_ms": 30.0, "issue_wall_ratio": 1.05}
 TIME_LIMIT_S = 40.0
 RUNS = 15
-DEMO_PAIRS = 2
+DEMO_PAIRS = 3
+# The clean issue twice in each mode, in mirrored order: a drift over the bench (or the
+# forge's first requests) falls on both modes alike, where one run each gave 0.94 to 1.09.
+ISSUE_ORDER = ("none", "auto", "auto", "none")
 DEMO_REPO = "demo__inventory"  # the demo's repository folder in its Conveyor home
 
 
@@ -222,6 +227,12 @@ def demo_figures(root: Path, pairs: int) -> dict[str, object]:
     """`pairs` of demos, interleaved (off, on, on, off, ...); each run, the medians' ratio."""
     runs = []
     perf = _perf()
+    # The first demo of a bench is not like the ones after it (on a fresh VM: 25 s and 41 s
+    # of CPU, then a steady 35 s and 59 s for the same demo, whichever the mode), and an
+    # order that gives it to one mode skews the ratio (1.18 where the steady runs gave
+    # 1.02): a warm-up demo runs first, listed but not counted.
+    warmup = demo_run("none", root / "demo-warmup", perf)
+    shutil.rmtree(root / "demo-warmup", ignore_errors=True)
     for index in range(pairs):
         for mode in ("none", "auto") if index % 2 == 0 else ("auto", "none"):
             data = root / f"demo-{index}-{mode}"
@@ -232,7 +243,8 @@ def demo_figures(root: Path, pairs: int) -> dict[str, object]:
         return statistics.median(float(r[key]) for r in runs if r["mode"] == mode)
 
     off, on = median("wall_s", "none"), median("wall_s", "auto")
-    figures: dict[str, object] = {"demo_runs": runs, "demo_wall_off_s": round(off, 2),
+    figures: dict[str, object] = {"demo_warmup": warmup, "demo_runs": runs,
+        "demo_wall_off_s": round(off, 2),
         "demo_wall_on_s": round(on, 2), "demo_wall_ratio": round(on / off, 3)}  # fmt: skip
     if all("cpu_s" in r for r in runs):
         ratio = median("cpu_s", "auto") / median("cpu_s", "none")
@@ -252,11 +264,17 @@ def measure(root: Path, *, demo: int) -> dict[str, object]:
         "session_start": session_cost(box, session_plan),
         "session_start_proxied": proxied_session_cost(box, session_plan),
     }
+    walls: dict[str, list[float]] = {"none": [], "auto": []}
     with ForgeServer(root / "forge") as server:
-        off = issue_wall(server, root, "none")
-        on = issue_wall(server, root, "auto")
-    figures |= {"issue_wall_off_s": round(off, 2), "issue_wall_on_s": round(on, 2),
-                "issue_wall_ratio": round(on / off, 3)}  # fmt: skip
+        for index, mode in enumerate(ISSUE_ORDER):
+            walls[mode].append(round(issue_wall(server, root / f"issue-{index}", mode), 2))
+    off, on = statistics.fmean(walls["none"]), statistics.fmean(walls["auto"])
+    figures |= {
+        "issue_walls_s": walls,
+        "issue_wall_off_s": round(off, 2),
+        "issue_wall_on_s": round(on, 2),
+        "issue_wall_ratio": round(on / off, 3),
+    }
     if demo:
         figures |= demo_figures(root, demo)
     return figures
@@ -269,7 +287,7 @@ def _added(figures: dict[str, object], key: str) -> float:
 
 
 def demo_pairs(args: list[str]) -> int:
-    """How many off/on pairs of demos to run: 0 without `--demo`, else `--pairs N` or 2."""
+    """How many off/on pairs of demos to run: 0 without `--demo`, else `--pairs N` or 3."""
     if "--demo" not in args:
         return 0
     if "--pairs" not in args:
