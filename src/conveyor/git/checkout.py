@@ -62,7 +62,7 @@ def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
                 _drop_branches(repo)
             mark.touch()
         # Tags too: versioning tools (setuptools-scm) in the setup command read them.
-        fetch(repo, url, (TRACKING_REFSPEC, TAGS_REFSPEC))
+        fetch(repo, url, (TRACKING_REFSPEC, TAGS_REFSPEC), keep_packs=True)
         return repo
 
 

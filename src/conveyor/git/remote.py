@@ -23,11 +23,25 @@ def init_bare(path: Path, env: GitEnv, default_branch: str = "main") -> Repo:
     return Repo(path, env)
 
 
+# Every fetched pack kept as it came (git explodes one of under 100 objects into loose files).
+# A local clone hardlinks each object file of its source, one fan-out folder each: a cache of
+# loose objects, as a busy repository's fills up between `gc --auto` runs (6,700 of them),
+# made every job's clone slower with each fetch; packs are a few files each, and
+# `gc --auto` joins them past 50 (`gc.autoPackLimit`).
+KEEP_PACKS = ("-c", "fetch.unpackLimit=1")
+
+
 def fetch(
-    repo: Repo, remote: str = "origin", refspecs: Sequence[str] = (), *, prune: bool = True
+    repo: Repo,
+    remote: str = "origin",
+    refspecs: Sequence[str] = (),
+    *,
+    prune: bool = True,
+    keep_packs: bool = False,
 ) -> None:
-    """Fetch `refspecs` (default: the remote's configured ones) from `remote`, pruning."""
-    args = ["fetch", "--quiet", "--no-tags"]
+    """Fetch `refspecs` (default: the remote's configured ones) from `remote`, pruning;
+    `keep_packs` keeps each fetched pack whole (`KEEP_PACKS`)."""
+    args = [*(KEEP_PACKS if keep_packs else ()), "fetch", "--quiet", "--no-tags"]
     if prune:
         args.append("--prune")
     run_git([*args, remote, *refspecs], cwd=repo.path, env=repo.env)
