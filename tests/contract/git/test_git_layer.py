@@ -37,22 +37,11 @@ from conveyor.git import (
     update_ref,
     write_tree_from_dir,
 )
-from conveyor.git.checkout import create_checkout, update_cache
+from conveyor.git.checkout import update_cache
 from conveyor.git.refs import read_branch_commit
 from tests.contract.git.workrepo import TEST_ENV, WorkRepo
 
 pytestmark = pytest.mark.contract
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> tuple[Repo, WorkRepo]:
-    """A bare origin with `main` (two commits) and a work clone of it."""
-    bare = init_bare(tmp_path / "origin.git", TEST_ENV)
-    work = WorkRepo.clone(bare.path.as_uri(), tmp_path / "work")
-    work.commit({"a.txt": "one\n"}, "first")
-    work.commit({"b.txt": "two\n"}, "second")
-    work.push("main")
-    return bare, work
 
 
 def test_the_cache_tracks_origins_branches_has_none_of_its_own_and_prunes(
@@ -80,33 +69,6 @@ def test_the_cache_tracks_origins_branches_has_none_of_its_own_and_prunes(
     stale = update_cache(old, url, TEST_ENV)
     assert list_refs(stale, "refs/heads/") == {}
     assert rev_parse(stale, "refs/remotes/origin/main") == rev_parse(work.repo, "HEAD")
-
-
-def _loose_objects(repo: Path) -> list[Path]:
-    return [f for d in (repo / "objects").glob("[0-9a-f][0-9a-f]") for f in d.iterdir()]
-
-
-def test_the_cache_keeps_small_fetches_as_packs_and_a_checkout_of_it_has_every_commit(
-    tmp_path: Path, origin: tuple[Repo, WorkRepo]
-) -> None:
-    """A fetch of a few objects lands as a pack, not as loose files (a local clone links
-    every loose file on its own): the cache stays packed and a checkout still has it all."""
-    bare, work = origin
-    url = bare.path.as_uri()
-    cache = update_cache(tmp_path / "cache.git", url, TEST_ENV)
-    for n in range(3):
-        work.commit({f"n{n}.txt": f"{n}\n"}, f"small change {n}")
-        work.push("main")
-        update_cache(tmp_path / "cache.git", url, TEST_ENV)
-    assert _loose_objects(cache.path) == []
-    assert len(list((cache.path / "objects" / "pack").glob("*.pack"))) >= 2
-    checkout = create_checkout(
-        cache, tmp_path / "job" / "checkout", url, branch="agent/issue-1", base="main", env=TEST_ENV
-    )
-    assert rev_parse(checkout, "HEAD") == rev_parse(work.repo, "HEAD")
-    counted = run_git(["rev-list", "--count", "HEAD"], cwd=checkout.path, env=TEST_ENV)
-    assert counted.stdout.decode().strip() == "5"
-    assert (checkout.path / "n2.txt").read_text() == "2\n"
 
 
 def test_rev_parse_names_the_revision_and_git_stderr_when_missing(
