@@ -6,6 +6,8 @@ Every field is required (optional ones are nullable), every object is closed: co
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -258,9 +260,24 @@ def _strict(node: Any) -> Any:
 
 
 def reply_schema(name: str) -> dict[str, Any]:
-    """The strict JSON Schema of reply model `name`."""
-    schema: dict[str, Any] = _strict(reply_model(name).model_json_schema())
+    """The strict JSON Schema of reply model `name` (a fresh copy: callers may change it)."""
+    schema: dict[str, Any] = json.loads(_schema_text(name))
     return schema
+
+
+@functools.cache
+def _schema_text(name: str) -> str:
+    """`reply_schema`'s text, made once a process: pydantic builds a model's schema anew at
+    every call, and a process's first build took 23 ms (its generator's start), once in every
+    session's `tools/list` of a forked job."""
+    return json.dumps(_strict(reply_model(name).model_json_schema()))
+
+
+def warm_reply_schemas() -> None:
+    """Build every reply model's schema now (a process that forks jobs calls it first, so
+    each job's sessions list their tools without building one)."""
+    for name in reply_names():
+        _schema_text(name)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,13 @@ def test_every_reply_schema_is_strict(name: str) -> None:
     assert loose_objects(schema) == []
 
 
+def test_a_schema_changed_by_its_caller_is_not_changed_for_the_next() -> None:
+    """Schemas are built once a process; each caller still gets its own copy."""
+    first = reply_schema("review")
+    first["properties"].clear()
+    assert reply_schema("review")["properties"]
+
+
 def test_the_strict_walker_catches_an_open_object() -> None:
     """The check above can fail: an object with an optional property is reported."""
     schema = {"type": "object", "properties": {"a": {}}, "required": []}
