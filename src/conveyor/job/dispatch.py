@@ -9,13 +9,16 @@ job file and signals, and posts the handoff it kept.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TypeVar
 
 from conveyor.core.state import IssueState
+from conveyor.job.alongside import Alongside
 from conveyor.job.context import JobContext
 from conveyor.job.effects_session import ScenarioMissing, run_launch
 from conveyor.job.fresh_comments import with_fresh_comments
+from conveyor.job.hub import JobHub
 from conveyor.ops.forge import branch_effects as branch
 from conveyor.ops.forge import checks_effects as checks
 from conveyor.ops.forge import merge_effects as merge
@@ -67,11 +70,27 @@ class Dispatch:
         return op(ctx, state, effect)
 
 
+Launched = tuple[fx.SessionEnded | ScenarioMissing, bool]
+# Each running job's sessions started ahead (`job/alongside.py`), by its hub.
+_AHEAD: weakref.WeakKeyDictionary[JobHub, Alongside[Launched]] = weakref.WeakKeyDictionary()
+
+
 def launch(
     ctx: JobContext, _state: IssueState, effect: fx.LaunchSession
 ) -> fx.SessionEnded | ScenarioMissing:
-    """Run the session with the comments posted since; post the handoff it kept."""
-    ended, kept = run_launch(ctx, with_fresh_comments(ctx, effect))
+    """Run the session with the comments posted since (with the sessions it brings
+    alongside, each on its own thread), or take how a session started ahead for it ended;
+    post the handoff it kept."""
+    ahead = _AHEAD.setdefault(ctx.live.hub, Alongside())
+    taken = ahead.take(effect)
+    if taken is None:
+        told = with_fresh_comments(ctx, effect)
+        ahead.start(
+            tuple(zip(effect.alongside, told.alongside, strict=True)),
+            lambda launched, handle: run_launch(ctx, launched, handle),
+        )
+        taken = run_launch(ctx, told)
+    ended, kept = taken
     if kept:
         handoff = (ctx.where.run_dir / "handoff.md").read_text(encoding="utf-8")
         note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
@@ -169,3 +188,10 @@ def build_dispatch() -> Dispatch:
 
 
 DISPATCH = build_dispatch()
+
+
+def end_alongside(ctx: JobContext) -> None:
+    """Abort the job's sessions started ahead that no launch asked for, and wait for them."""
+    ahead = _AHEAD.pop(ctx.live.hub, None)
+    if ahead is not None:
+        ahead.close()

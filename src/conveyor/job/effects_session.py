@@ -138,9 +138,10 @@ def keep_handoff(ctx: JobContext, result: SessionResult) -> bool:
 
 
 def run_launch(
-    ctx: JobContext, effect: LaunchSession
+    ctx: JobContext, effect: LaunchSession, handle: SessionHandle | None = None
 ) -> tuple[SessionEnded | ScenarioMissing, bool]:
-    """Launch the session (reachable by steer and SIGTERM) and return how it ended.
+    """Launch the session (reachable by steer and SIGTERM, and by `handle` when given) and
+    return how it ended.
 
     The second value says whether a handoff.md was kept for a continuation.
     """
@@ -154,7 +155,7 @@ def run_launch(
     # (and the demo's test) can read exactly what the session was told.
     (spec.session_dir / "task.md").write_text(spec.task, encoding="utf-8")
     (spec.session_dir / "system.md").write_text(spec.system_prompt, encoding="utf-8")
-    handle = SessionHandle()
+    handle = handle or SessionHandle()
     live = LiveSession(ctx.live.job_file, spec.session_key, budget)
     try:
         with ctx.live.hub.track(spec.session_key, handle):

@@ -18,23 +18,36 @@ from conveyor.stages.effects import LaunchSession
 
 
 def with_fresh_comments(ctx: JobContext, effect: LaunchSession) -> LaunchSession:
-    """The launch, after `issue.md` took in the comments posted since the job last read them."""
+    """The launch, after `issue.md` took in the comments posted since the job last read them;
+    the sessions `alongside` it are told the same."""
+    line = _fresh_line(ctx)
+    if line is None:
+        return effect
+    return replace(_told(effect, line), alongside=tuple(_told(e, line) for e in effect.alongside))
+
+
+def _told(effect: LaunchSession, line: str) -> LaunchSession:
+    return replace(effect, task=f"{effect.task.rstrip()}\n\n{line}\n")
+
+
+def _fresh_line(ctx: JobContext) -> str | None:
+    """Rewrite `issue.md` when someone commented since; the line that says who, when a
+    trusted person did."""
     forge = ctx.who.forge
     if not isinstance(forge, JobForge):
-        return effect
+        return None
     new = forge.reread_comments(ctx.what.issue)
     if not new:
-        return effect
+        return None
     trust = ctx.who.ops.trust()
     issue = forge.get_issue(ctx.what.issue)
     comments = forge.list_comments(ctx.what.issue).comments
     write_issue_md(ctx.where.issue_file.parent, issue, comments, trust)
     heard = sorted({c.author for c in new if trust.kind(c) is Kind.TRUSTED}, key=str.casefold)
     if not heard:
-        return effect
+        return None
     who = " and ".join(f"@{login}" for login in heard)
-    line = (
+    return (
         f"New since this job began: {who} commented on the issue. `{ctx.where.issue_file}` "
         "ends with what they wrote; take it into account."
     )
-    return replace(effect, task=f"{effect.task.rstrip()}\n\n{line}\n")

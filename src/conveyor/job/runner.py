@@ -18,7 +18,7 @@ from conveyor.core.state import IssueState
 from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job.context import JobContext, StageEnd
-from conveyor.job.dispatch import DISPATCH
+from conveyor.job.dispatch import DISPATCH, end_alongside
 from conveyor.job.effects_session import ScenarioMissing, quick_checks
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.runner_ends import carry_out, restore_spec_md
@@ -147,4 +147,5 @@ def run_stage(ctx: JobContext, state: IssueState) -> StageEnd:
             restore_spec_md(ctx, state)
         return drive(ctx, stage.machine, state)
     finally:
+        end_alongside(ctx)
         ctx.live.hub.set_check_reply(None)

@@ -31,7 +31,12 @@ class ChargeBudget:
 
 @dataclass(frozen=True)
 class LaunchSession:
-    """Run one agent session; `attempt` and `continuation` count within the stage."""
+    """Run one agent session; `attempt` and `continuation` count within the stage.
+
+    `alongside`: the sessions the stage will launch next, charged already, whose tasks do
+    not depend on this one's reply (a first review's later lenses): the job may start them
+    now, at the same time, and answer their launches from what they ended with.
+    """
 
     kind: str
     role: SessionRole
@@ -41,6 +46,7 @@ class LaunchSession:
     task: str
     attempt: int
     continuation: int = 0
+    alongside: tuple[LaunchSession, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from conveyor.core.config import Role
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
-from conveyor.stages.effects import ChargeBudget, Effect
+from conveyor.stages.effects import ChargeBudget, Effect, LaunchSession
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
 from conveyor.stages.prompts import aggregate, review
 from conveyor.stages.review.table import EXITS, Event, Phase, Review
@@ -15,6 +17,19 @@ from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_bu
 
 
 def _launch(run: Review) -> Effect:
+    """The lens's session; a first review's first lens brings the later lenses alongside
+    (REV-1: three independent readers of the same diff; their charges are saved already)."""
+    lead = _lens_launch(run)
+    if run.rereview is not None or run.index != 0 or run.attempt != 1:
+        return lead
+    later = tuple(
+        _lens_launch(replace(run, index=i, attempt=run.attempt + i))
+        for i in range(1, len(run.lenses))
+    )
+    return replace(lead, alongside=later)
+
+
+def _lens_launch(run: Review) -> LaunchSession:
     inputs, limits, again = run.inputs, run.inputs.limits, run.rereview is not None
     text = review.render(
         review.ReviewData(
