@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from conveyor.sandbox import Box, BoxPlan
 from conveyor.sandbox.proxy import NetworkProxy, bridge_argv
+from conveyor.sandbox.tools import tool_paths
 
 
 def boxed(box: Box, proxy: NetworkProxy, root: Path, command: list[str]) -> list[str]:
@@ -14,6 +16,11 @@ def boxed(box: Box, proxy: NetworkProxy, root: Path, command: list[str]) -> list
     for name in ("home", "tmp"):
         (root / name).mkdir(parents=True, exist_ok=True)
     plan = BoxPlan(
-        cwd=root, home=root / "home", tmp=root / "tmp", sockets=(proxy.folder,), network="proxy"
+        cwd=root,
+        home=root / "home",
+        tmp=root / "tmp",
+        readable=tool_paths(os.environ, ()),
+        sockets=(proxy.folder,),
+        network="proxy",
     )
     return box.wrap(bridge_argv(proxy, command), plan)

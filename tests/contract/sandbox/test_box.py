@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.sandbox import Box, BoxPlan
+from conveyor.sandbox.tools import tool_paths
 
 pytestmark = pytest.mark.contract
 
@@ -51,6 +52,7 @@ def layout(tmp_path: Path) -> Layout:
         home=box_home,
         tmp=box_tmp,
         writable=(checkout,),
+        readable=tool_paths(os.environ, (home, config_dir, token)),
         hidden=(home, config_dir, token),
     )
     return Layout(home, checkout, config_dir, token, plan)
@@ -153,7 +155,7 @@ def test_a_readable_file_inside_a_writable_folder_stays_writable(
         home=layout.plan.home,
         tmp=layout.plan.tmp,
         writable=(layout.checkout, shared),
-        readable=(scenario, kept),
+        readable=(scenario, kept, *layout.plan.readable),
         hidden=(*layout.plan.hidden, kept.parent),
     )
     code = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import pytest
 from conveyor.core.config import Commands
 from conveyor.core.verify import Outcome
 from conveyor.sandbox import Box, BoxPlan
+from conveyor.sandbox.tools import tool_paths
 from conveyor.verify.boxing import Boxing
 from conveyor.verify.context import Context
 
@@ -54,7 +56,7 @@ def _context(box: Box, root: Path, hosts: tuple[str, ...]) -> Context:
         folder.mkdir(parents=True)
     script = root / "fetch.py"
     script.write_text(FETCH)
-    plan = BoxPlan(cwd=checkout, home=home, tmp=tmp, readable=(script,))
+    plan = BoxPlan(cwd=checkout, home=home, tmp=tmp, readable=(script, *tool_paths(os.environ, ())))
     boxing = Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
     commands = Commands(test="true", timeout_seconds=60)
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}

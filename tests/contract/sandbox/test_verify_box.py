@@ -12,6 +12,7 @@ import pytest
 from conveyor.core.config import Commands
 from conveyor.core.verify import Outcome
 from conveyor.sandbox import Box, BoxPlan
+from conveyor.sandbox.tools import tool_paths
 from conveyor.verify.boxing import Boxing
 from conveyor.verify.context import Context
 from conveyor.verify.reports import read_report, report_path
@@ -26,7 +27,13 @@ def _context(box: Box, tmp_path: Path, test: str) -> Context:
     for folder in (checkout, job / "home", job / "tmp", job / "logs"):
         folder.mkdir(parents=True)
     (checkout / "test_one.py").write_text("def test_one():\n    assert True\n")
-    plan = BoxPlan(cwd=checkout, home=job / "home", tmp=job / "tmp", hidden=(home,))
+    plan = BoxPlan(
+        cwd=checkout,
+        home=job / "home",
+        tmp=job / "tmp",
+        readable=tool_paths(os.environ, (home,)),
+        hidden=(home,),
+    )
     env = {"PATH": os.environ["PATH"], "HOME": str(job / "home"), "LANG": "C.UTF-8"}
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     return Context(
@@ -85,7 +92,13 @@ def test_a_boxed_teardown_sees_its_run_folder_read_only_and_writes_only_its_own_
     for folder in (job / "repo", job / "home", job / "tmp", run_dir):
         folder.mkdir(parents=True)
     target = tmp_path / "outside.txt"
-    plan = BoxPlan(cwd=job / "repo", home=job / "home", tmp=job / "tmp", hidden=(home,))
+    plan = BoxPlan(
+        cwd=job / "repo",
+        home=job / "home",
+        tmp=job / "tmp",
+        readable=tool_paths(os.environ, (home,)),
+        hidden=(home,),
+    )
     env = {"PATH": os.environ["PATH"], "HOME": str(job / "home"), "LANG": "C.UTF-8"}
     probe = (
         f"pwd > {TEARDOWN_DIR}/where.txt; ln -s {target} events.jsonl 2>/dev/null; "
