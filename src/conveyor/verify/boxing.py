@@ -16,7 +16,7 @@ from pathlib import Path
 
 from conveyor.sandbox import Box, BoxPlan, Network
 from conveyor.sandbox.allowlist import Allowlist
-from conveyor.sandbox.proxy import NetworkProxy, bridge_argv
+from conveyor.sandbox.proxy import NetworkProxy, bridge_argv, bridge_file
 
 # The cache folders commands are given (`job.boundary.cache_vars`); setup fills them.
 CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR")
@@ -60,8 +60,13 @@ def command_plan(
         readable += _named(env, CACHE_VARS)
     plan = replace(boxing.plan, cwd=opening.cwd)
     plan = plan.with_writable(*(_existing(writable) if create else writable))
+    network = boxing.setup_network if opening.setup else "none"
+    if network == "proxy":
+        # The bridge in front runs from Conveyor's own package, which may lie in a hidden
+        # folder (an editable install in the owner's home, a checkout under /tmp).
+        readable.append(Path(bridge_file()).parent)
     plan = plan.with_readable(*readable)
-    return replace(plan, network=boxing.setup_network if opening.setup else "none")
+    return replace(plan, network=network)
 
 
 def wrapped(

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from conveyor.sandbox import Box, BoxPlan
-from conveyor.sandbox.proxy import NetworkProxy, bridge_argv
+from conveyor.sandbox.proxy import NetworkProxy, bridge_argv, bridge_file
 from conveyor.sandbox.tools import tool_paths
 
 
@@ -19,7 +19,7 @@ def boxed(box: Box, proxy: NetworkProxy, root: Path, command: list[str]) -> list
         cwd=root,
         home=root / "home",
         tmp=root / "tmp",
-        readable=tool_paths(os.environ, ()),
+        readable=(*tool_paths(os.environ, ()), Path(bridge_file()).parent),
         sockets=(proxy.folder,),
         network="proxy",
     )

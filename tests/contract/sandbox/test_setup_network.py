@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import conveyor
 from conveyor.core.config import Commands
 from conveyor.core.verify import Outcome
 from conveyor.sandbox import Box, BoxPlan
@@ -50,13 +51,16 @@ def registry() -> Iterator[int]:
     server.server_close()
 
 
-def _context(box: Box, root: Path, hosts: tuple[str, ...]) -> Context:
+def _context(
+    box: Box, root: Path, hosts: tuple[str, ...], hidden: tuple[Path, ...] = ()
+) -> Context:
     checkout, home, tmp = root / "checkout", root / "home", root / "tmp"
     for folder in (checkout, home, tmp):
         folder.mkdir(parents=True)
     script = root / "fetch.py"
     script.write_text(FETCH)
-    plan = BoxPlan(cwd=checkout, home=home, tmp=tmp, readable=(script, *tool_paths(os.environ, ())))
+    readable = (script, *tool_paths(os.environ, hidden))
+    plan = BoxPlan(cwd=checkout, home=home, tmp=tmp, readable=readable, hidden=hidden)
     boxing = Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
     commands = Commands(test="true", timeout_seconds=60)
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
@@ -81,3 +85,16 @@ def test_setup_reaches_the_named_registry_and_no_other_host(
     test_text = Path(test.log_path or "").read_text()
     assert "package index" not in test_text
     assert test_text.count("failed") == 2
+
+
+def test_setup_reaches_the_registry_with_conveyors_package_in_a_hidden_folder(
+    box: Box, registry: int, tmp_path: Path
+) -> None:
+    """Conveyor installed where the box hides (an editable install in the owner's home):
+    the bridge in front of setup still starts, from its own folder given back read-only."""
+    package_root = Path(conveyor.__file__).resolve().parent.parent
+    ctx = _context(box, tmp_path, (f"127.0.0.1:{registry}",), hidden=(package_root,))
+    fetch = f"{sys.executable} -I {tmp_path / 'fetch.py'} http://127.0.0.1:{registry}/simple/"
+    setup = ctx.run("setup", fetch, setup=True)
+    assert setup.outcome is Outcome.PASSED, setup.tail
+    assert "package index" in Path(setup.log_path or "").read_text()
