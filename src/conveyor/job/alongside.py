@@ -13,53 +13,36 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from concurrent.futures import Future, wait
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from conveyor.agents.process import SessionHandle
 from conveyor.stages.effects import LaunchSession
 
-Key = tuple[str, str, str, str, str, str]
-
-
-def key_of(effect: LaunchSession) -> Key:
-    """What makes two launches the same session, whatever their attempt."""
-    return (
-        effect.kind,
-        effect.role.value,
-        effect.budget_role.value,
-        effect.reply_model,
-        effect.system_prompt,
-        effect.task,
-    )
-
-
 T = TypeVar("T")
 
 
-@dataclass
+def key_of(effect: LaunchSession) -> LaunchSession:
+    """What makes two launches the same session: all of it but its attempt."""
+    return replace(effect, attempt=0, alongside=())
+
+
+@dataclass(frozen=True)
 class _Started(Generic[T]):
-    """One session started ahead: its handle (to abort it), its thread and how it ended."""
+    """One session started ahead: its handle (to abort it) and how it ended."""
 
     handle: SessionHandle
-    outcome: list[T] = field(default_factory=list)
-    failure: list[BaseException] = field(default_factory=list)
-    thread: threading.Thread | None = None
+    ended: Future[T]
 
-    def run(
-        self, run: Callable[[LaunchSession, SessionHandle], T], launched: LaunchSession
-    ) -> None:
-        try:
-            self.outcome.append(run(launched, self.handle))
-        except BaseException as exc:  # noqa: BLE001 - raised again in the launch that asks
-            self.failure.append(exc)
 
-    def wait(self) -> T:
-        if self.thread is not None:
-            self.thread.join()
-        if self.failure:
-            raise self.failure[0]
-        return self.outcome[0]
+def _run(
+    started: _Started[T], run: Callable[[LaunchSession, SessionHandle], T], launched: LaunchSession
+) -> None:
+    try:
+        started.ended.set_result(run(launched, started.handle))
+    except BaseException as exc:  # noqa: BLE001 - raised again in the launch that asks
+        started.ended.set_exception(exc)
 
 
 class Alongside(Generic[T]):
@@ -67,7 +50,7 @@ class Alongside(Generic[T]):
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._started: dict[Key, _Started[T]] = {}
+        self._started: dict[LaunchSession, _Started[T]] = {}
 
     def start(
         self,
@@ -76,22 +59,21 @@ class Alongside(Generic[T]):
     ) -> None:
         """Start each `(asked, launched)`: `launched` runs now, its end kept for `asked`."""
         for asked, launched in launches:
-            started: _Started[T] = _Started(SessionHandle())
+            started: _Started[T] = _Started(SessionHandle(), Future())
             with self._lock:
-                if key_of(asked) in self._started:
+                if self._started.setdefault(key_of(asked), started) is not started:
                     continue
-                self._started[key_of(asked)] = started
-            started.thread = threading.Thread(
-                target=started.run, args=(run, launched), name=f"session-{launched.kind}",
-                daemon=True,
-            )  # fmt: skip
-            started.thread.start()
+            name = f"session-{launched.kind}"
+            thread = threading.Thread(
+                target=_run, args=(started, run, launched), name=name, daemon=True
+            )
+            thread.start()
 
     def take(self, asked: LaunchSession) -> T | None:
         """How the session started for `asked` ended (waiting for it); None when none was."""
         with self._lock:
             started = self._started.pop(key_of(asked), None)
-        return None if started is None else started.wait()
+        return None if started is None else started.ended.result()
 
     def close(self) -> None:
         """Abort the sessions no launch asked for, and wait for them to end."""
@@ -100,6 +82,4 @@ class Alongside(Generic[T]):
             self._started.clear()
         for started in left:
             started.handle.abort()
-        for started in left:
-            if started.thread is not None:
-                started.thread.join()
+        wait([started.ended for started in left])
