@@ -43,10 +43,15 @@ class OverBudget:
     code: StopCode = StopCode.BUDGET
 
 
+def launch_tokens(role: Role, budgets: Budgets, limits: Limits) -> int:
+    """What a session of `role` is charged at launch: its budget (the resolver's own charge)."""
+    return limits.resolver_charge if role is Role.RESOLVER else budgets.for_role(role)
+
+
 def charge(state: IssueState, role: Role, budgets: Budgets, limits: Limits) -> Charged | OverBudget:
     """Charge one session of `role` its budget at launch, or refuse (BUD-1, BUD-3, BUD-5)."""
     pool = pool_for(state, role)
-    tokens = limits.resolver_charge if role is Role.RESOLVER else budgets.for_role(role)
+    tokens = launch_tokens(role, budgets, limits)
     before = spent(state, pool)
     if pool is Pool.ISSUE:
         ceiling = limits.issue_token_ceiling
@@ -118,6 +123,18 @@ def give_back_ahead(state: IssueState) -> IssueState:
         if state.charges[index].ahead:
             state = refund_at(state, index)
     return state
+
+
+def keep_spent(
+    state: IssueState, role: Role, tokens: int, used: int | None, cost_usd: float | None
+) -> IssueState:
+    """The state with the charge of a session that ran without its stage asking for it (a
+    lens started ahead of a first lens that failed): its charge was given back when the
+    stage ended, but what it reported spending is the issue's, against the token ceiling
+    and `money.per_issue` like any session's (BUD-9)."""
+    entry = Charge(role=role.value, pool=pool_for(state, role), tokens=tokens, used=used,
+                   cost_usd=cost_usd)  # fmt: skip
+    return state.model_copy(update={"charges": (*state.charges, entry)})
 
 
 def money_spent(state: IssueState) -> float:

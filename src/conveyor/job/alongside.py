@@ -6,7 +6,8 @@ of its own as the first launches, and when the stage asks for one of them (the s
 role, reply model, prompts and budget role: the attempt may differ, after a retry), its launch
 is answered with how it ended. One the stage never asks for (it ended first: a lens failed
 twice, a rate limit) is aborted when the stage ends, and the job waits for it: its usage
-is recorded in the job file and the ledger like any session's.
+is recorded in the job file and the ledger like any session's, and `close` answers how it
+ended, for the stage's end to keep what it spent.
 """
 
 from __future__ import annotations
@@ -75,11 +76,13 @@ class Alongside(Generic[T]):
             started = self._started.pop(key_of(asked), None)
         return None if started is None else started.ended.result()
 
-    def close(self) -> None:
-        """Abort the sessions no launch asked for, and wait for them to end."""
+    def close(self) -> list[tuple[LaunchSession, T]]:
+        """Abort the sessions no launch asked for, wait for them to end, and answer how each
+        ended (by the launch that would have asked; one that raised is left out)."""
         with self._lock:
-            left = list(self._started.values())
+            left = list(self._started.items())
             self._started.clear()
-        for started in left:
+        for _, started in left:
             started.handle.abort()
-        wait([started.ended for started in left])
+        wait([started.ended for _, started in left])
+        return [(key, s.ended.result()) for key, s in left if s.ended.exception() is None]

@@ -190,8 +190,8 @@ def build_dispatch() -> Dispatch:
 DISPATCH = build_dispatch()
 
 
-def end_alongside(ctx: JobContext) -> None:
-    """Abort the job's sessions started ahead that no launch asked for, and wait for them."""
+def end_alongside(ctx: JobContext) -> list[tuple[fx.LaunchSession, Launched]]:
+    """Abort the job's sessions started ahead that no launch asked for, wait for them, and
+    answer how each ended (none after the first call)."""
     ahead = _AHEAD.pop(ctx.live.hub, None)
-    if ahead is not None:
-        ahead.close()
+    return [] if ahead is None else ahead.close()

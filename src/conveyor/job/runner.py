@@ -11,8 +11,10 @@ reaches is carried out with the intake ops (save-state, release, stop, ask, spli
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol, TypeVar
 
+from conveyor.core.budget import give_back_ahead, keep_spent, launch_tokens
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.core.stops import StopCode
@@ -29,7 +31,7 @@ from conveyor.ops.forge.job_parts import PushRefused
 from conveyor.ops.forge.stack import measure_from
 from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition
-from conveyor.stages.step import Inputs, Step, Stopped
+from conveyor.stages.step import End, Inputs, Step, Stopped
 
 
 class Remembers(Protocol):
@@ -87,6 +89,22 @@ def perform(
     return DISPATCH.perform(ctx, state, effect)
 
 
+def with_unasked(ctx: JobContext, end: End) -> End:
+    """`end` once the sessions started ahead that the stage never asked for have ended, with
+    a charge for each that reported what it spent (`keep_spent`). One that reported nothing
+    or failed on infrastructure owes nothing, as a charge given back."""
+    state = give_back_ahead(end.state)  # a stop before the machine's end may hold some
+    config = ctx.what.config
+    for launch, (ended, _) in end_alongside(ctx):
+        if isinstance(ended, ScenarioMissing) or ended.infra is not None:
+            continue
+        if ended.used is None and ended.cost_usd is None:
+            continue
+        tokens = launch_tokens(launch.budget_role, config.budgets, config.limits)
+        state = keep_spent(state, launch.budget_role, tokens, ended.used, ended.cost_usd)
+    return end if state is end.state else replace(end, state=state)
+
+
 def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
     """Run `machine` from its start to its end."""
     step = machine.start(build_inputs(ctx), state)
@@ -94,15 +112,19 @@ def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
         action = step.action
         current = step.memory.state
         if not isinstance(action, Effect):
-            return carry_out(ctx, action)
+            return carry_out(ctx, with_unasked(ctx, action))
         result = perform(ctx, current, action)
         if isinstance(result, PushRefused):
             reason = f"the forge refused the push: {result.reason}"
-            return carry_out(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
+            return carry_out(
+                ctx, with_unasked(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
+            )
         if isinstance(result, ScenarioMissing):
             # The same session would miss again however often it ran: stop now, not after
             # the stage's attempts, and name the file to fix.
-            return carry_out(ctx, Stopped(StopCode.ERROR, result.reason, current))
+            return carry_out(
+                ctx, with_unasked(ctx, Stopped(StopCode.ERROR, result.reason, current))
+            )
         if ctx.interrupted():
             return StageEnd("interrupted", current, "interrupted during the stage")
         step = machine.transition(step.memory, result)

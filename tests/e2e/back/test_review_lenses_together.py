@@ -90,3 +90,27 @@ def test_lenses_started_ahead_of_a_failing_first_lens_are_stopped_with_the_stage
     assert sessions["review-scope-3"] != "running"
     assert sorted(sessions) == ["review-correctness-1", "review-correctness-2",
                                 "review-scope-3", "review-tests-2"]  # fmt: skip
+
+
+def test_lenses_the_stage_never_asked_for_keep_what_they_spent(fast_world: World) -> None:
+    """The first lens never replies (twice); the two started beside it reply at once, each
+    costing 0.25: the stopped issue's charges carry both costs, so the token ceiling and
+    `money.per_issue` count them (their charges saved ahead alone were given back)."""
+    world, tag = fast_world, "aheadspent"
+    silent = {"tag": tag, "kind": "review-correctness", "turns": [{"actions": []}]}
+    costly = []
+    for lens in LENSES[1:]:
+        answer = {"lens": lens, "findings": [], "summary": f"{lens}: fine"}
+        costly.append({"tag": tag, "kind": f"review-{lens}", "turns": [reply(answer)]})
+        costly[-1]["turns"][0]["cost"] = 0.25
+    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), silent, *costly])
+    issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
+    done = world.drive(issue.number, through="review", timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "agent:stopped-error" in world.labels(issue.number)
+    state = world.state(issue.number)
+    assert state is not None
+    spent = [c for c in state.charges if c.cost_usd]
+    assert [c.cost_usd for c in spent] == [0.25, 0.25]
+    assert all(c.used and not c.ahead for c in spent)
+    assert not any(c.ahead for c in state.charges)

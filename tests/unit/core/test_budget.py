@@ -7,7 +7,10 @@ from conveyor.core.budget import (
     OverBudget,
     charge,
     give_back_ahead,
+    keep_spent,
+    launch_tokens,
     mark_ahead,
+    money_spent,
     pool_for,
     record_usage,
     refund_at,
@@ -88,3 +91,18 @@ def test_charges_given_back_keep_the_pools_start_on_the_charges_after_them() -> 
     assert [(c.role, c.ahead) for c in state.charges] == [("spec", False)] + [("review", False)] * 2
     assert (state.rebase_from, state.money_from) == (1, 0)
     assert take_ahead(state, Role.REVIEW) is None
+
+
+def test_a_session_that_ran_unasked_keeps_its_charge_and_what_it_spent() -> None:
+    """A lens started ahead of a first lens that failed: its charge, given back with the
+    stage's end, comes back with its usage and cost, so the ceiling and money count it."""
+    state = charged(IssueState(), Role.REVIEW)
+    tokens = launch_tokens(Role.REVIEW, Budgets(), Limits())
+    kept = keep_spent(state, Role.REVIEW, tokens, 12_000, 0.25)
+    assert kept.charges[-1].model_dump() == {
+        "role": "review", "pool": Pool.ISSUE, "tokens": tokens, "used": 12_000,
+        "cost_usd": 0.25, "ahead": False,
+    }  # fmt: skip
+    assert spent(kept, Pool.ISSUE) == 2 * tokens
+    assert money_spent(kept) == 0.25
+    assert launch_tokens(Role.RESOLVER, Budgets(), Limits()) == Limits().resolver_charge
