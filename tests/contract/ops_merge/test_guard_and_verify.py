@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from conveyor.core.config import Commands, Paths
+from conveyor.forge.job_view import JobForge
 from conveyor.git import rev_parse, run_git
 from conveyor.ops.forge.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.local.verify_op import failure_report, verify_head
@@ -37,6 +38,25 @@ def test_a_person_pushing_to_the_pr_branch_trips_the_guard_and_nothing_is_overwr
     branch = world.bot.get_branch(BRANCH)
     assert branch is not None
     assert branch.sha == theirs
+
+
+def test_a_push_the_checkout_fetched_but_the_start_read_missed_trips_the_guard(
+    world: MergeWorld,
+) -> None:
+    """The job's start read saw the recorded head; a person pushed before its checkout was
+    fetched (a forge moves a PR's head after the push lands): the checkout's head is not the
+    recorded one, so the guard stops rather than verify and merge the person's commit."""
+    number = world.branch_and_pr({"new.txt": "new\n"})
+    recorded = rev_parse(world.work, "HEAD")
+    view = JobForge(world.bot)
+    view.read_issue_thread(1)  # the start read: the PR's head is the recorded one
+    theirs = world.person_push(BRANCH, {"mine.txt": "mine\n"}, "A person's commit")
+    _pipeline(world, "fetch", "-q", "origin")
+    _pipeline(world, "checkout", "-q", "-B", BRANCH, f"origin/{BRANCH}")
+    guarded = guard_branch(view, number, BRANCH, recorded, _own(world))
+    assert (guarded.ok, guarded.adopted) == (False, None)
+    assert theirs in guarded.findings[0]
+    assert recorded in guarded.findings[0]
 
 
 def test_the_pipelines_own_rebase_push_passes_the_guard_and_its_head_is_adopted(

@@ -1,5 +1,11 @@
 """The branch guard: a PR head on the forge that is not the recorded head stops the issue.
 
+So does a checkout whose branch, as the job fetched it, is not at the recorded head: a
+forge moves a PR's head after the push lands (GitHub within seconds, the embedded forge
+when it next reads its push log), so a read of the PR moments before the fetch may still
+show the old head while the checkout, and everything the job would verify and merge,
+already holds the push.
+
 A head the pipeline pushed itself is not a change by someone else: a job killed after
 its push (before it saved the pushed head) leaves the forge ahead of the state. Such a
 head adds only commits the pipeline's own account committed (its rebases and its
@@ -12,7 +18,7 @@ from dataclasses import dataclass
 
 from conveyor.forge.job_view import JobForge
 from conveyor.forge.protocol import Forge
-from conveyor.git import Repo
+from conveyor.git import Repo, rev_parse
 from conveyor.git.committers import new_committers
 
 
@@ -38,6 +44,10 @@ class OwnPushes:
     base_ref: str
     email: str
 
+    def checked_out(self) -> str:
+        """The checkout's head: the branch as the job fetched it."""
+        return rev_parse(self.repo, "HEAD")
+
     def pushed(self, head: str, recorded: str) -> bool:
         """Whether every commit `head` adds past `recorded` and the base is the pipeline's."""
         found = new_committers(self.repo, head, (recorded, self.base_ref))
@@ -53,7 +63,8 @@ def guard_branch(
     recorded: str | None,
     own: OwnPushes | None = None,
 ) -> Guarded:
-    """Compare the PR's head (or the branch, before a PR) with `recorded`; nothing is written.
+    """Compare the PR's head (or the branch, before a PR), and the checkout's head when `own`
+    names the checkout, with `recorded`; nothing is written.
 
     A person pushing to the PR branch (or force-pushing it) makes the heads differ:
     the issue stops `branch-changed` and the pipeline never overwrites that push.
@@ -61,25 +72,30 @@ def guard_branch(
     head: str | None
     if pr is not None:
         # A job's start read, moments old, may answer (`JobForge.recent_head`): the job's
-        # checkout was fetched then too, so it works on that head; a push after it is met
-        # by the next guard, and the merge names the head it expects (the forge refuses a
-        # moved one), so nothing but the verified head merges.
+        # checkout was fetched then too, and its head is compared below (the read may not
+        # show a push the fetch got yet); a push after the fetch is met by the next guard,
+        # and the merge names the head it expects (the forge refuses a moved one), so
+        # nothing but the verified head merges.
         recent = forge.recent_head(pr) if isinstance(forge, JobForge) else None
         head = recent or forge.get_pr(pr).head_sha
     else:
         found = forge.get_branch(branch)
         head = found.sha if found else None
-    if recorded is None or head == recorded:
+    if recorded is None:
         return Guarded(True, head)
-    if head is not None and own is not None and own.pushed(head, recorded):
-        return Guarded(True, head, adopted=head)
-    where = f"PR #{pr}" if pr is not None else f"branch {branch}"
-    found_text = head or "no branch"
-    return Guarded(
-        False,
-        head,
-        (
-            f"{where} is at {found_text} on the forge, but the pipeline recorded {recorded}; "
-            "someone else changed it. Nothing was overwritten.",
-        ),
-    )
+    where = f"PR #{pr} is at {head or 'no branch'} on the forge"
+    if pr is None:
+        where = f"branch {branch} is at {head or 'no branch'} on the forge"
+    heads = [(head, where, True)]
+    if own is not None and (local := own.checked_out()) != head:
+        heads.append((local, f"branch {branch} is at {local} as this job fetched it", False))
+    adopted = None
+    for sha, said, on_forge in heads:
+        if sha == recorded:
+            continue
+        if sha is not None and own is not None and own.pushed(sha, recorded):
+            adopted = sha if on_forge else adopted  # only a pushed head is recorded
+            continue
+        because = f"{said}, but the pipeline recorded {recorded}; someone else changed it."
+        return Guarded(False, head, (f"{because} Nothing was overwritten.",))
+    return Guarded(True, head, adopted=adopted)
