@@ -101,8 +101,8 @@ def test_lenses_the_stage_never_asked_for_keep_what_they_spent(fast_world: World
     costly = []
     for lens in LENSES[1:]:
         answer = {"lens": lens, "findings": [], "summary": f"{lens}: fine"}
-        costly.append({"tag": tag, "kind": f"review-{lens}", "turns": [reply(answer)]})
-        costly[-1]["turns"][0]["cost"] = 0.25
+        turn = reply(answer) | {"cost": 0.25}
+        costly.append({"tag": tag, "kind": f"review-{lens}", "turns": [turn]})
     world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), silent, *costly])
     issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
     done = world.drive(issue.number, through="review", timeout=120)
