@@ -12,7 +12,7 @@ venv, as a project's would. Its test suite comes in two sizes, each its own whol
   1.2-1.4 s wall. Flask's suite from its sdist, on the same VM: 1.4-1.6 s and 2.4-2.9 s;
   marshmallow 3.21.3's 1,229 tests: 1.7-2.1 s and 2.1-2.7 s. A cheaper suite weighs the
   pipeline's own time more, so the figure errs against the pipeline.
-- `light`: 201 one-line tests (0.1-0.2 s by pytest's count): the pipeline's own fixed costs
+- `light`: 200 one-line tests (0.1-0.2 s by pytest's count): the pipeline's own fixed costs
   at their most visible. Its ratio is printed, not held to the goal: no project the issue
   names has a suite this cheap.
 
@@ -78,8 +78,9 @@ class Suite:
 
     @property
     def tests(self) -> int:
-        """The suite's tests, the spec writer's new one included."""
-        return MODULES * self.per_module + 1
+        """The suite's tests as the drive runs them: the spec writer's new one and the one
+        the bare replay before the drive merged included."""
+        return MODULES * self.per_module + 2
 
 
 # 600 rows: about 2.3 ms a test with pytest's own, flask's is about 3.2 ms (both timed here)
@@ -381,7 +382,7 @@ def main() -> None:
         print(f"commands: {figures['commands_s']}")
         light = figures["light"]
         print(
-            f"light suite ({light['tests']} one-line tests): "
+            f"light suite ({light['tests']} tests): "
             + ", ".join(f"{k} {v}" for k, v in light.items() if k != "tests")
         )
     met = met and total < GOALS["bench_total_s"]

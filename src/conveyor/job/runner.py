@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
-from conveyor.core.budget import give_back_ahead, keep_spent, launch_tokens
+from conveyor.core.budget import give_back_ahead
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.core.stops import StopCode
@@ -31,7 +31,7 @@ from conveyor.ops.forge.job_parts import PushRefused
 from conveyor.ops.forge.stack import measure_from
 from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition
-from conveyor.stages.step import End, Inputs, Step, Stopped
+from conveyor.stages.step import End, Inputs, Step, Stopped, with_unasked_usage
 
 
 class Remembers(Protocol):
@@ -91,17 +91,12 @@ def perform(
 
 def with_unasked(ctx: JobContext, end: End) -> End:
     """`end` once the sessions started ahead that the stage never asked for have ended, with
-    a charge for each that reported what it spent (`keep_spent`). One that reported nothing
-    or failed on infrastructure owes nothing, as a charge given back."""
+    what they spent (`with_unasked_usage`)."""
     state = give_back_ahead(end.state)  # a stop before the machine's end may hold some
-    config = ctx.what.config
+    budgets, limits = ctx.what.config.budgets, ctx.what.config.limits
     for launch, (ended, _) in end_alongside(ctx):
-        if isinstance(ended, ScenarioMissing) or ended.infra is not None:
-            continue
-        if ended.used is None and ended.cost_usd is None:
-            continue
-        tokens = launch_tokens(launch.budget_role, config.budgets, config.limits)
-        state = keep_spent(state, launch.budget_role, tokens, ended.used, ended.cost_usd)
+        if not isinstance(ended, ScenarioMissing):
+            state = with_unasked_usage(state, launch.budget_role, budgets, limits, ended)
     return end if state is end.state else replace(end, state=state)
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
-from conveyor.core.budget import record_usage, refund_at
-from conveyor.core.config import Commands, Limits, Paths
+from conveyor.core.budget import keep_spent, launch_tokens, record_usage, refund_at
+from conveyor.core.config import Budgets, Commands, Limits, Paths, Role
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Checked, Effect, PrSettled, SessionEnded
@@ -162,6 +162,18 @@ def with_usage(state: IssueState, ended: SessionEnded, at: int | None = None) ->
     if ended.infra is not None:
         return refund_at(state, index)
     return record_usage(state, index, ended.used, ended.cost_usd)
+
+
+def with_unasked_usage(
+    state: IssueState, role: Role, budgets: Budgets, limits: Limits, ended: SessionEnded
+) -> IssueState:
+    """The state with a charge for a session started ahead that its stage never asked for,
+    when it reported what it spent (`keep_spent`); one that reported nothing, or failed on
+    infrastructure, owes nothing, as a charge given back."""
+    if ended.infra is not None or (ended.used is None and ended.cost_usd is None):
+        return state
+    tokens = launch_tokens(role, budgets, limits)
+    return keep_spent(state, role, tokens, ended.used, ended.cost_usd)
 
 
 def with_pr(state: IssueState, settled: PrSettled) -> IssueState:

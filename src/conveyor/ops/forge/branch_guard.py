@@ -83,10 +83,8 @@ def guard_branch(
         head = found.sha if found else None
     if recorded is None:
         return Guarded(True, head)
-    where = f"PR #{pr} is at {head or 'no branch'} on the forge"
-    if pr is None:
-        where = f"branch {branch} is at {head or 'no branch'} on the forge"
-    heads = [(head, where, True)]
+    where = f"PR #{pr}" if pr is not None else f"branch {branch}"
+    heads = [(head, f"{where} is at {head or 'no branch'} on the forge", True)]
     if own is not None and (local := own.checked_out()) != head:
         heads.append((local, f"branch {branch} is at {local} as this job fetched it", False))
     adopted = None
