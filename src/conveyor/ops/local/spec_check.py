@@ -20,7 +20,7 @@ from pathlib import Path
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
-from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, listing
+from conveyor.core.test_runs import Cause, RunKind, foreign_imports, imports_note, listing
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
@@ -203,7 +203,12 @@ def _failing_at_head(
         mine = blame_change(ctx, suite, start)
         if mine is None:
             return SpecCheck((), environment_note(broken))
-        found.append(f"the test command cannot run at the spec's head: {environment_note(mine)}")
+        # A crash or compile failure the start does not have is the new tests failing
+        # (issue 47); with stubs changed too, the run with the tests put back judges them.
+        if suite.verdict.cause is not Cause.CRASH:
+            found.append(
+                f"the test command cannot run at the spec's head: {environment_note(mine)}"
+            )
     elif suite.verdict.kind is RunKind.PASSED:
         found.append("the test command passes at the spec's head: the new tests must fail")
     elif suite.verdict.failures is not None:
@@ -231,7 +236,11 @@ def _passing_reverted(
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
         mine = blame_change(ctx, reverted, start)
-        if mine is None and broken.exit_code in CANNOT_RUN:
+        if (
+            mine is None
+            and reverted.verdict.cause is Cause.COMMAND
+            and broken.exit_code in CANNOT_RUN
+        ):
             return found  # it names the spec's new files, as at the start: cannot judge
         if mine is None:
             return SpecCheck((), environment_note(broken))
