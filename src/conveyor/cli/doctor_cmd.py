@@ -27,6 +27,14 @@ def doctor(
     ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Create the labels that are missing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
+    checkout: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkout",
+            help="A checkout of the repository: check paths.tests, the test runner and the "
+            "tools against its ecosystems.",
+        ),
+    ] = None,
 ) -> None:
     """Check the config, the account and its rights, labels, tools, the base branch, the issues."""
     import httpx
@@ -51,6 +59,10 @@ def doctor(
     found.append(checks.Check("sandbox", *doctor_detail(loaded)))
     found += check_signed_in(loaded, os.environ)
     found += checks.check_commands(loaded)
+    if checkout is not None:
+        from conveyor.cli.ecosystem_checks import check_ecosystems
+
+        found += [checks.Check(c.name, c.ok, c.detail) for c in check_ecosystems(loaded, checkout)]
     try:
         forge = connect(loaded, os.environ, base_dir=path.parent)
         found += checks.check_account(forge, loaded)

@@ -10,6 +10,7 @@ from pathlib import Path
 from conveyor.agents.environment import build_env, session_vars
 from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
+from conveyor.core.ecosystems import caches
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.state import Stage
 from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
@@ -37,10 +38,12 @@ PIP_SETTINGS = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_T
 def cache_vars(environ: Mapping[str, str], cache_dir: Path) -> dict[str, str]:
     """A persistent cache home for commands, and the user's pip configuration.
 
-    Set-up commands then reuse downloads across jobs (pip, and tools that follow
-    XDG_CACHE_HOME) and reach the indexes the user configured for pip.
+    Set-up commands then reuse downloads across jobs (pip, npm, yarn, Go's modules: the
+    ecosystems' shared caches, `core.ecosystems`, and tools that follow XDG_CACHE_HOME)
+    and reach the indexes the user configured for pip.
     """
     out = {"XDG_CACHE_HOME": str(cache_dir), "PIP_CACHE_DIR": str(cache_dir / "pip")}
+    out |= {c.var: str(cache_dir / c.folder) for c in caches() if not c.own}
     out |= {name: environ[name] for name in PIP_SETTINGS if name in environ}
     home = Path(environ.get("HOME", "/nonexistent"))
     config_home = Path(environ.get("XDG_CONFIG_HOME", str(home / ".config")))
@@ -76,6 +79,9 @@ def command_env(
     )
     if config.commands.shared_cache and cache_dir is not None:
         env |= cache_vars(environ, cache_dir)
+        # Caches the tests write (Go's build cache) stay in the command's own HOME: the shared
+        # cache home is read-only to them.
+        env |= {c.var: str(home / c.folder) for c in caches() if c.own}
     return env
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from conveyor.core.config import Commands
+from conveyor.core.runners import report_vars
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.verify import setup_env
 from conveyor.verify.boxing import Boxing, Opening, setup_proxy, wrapped
@@ -121,4 +122,5 @@ class Context:
             env["PYTHONPATH"] = setup_env.python_path(tree, roots, env.get("PYTHONPATH"))
         report = report_path(self.logs_dir, name)
         clear_report(report)
-        return self.run(name, command, tree, with_report(env, report))
+        asked = with_report(env, report) | dict.fromkeys(report_vars(), str(report))
+        return self.run(name, command, tree, asked)

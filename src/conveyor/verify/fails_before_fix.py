@@ -6,7 +6,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from conveyor.core.comments import comments_only
 from conveyor.core.config import Paths
+from conveyor.core.ecosystems import of_path
 from conveyor.core.paths import classify
 from conveyor.core.test_runs import (
     Cause,
@@ -41,11 +43,17 @@ def _text(data: bytes | None) -> str | None:
 
 
 def _comments_only(ctx: Context, base: str, head: str, path: str) -> bool:
-    if not path.endswith(PYTHON_SUFFIXES):
+    """Whether the file's change is comments only, read in its language (CHK-3)."""
+    ecosystem = of_path(path)
+    if ecosystem is None:
         return False
     old = _text(plain.blob(ctx.checkout, base, path))
     new = _text(plain.blob(ctx.checkout, head, path))
-    return old is not None and new is not None and comments_and_docstrings_only(old, new)
+    if old is None or new is None:
+        return False
+    if path.endswith(PYTHON_SUFFIXES):
+        return comments_and_docstrings_only(old, new)
+    return comments_only(old, new, ecosystem.comments)
 
 
 def skip_reason(
@@ -59,7 +67,7 @@ def skip_reason(
         what = "test and non-code paths" if kinds.tests else "non-code paths"
         return f"no code changed: only {what}"
     if all(_comments_only(ctx, base, head, p) for p in kinds.code):
-        return "the Python changes are comments and docstrings only"
+        return "the code changes are comments and docstrings only"
     return None
 
 
