@@ -111,7 +111,8 @@ def scope_check(
     head = plain.head(where.checkout)
     changes = plain.changes(where.checkout, start, head)
     interfaces = tuple(reply.interfaces)
-    found = scope_findings(check, what.config.paths, start, head, changes, interfaces=interfaces)
+    paths = what.config.paths
+    found = scope_findings(check, paths, start, head, changes, interfaces=interfaces, tools=False)
     return [*found, *stub_findings(check, head, interfaces)]
 
 

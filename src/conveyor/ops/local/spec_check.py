@@ -21,10 +21,10 @@ from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
 from conveyor.core.test_runs import Cause, RunKind, foreign_imports, imports_note, listing
-from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
+from conveyor.ops.local.interface_types import interface_types
 from conveyor.ops.local.py_imports import imported_paths
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
@@ -83,8 +83,13 @@ def scope_findings(
     changes: Sequence[Change],
     *,
     interfaces: Sequence[Interface],
+    tools: bool = True,
 ) -> tuple[str, ...]:
-    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91)."""
+    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91).
+
+    Without `tools` (the in-session quick check reads git only, SPEC-92) a TypeScript
+    file is judged by its lines alone, not by its emitted JavaScript.
+    """
     added = {c.path for c in changes if c.status == "A"}
     stubs = {i.where for i in interfaces if i.status == "new"} & added
     helpers = _stub_closure(ctx, head, stubs, added)
@@ -94,8 +99,10 @@ def scope_findings(
         path = change.path
         if matches_any(path, paths.tests) or path in helpers:
             continue
-        if path in changed_files and change.status == "M" and path.endswith((".py", ".pyi")):
-            verdict = type_only(_text(ctx, start, path), _text(ctx, head, path))
+        if path in changed_files and change.status == "M":
+            verdict = interface_types(
+                ctx, path, _text(ctx, start, path), _text(ctx, head, path), tools
+            )
             if verdict.ok:
                 continue
             found.append(
