@@ -26,6 +26,7 @@ from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.ops.local.interface_types import interface_types
 from conveyor.ops.local.py_imports import imported_paths
+from conveyor.ops.local.ts_emit import NO_TYPESCRIPT
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
@@ -145,6 +146,8 @@ def check_spec_commits(
     changes = plain.changes(ctx.checkout, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
     found = [*scope_findings(ctx, paths, start, head, changes, interfaces=interfaces)]
+    if unjudged := [f for f in found if NO_TYPESCRIPT in f]:
+        return SpecCheck((), environment="\n".join(unjudged))
     found += stub_findings(ctx, head, interfaces)
     if no_tests_reason:
         if changes:

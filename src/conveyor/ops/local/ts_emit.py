@@ -3,8 +3,9 @@
 The file's JavaScript (`transpileModule`, types and comments erased, value imports kept,
 zod schemas reduced: `ts_emit.js`) must be the same before and after. The TypeScript is
 the tree's `node_modules/typescript` (set up by the repository's setup when the tree lacks
-it), never one the change itself commits; without one the change fails. It runs as any
-command does, in the job's box.
+it), never one the change itself commits; without one the change cannot be judged, an
+environment error of the commit check (the reference fails the change: that would charge
+the spec writer for the machine's lack). It runs as any command does, in the job's box.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from conveyor.verify.context import Context
 from conveyor.verify.reports import REPORTS
 
 SCRIPT = Path(__file__).with_name("ts_emit.js")
+# The start of the reason when the worktree has no TypeScript: the machine's lack, which the
+# commit check reports as an environment error, never as the spec writer's finding.
+NO_TYPESCRIPT = "no TypeScript in the worktree"
 _MODULE = "node_modules/typescript"
 
 
@@ -45,8 +49,7 @@ def ts_type_only(ctx: Context, path: str, old: str, new: str) -> Verdict:
     """Whether `path`'s change from `old` to `new` emits the same JavaScript."""
     module = _find_typescript(ctx)
     if module is None:
-        why = "no TypeScript in the worktree (node_modules/typescript) to read it with"
-        return Verdict(False, why)
+        return Verdict(False, f"{NO_TYPESCRIPT} (node_modules/typescript) to read it with")
     work = ctx.logs_dir / REPORTS / "ts-emit"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
