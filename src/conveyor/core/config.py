@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
+from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
@@ -37,6 +38,7 @@ __all__ = [
     "Commands",
     "Config",
     "ForgeConfig",
+    "Judges",
     "Limits",
     "Money",
     "Paths",
@@ -152,6 +154,7 @@ class Config(Strict):
     allowed_users: tuple[str, ...]
     commands: Commands
     paths: Paths = Paths()
+    judges: Judges = Judges()
     limits: Limits = Limits()
     budgets: Budgets = Budgets()
     money: Money = Money()

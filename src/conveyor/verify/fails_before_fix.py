@@ -47,12 +47,25 @@ def _comments_only(ctx: Context, base: str, head: str, path: str) -> bool:
 
 
 def skip_reason(
-    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+    ctx: Context,
+    paths: Paths,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+    *,
+    infra: frozenset[str] = frozenset(),
 ) -> str | None:
-    """Why fails-before-fix does not apply to this change, or None when it does."""
+    """Why fails-before-fix does not apply to this change, or None when it does.
+
+    A change to test infrastructure (`infra`: test configuration, a conftest, the scripts the
+    test command runs) is never "no code changed": that is where a failing test is made to
+    stop counting.
+    """
     if not changes:
         return "nothing changed between the base and the head"
     kinds = classify([c.path for c in changes], paths)
+    if infra:
+        return None
     if not kinds.code:
         what = "test and non-code paths" if kinds.tests else "non-code paths"
         return f"no code changed: only {what}"
@@ -150,17 +163,25 @@ def failing_new_tests(
     return theirs, ""
 
 
-def skip_check(
-    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+def skip_check(  # noqa: PLR0917 - verify's inputs, passed on
+    ctx: Context,
+    paths: Paths,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+    infra: frozenset[str] = frozenset(),
 ) -> CheckResult | None:
     """fails-before-fix skipped, with why, or None when it runs (git reads only).
 
     Besides `skip_reason`: tests that are exactly the spec writer's, whose commit check
-    saw them fail before the fix from this base, are not run again (CHK-17).
+    saw them fail before the fix from this base, are not run again (CHK-17), unless the
+    change touched test infrastructure (`infra`): then it always runs.
     """
-    reason = skip_reason(ctx, paths, base, head, changes)
+    reason = skip_reason(ctx, paths, base, head, changes, infra=infra)
     if reason is not None:
         return CheckResult(NAME, Outcome.SKIPPED, reason)
+    if infra:
+        return None
     tests = classify([c.path for c in changes], paths).tests
     if (spec_head := proved_by_spec(ctx, base, head, tests)) is not None:
         why = (
