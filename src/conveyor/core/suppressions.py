@@ -2,9 +2,10 @@
 
 `found_in` reads the lines a diff adds (`added_lines` parses `git diff -U0`) with the
 markers of each file's ecosystem (`core.suppression_markers`). A skip or xfail marker
-counts only on a test the base had: the test a mark decorates (the next definition) or
-a skip call sits in (the one above), or, with no name near it, any test of a file the
-base had. A focus (`it.only`) always counts.
+counts on a test the base had (the test a mark decorates, the next definition, or a skip
+call sits in, the one above), and when no test is near it (module level, in a helper or
+a conftest: it applies to whatever imports it); not on a test the change adds. A focus
+(`it.only`) always counts.
 
 A suppression blocks unless a rule allows it (`allowed_by`), in this order:
 
@@ -117,13 +118,15 @@ def _test_name(lines: list[str], index: int, ecosystem: str) -> str:
 
 
 def _on_existing_test(found: Suppression, head: str, base: str | None) -> bool:
-    if base is None:
-        return False
+    """Whether a skip applies to a test the base had; one near no test (module level, in a
+    helper or a conftest) applies to whatever imports it, and counts."""
     ecosystem = ecosystem_of(found.path) or ""
     name = _test_name(head.splitlines(), found.line - 1, ecosystem)
     pattern = DEFINITIONS.get(ecosystem)
     if not name or pattern is None:
         return True
+    if base is None:
+        return False
     return any(
         (m.group("name") or m.groupdict().get("cls")) == name
         for line in base.splitlines()

@@ -193,14 +193,21 @@ def skip_check(  # noqa: PLR0917 - verify's inputs, passed on
 
 
 def run_fails_before_fix(
-    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+    ctx: Context,
+    paths: Paths,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+    *,
+    infra: frozenset[str] = frozenset(),
 ) -> CheckResult:
     """Run the tests at `head` with its non-test changes since `base` reverted; they must fail.
 
     Only real failures of the changed tests count: an environment error is its
     own outcome, and failures the base already had are not the change's.
     `base` is the merge base the changes are measured from. The caller asks
-    `skip_check` first, and counts this only once the tests pass at the head.
+    `skip_check` first, and counts this only once the tests pass at the head. With the
+    test infrastructure changed (`infra`), a run that cannot show the changed tests fails.
     """
     tests = classify([c.path for c in changes], paths).tests
     reverted = [c for c in changes if c.path not in tests]
@@ -209,6 +216,11 @@ def run_fails_before_fix(
     suite = run_tests_reverted(ctx, base, head, reverted, files=files)
     runs = suite.runs
     if note := cannot_run_tests(ctx, suite, tests):
+        if infra:  # the change's own test infrastructure is why: never a skip
+            why = f"{note.split(':', 1)[0]}, and the change touched the test infrastructure"
+            return CheckResult(
+                NAME, Outcome.FAILED, f"{why} ({', '.join(sorted(infra))})", reverted_paths, runs
+            )
         return CheckResult(NAME, Outcome.SKIPPED, note, reverted_paths, runs)
     if (broken := suite.environment) is not None:
         return CheckResult(NAME, Outcome.ENVIRONMENT, broken.reason, reverted_paths, runs)

@@ -113,7 +113,7 @@ def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
     """
     infra = test_infrastructure(ctx, judging, base, head, changes)
     skip = None if tests_only else skip_check(ctx, paths, base, head, changes, infra)
-    work = lambda c: run_fails_before_fix(c, paths, base, head, changes)  # noqa: E731
+    work = lambda c: run_fails_before_fix(c, paths, base, head, changes, infra=infra)  # noqa: E731
     with Beside(ctx, work) as beside:
         start = beside.start if skip is None and not tests_only else _nothing
         results, report = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
