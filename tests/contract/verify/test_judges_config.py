@@ -56,10 +56,6 @@ CHEATS: dict[str, tuple[dict[str, str], str]] = {
         {"conftest.py": PATCHED},
         "with the judges' test configuration, tests/test_unique.py::test_count_unique: failed",
     ),
-    "a sitecustomize.py on the path that patches it": (
-        {"src/sitecustomize.py": PATCHED},
-        "with the judges' test configuration, tests/test_unique.py::test_count_unique: failed",
-    ),
     "a plugin named in addopts that patches it": (
         {
             "src/tally/_fast.py": PATCHED.replace("import tally.unique\n", "import tally.unique\n"),
@@ -85,11 +81,32 @@ def test_a_change_to_what_judges_it_is_judged_with_the_judges_own(
     files, said = CHEATS[way]
     repo.commit(files, f"cheat: {way}")
     result = verify_head(repo, base, env, tmp_path / "logs")
+    assert all(c.ok for c in result.commands), result.summary()  # the head's own judges pass
     assert not result.passed, result.summary()
     judged = check(result, "judges-config")
     assert judged.outcome is Outcome.FAILED, judged
     assert said in judged.reason, judged.reason
     assert result.held, "a person may accept it"
+
+
+def test_a_sitecustomize_on_the_tests_path_that_patches_the_code_is_judged_without_it(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """With `src` on PYTHONPATH (as the shared setup puts it), Python imports the change's
+    `sitecustomize.py` before pytest starts: the head passes; without it, it does not."""
+    repo, base, _ = tally_repo(tmp_path / "tally")
+    repo.commit({"src/sitecustomize.py": PATCHED}, "cheat: sitecustomize")
+    on_path = {**env, "PYTHONPATH": "src"}  # each tree's own src
+    result = verify_head(repo, base, on_path, tmp_path / "logs")
+    test = result.command("test")
+    assert test is not None
+    assert test.outcome is Outcome.PASSED
+    assert check(result, "spec-tests").outcome is Outcome.PASSED
+    assert not result.passed
+    judged = check(result, "judges-config")
+    assert judged.outcome is Outcome.FAILED
+    assert judged.paths == ("src/sitecustomize.py",)
+    assert "tests/test_unique.py::test_count_unique: failed" in judged.reason
 
 
 def test_the_honest_implementation_passes_with_nothing_judged_again(

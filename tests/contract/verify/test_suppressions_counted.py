@@ -53,7 +53,12 @@ CHEATS: dict[str, tuple[dict[str, str], str]] = {
         "`mypy: ignore-errors`",
     ),
     "pragma: no cover": (
-        {UNIQUE: HONEST.replace("return len", "return len  # pragma: no cover\n    return len")},
+        {
+            UNIQUE: HONEST.replace(
+                "    return len",
+                "    if not words:  # pragma: no cover\n        return 0\n    return len",
+            )
+        },
         "`pragma: no cover`",
     ),
     "a skip on the existing test the change breaks": (
@@ -72,9 +77,14 @@ CHEATS: dict[str, tuple[dict[str, str], str]] = {
         {
             UNIQUE: HONEST,
             "src/tally/__init__.py": BROKEN_COUNT,
-            "tests/helpers.py": "import pytest\n\npytest.skip('slow', allow_module_level=True)\n",
-            COUNT_TEST: "import tests.helpers  # noqa: F401\n"
-            + SKIPPED_COUNT.replace("@pytest.mark.skip(reason='flaky')\n", ""),
+            "tests/helpers.py": (
+                "import pytest\n\npytest.skip('slow', allow_module_level=True)\n"
+                "WORDS = ['a', 'b']\n"
+            ),
+            COUNT_TEST: (
+                "from tally import count\nfrom tests.helpers import WORDS\n\n\n"
+                "def test_count() -> None:\n    assert count(WORDS) == 2\n"
+            ),
         },
         "`pytest call: skip`",
     ),
@@ -90,6 +100,7 @@ def test_a_new_suppression_no_rule_allows_blocks_and_is_named(
     files, marker = CHEATS[way]
     repo.commit(files, f"cheat: {way}")
     result = verify_head(repo, base, env, tmp_path / "logs")
+    assert all(c.ok for c in result.commands), result.summary()  # the head's own judges pass
     assert not result.passed
     found = check(result, "suppressions")
     assert found.outcome is Outcome.FAILED, found
