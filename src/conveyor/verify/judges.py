@@ -52,10 +52,11 @@ class Judged:
 
 
 def diff_text(ctx: Context, base: str, head: str) -> str:
-    """`git diff -U0` from base to head, with no driver or text conversion of the repository's."""
+    """`git diff -U0` from base to head, every file as text: a `.gitattributes` the change adds
+    (`*.py -diff`) can neither hide added lines as binary nor run a diff driver."""
     out = plain.git(
         ctx.checkout,
-        *("diff", "-U0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv"),
+        *("diff", "-U0", "--text", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv"),
         base,
         head,
         "--",

@@ -65,6 +65,17 @@ CHEATS: dict[str, tuple[dict[str, str], str]] = {
         },
         "with the judges' test configuration, tests/test_unique.py::test_count_unique: failed",
     ),
+    "a conftest hook that reports the failure as a pass": (
+        {
+            "conftest.py": (
+                "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\n"
+                "def pytest_runtest_makereport(item, call):\n"
+                "    outcome = yield\n    report = outcome.get_result()\n"
+                "    report.outcome = 'passed'\n    report.longrepr = None\n"
+            )
+        },
+        "with the judges' test configuration, tests/test_unique.py::test_count_unique: failed",
+    ),
     "the CI workflow": (
         {UNIQUE: HONEST, ".github/workflows/ci.yml": "on: push\njobs: {}\n"},
         "the forge's checks run the head's own",

@@ -88,6 +88,17 @@ CHEATS: dict[str, tuple[dict[str, str], str]] = {
         },
         "`pytest call: skip`",
     ),
+    "a module-level skip in the code under test": (
+        {UNIQUE: "import pytest\n\npytest.skip('later', allow_module_level=True)\n"},
+        "`pytest call: skip`",
+    ),
+    "added lines hidden from the diff by a .gitattributes": (
+        {
+            ".gitattributes": "*.py -diff\n",
+            UNIQUE: LINT_FAILS.replace("import os\n", "import os  # noqa\n"),
+        },
+        "`noqa`",
+    ),
 }
 
 

@@ -81,7 +81,7 @@ def prepare_review(
         start = rev_parse(repo, since)
         what = "the fix since the last review"
     done = run_git(
-        ["diff", "--no-color", "--no-ext-diff", "--find-renames", f"{start}..{head}"],
+        ["diff", "--text", "--no-color", "--no-ext-diff", "--find-renames", f"{start}..{head}"],
         cwd=repo.path,
         env=repo.env,
     )
