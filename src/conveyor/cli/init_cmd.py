@@ -9,6 +9,7 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, parse_config
 from conveyor.cli.config_place import inside_repository
+from conveyor.core.backends import NAMES
 
 EXIT_USAGE = 2
 STARTER = """\
@@ -34,7 +35,7 @@ test = "pytest -q"
 # typecheck = "mypy ."
 
 [agents.default]
-agent = "claude"                      # claude | codex | opencode
+agent = "claude"                      # {agents}
 model = "sonnet"
 """
 
@@ -83,6 +84,7 @@ def init(
         kind="local" if local else "github",
         api_url="http://127.0.0.1:8080" if local else "https://api.github.com",
         login=login,
+        agents=" | ".join(NAMES),
     )
     try:
         parse_config(text, str(path))

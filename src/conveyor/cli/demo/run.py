@@ -77,7 +77,7 @@ def prepare(
     token, numbers = demo_issues.set_stage(server)
     files.root.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shipped_path(), files.scenario)
-    model = None if model_url is None else (fake_agent.MODELS[agent], model_url)
+    model = None if model_url is None else (fake_agent.demo_model(agent), model_url)
     values = demo_config(
         api_url=server.url,
         home=files.home,
