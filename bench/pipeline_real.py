@@ -59,7 +59,7 @@ import realrepo  # noqa: E402  (bench/realrepo.py: the project's files)
 from conveyor.core.replies import SPEC_END  # noqa: E402
 from conveyor.core.timeline import Bar  # noqa: E402
 from conveyor.emulator.app.server import ForgeServer  # noqa: E402
-from conveyor.emulator.web.timeline import read_timeline  # noqa: E402
+from conveyor.job.timeline_read import read_timeline  # noqa: E402
 from conveyor.testing.forked_run import run_conveyor  # noqa: E402
 from conveyor.testing.world import ACCOUNT, World  # noqa: E402
 

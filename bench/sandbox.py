@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pipeline import TAG, scenario  # noqa: E402
 
 from conveyor.emulator.app.server import ForgeServer  # noqa: E402
-from conveyor.emulator.web.timeline import issues_with_jobs, read_timeline  # noqa: E402
+from conveyor.job.timeline_read import issues_with_jobs, read_timeline  # noqa: E402
 from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
 from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
 from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402
