@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from conveyor.forge.protocol import Forge, Permission
+from conveyor.forge.pr_types import InlineComment, LabelEvent, PullFile, PullPage
+from conveyor.forge.protocol import Forge, Permission, ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
@@ -214,6 +215,30 @@ class ForgeDelegate:
     ) -> CheckRun:
         """Move a check run on (e.g. to completed with a conclusion)."""
         return self.inner.update_check_run(check_run_id, status, conclusion, summary)
+
+    def list_open_prs(self, etag: str | None = None) -> PullPage:
+        """Open PRs, most recently updated first; conditional on `etag`."""
+        return self.inner.list_open_prs(etag)
+
+    def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
+        """The files PR `number` changes."""
+        return self.inner.list_pr_files(number)
+
+    def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
+        """Who added and removed the labels of issue or PR `number`, oldest first."""
+        return self.inner.list_label_events(number)
+
+    def create_review(
+        self,
+        number: int,
+        body: str,
+        event: ReviewEvent | None = "COMMENT",
+        comments: Sequence[InlineComment | tuple[str, int, str]] = (),
+        *,
+        commit_id: str | None = None,
+    ) -> Review:
+        """Submit one review of PR `number` with inline comments."""
+        return self.inner.create_review(number, body, event, comments, commit_id=commit_id)
 
 
 def as_forge(view: ForgeDelegate) -> Forge:

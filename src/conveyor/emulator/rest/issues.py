@@ -25,6 +25,7 @@ from conveyor.emulator.model.http import (
     require_user,
     validation_failed,
 )
+from conveyor.emulator.model.issue_events import names_in, record_label_changes
 from conveyor.emulator.model.issue_rows import add_issue_labels, issues_json
 from conveyor.emulator.model.records import (
     create_issue_row,
@@ -150,6 +151,7 @@ async def create_issue(request: Request) -> Response:
         )
         if writer and labels:
             add_issue_labels(store, conn, repo["id"], row["id"], labels)
+            record_label_changes(store, conn, (repo["id"], row["id"]), user["id"], set())
     emit_issue(request, repo, row["id"], "opened")
     return issue_response(store, request, repo, row["id"], 201)
 
@@ -191,8 +193,10 @@ async def update_issue(request: Request) -> Response:
                 conn.execute(f"UPDATE issues SET {column} = ? WHERE id = ?", (value, issue["id"]))
         touch_issue(conn, issue["id"])
         if labels is not None and writer:
+            had = names_in(conn, issue["id"])
             conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
             add_issue_labels(store, conn, repo["id"], issue["id"], labels)
+            record_label_changes(store, conn, (repo["id"], issue["id"]), user["id"], had)
         if state == "closed" or (state is None and reason and issue["state"] == "closed"):
             set_issue_state(conn, issue["id"], "closed", reason, user["id"])
         elif state == "open":
