@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from conveyor.core.spec_tests import SpecTests
 from conveyor.core.stops import StopCode
 
 STATE_VERSION = 1
@@ -195,6 +196,8 @@ class IssueState(Frozen):
     spec_file: str | None = None
     interfaces: str | None = None
     no_tests_reason: str | None = None
+    # The spec writer's tests by name, as its commit check saw them (core.spec_tests).
+    spec_tests: SpecTests | None = None
     changed_paths: tuple[str, ...] = ()
     stopped: Stopped | None = None
     wiki_only: bool = False
