@@ -22,6 +22,7 @@ from conveyor.forge.types import (
     PullRequest,
     RepoInfo,
     RequiredChecks,
+    TextVersion,
 )
 
 
@@ -68,6 +69,10 @@ class ForgeDelegate:
         100 comments, where `get_issue` and `list_comments` are two); with `pr_branch`, the
         reviews and conversation comments of that branch's PRs in the same request."""
         return self.inner.read_issue_thread(number, pr_branch)
+
+    def text_versions(self, node_id: str) -> tuple[TextVersion, ...]:
+        """The edit history of an issue's body or a comment, newest first."""
+        return self.inner.text_versions(node_id)
 
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
         """Open a new issue."""

@@ -27,6 +27,7 @@ from conveyor.forge.types import (
     PullRequest,
     RepoInfo,
     RequiredChecks,
+    TextVersion,
 )
 
 Permission = Literal["admin", "maintain", "write", "triage", "read", "none"]
@@ -95,6 +96,11 @@ class Forge(Protocol):
 
     def edit_issue_body(self, number: int, body: str) -> Issue:
         """Replace an issue's body."""
+        ...
+
+    def text_versions(self, node_id: str) -> tuple[TextVersion, ...]:
+        """The edit history of an issue's body or a comment (by its node id), newest first;
+        empty when it was never edited (TRUST-12: a kept text found again after a loss)."""
         ...
 
     # -- comments -------------------------------------------------------------

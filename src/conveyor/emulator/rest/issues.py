@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.emulator.hooks.events import emit_issue, emit_labels, label_names
+from conveyor.emulator.model.content_edits import record_edit
 from conveyor.emulator.model.etag_cache import conditional
 from conveyor.emulator.model.http import (
     ApiError,
@@ -187,6 +188,8 @@ async def update_issue(request: Request) -> Response:
         raise validation_failed("Issue", "title", "missing_field")
     labels_before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
+        if "body" in body:
+            record_edit(store, conn, "issue", issue, new=text, editor_id=user["id"])
         sets = {"title": title, "body": text} if "body" in body else {"title": title}
         for column, value in sets.items():
             if value is not None or column == "body":
