@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from conveyor.core.session import SessionSpec
+from conveyor.sandbox.toolchains import manager_roots, root_variables
 
 BASE = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ")
 FORGE_TOKENS = frozenset(
@@ -67,7 +68,12 @@ def build_env(
     passthrough: tuple[str, ...] = (),
     token_env: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    """The allowlisted environment; forge tokens never pass, whatever `passthrough` says."""
+    """The allowlisted environment; forge tokens never pass, whatever `passthrough` says.
+
+    The version managers' root variables come too (`PYENV_ROOT`, `RUSTUP_HOME`, …, as
+    this machine has them): `HOME` here is not the owner's, and a manager that finds
+    its root through `$HOME` would look in the wrong place.
+    """
     forbidden = FORGE_TOKENS | set(token_env)
     prefixes = PROVIDER_PREFIXES.get(backend, ())
     out: dict[str, str] = {}
@@ -76,6 +82,7 @@ def build_env(
             continue
         if name in BASE or name in passthrough or name.startswith(prefixes):
             out[name] = value
+    out |= root_variables(manager_roots(environ))
     out |= {
         "HOME": str(home),
         "GIT_CONFIG_GLOBAL": str(git_config),

@@ -12,7 +12,14 @@ from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.state import Stage
-from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
+from conveyor.job.box_plans import (
+    base_plan,
+    command_boxing,
+    hidden_paths,
+    job_box,
+    job_caches,
+    job_tools,
+)
 from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
 from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
@@ -128,7 +135,9 @@ def sandbox_entry(
     """What the job's box enforces for its commands, drawn from the plans the job uses.
 
     `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
-    (the caches writable, the network `[sandbox] setup_network` allows).
+    (the caches writable, the network `[sandbox] setup_network` allows). Each path given
+    back says why; `not_given` lists what a command named, or the config asked for, that
+    no box may see (a script in the config folder, a cache holding a home), and why.
     """
     try:
         box = job_box(config)
@@ -137,7 +146,7 @@ def sandbox_entry(
     repo_home = job_dir.parent.parent
     hidden = hidden_paths(config, config_dir or repo_home, environ, repo_home)
     checkout = job_dir / "repo"
-    boxing = command_boxing(box, config, base_plan(job_dir, checkout, hidden, environ))
+    boxing = command_boxing(box, config, base_plan(config, job_dir, checkout, hidden, environ))
     env = command_env(
         config,
         environ,
@@ -151,6 +160,9 @@ def sandbox_entry(
     for name, setup in (("commands", False), ("setup", True)):
         opening = Opening(checkout, (checkout, logs), envs, setup)
         drawn[name] = describe(box, command_plan(boxing, opening, env, create=False))
+    refused = job_tools(config, hidden, environ, checkout).refused
+    refused += job_caches(config, hidden, environ).refused
+    drawn["not_given"] = [{"path": str(g.path), "why": g.why} for g in refused]
     return drawn
 
 
