@@ -22,7 +22,8 @@ class LabelSpec:
 
 @dataclass(frozen=True)
 class Issue:
-    """An issue (never a pull request: the client drops those from lists)."""
+    """An issue (never a pull request: the client drops those from lists); `milestone` is
+    its milestone's title."""
 
     number: int
     id: int
@@ -36,6 +37,8 @@ class Issue:
     created_at: datetime
     updated_at: datetime
     html_url: str
+    assignees: tuple[str, ...] = ()
+    milestone: str | None = None
 
 
 @dataclass(frozen=True)
