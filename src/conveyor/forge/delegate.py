@@ -116,6 +116,14 @@ class ForgeDelegate:
         """Remove a label from an issue or PR; absent labels are not an error."""
         return self.inner.remove_label(number, name)
 
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; its assignees afterwards."""
+        return self.inner.add_assignees(number, logins)
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number`."""
+        self.inner.request_reviewers(number, logins)
+
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue number `child` as a sub-issue of `parent` (the client sends its id)."""
         return self.inner.add_sub_issue(parent, child)

@@ -129,6 +129,16 @@ class Forge(Protocol):
         """Remove a label from an issue or PR; absent labels are not an error."""
         ...
 
+    # -- people ---------------------------------------------------------------
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; returns its assignees afterwards (the forge leaves
+        out, without an error, anyone who cannot be assigned here)."""
+        ...
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number` (`Validation` for anyone else)."""
+        ...
+
     # -- sub-issues -----------------------------------------------------------
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue number `child` as a sub-issue of `parent` (the client sends its id)."""
