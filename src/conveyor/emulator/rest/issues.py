@@ -237,7 +237,7 @@ def _set_people_and_milestone(
     conn: sqlite3.Connection,
     issue_id: int,
     body: dict[str, Any],
-    people: list[int],
+    people: list[sqlite3.Row],
     milestone: int | None,
 ) -> None:
     """A writer's `assignees` and `milestone`, each only when the request names it."""
