@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conveyor.core.backends import facts_of
 from conveyor.core.session import SessionSpec
+from conveyor.sandbox.toolchains import manager_roots, root_variables
 
 BASE = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ")
 FORGE_TOKENS = frozenset(
@@ -59,7 +60,11 @@ def build_env(
 ) -> dict[str, str]:
     """The allowlisted environment; forge tokens never pass, whatever `passthrough` says.
 
-    A `backend` of `core.backends` also passes its provider variables (`env_prefixes`)."""
+    A `backend` of `core.backends` also passes its provider variables (`env_prefixes`).
+    The version managers' root variables come too (`PYENV_ROOT`, `RUSTUP_HOME`, …, as
+    this machine has them): `HOME` here is not the owner's, and a manager that finds
+    its root through `$HOME` would look in the wrong place.
+    """
     forbidden = FORGE_TOKENS | set(token_env)
     facts = facts_of(backend)
     prefixes = () if facts is None else facts.env_prefixes
@@ -69,6 +74,7 @@ def build_env(
             continue
         if name in BASE or name in passthrough or name.startswith(prefixes):
             out[name] = value
+    out |= root_variables(manager_roots(environ))
     out |= {
         "HOME": str(home),
         "GIT_CONFIG_GLOBAL": str(git_config),

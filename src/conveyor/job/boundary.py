@@ -14,7 +14,14 @@ from conveyor.core.config import Config
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.session_box import SessionSandbox
 from conveyor.core.state import Stage
-from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
+from conveyor.job.box_plans import (
+    base_plan,
+    command_boxing,
+    hidden_paths,
+    job_box,
+    job_caches,
+    job_tools,
+)
 from conveyor.job.roles import JobRole, agent_role_of, role_of
 from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
@@ -143,6 +150,9 @@ def sandbox_entry(
 
     `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
     (the caches writable, the network `[sandbox] setup_network` allows, named in `allow`).
+    Each path given back says why; `not_given` lists what a command named, or the config
+    asked for, that no box may see (a script in the config folder, a cache holding a
+    home), and why.
     """
     try:
         box = job_box(config)
@@ -151,7 +161,7 @@ def sandbox_entry(
     repo_home = job_dir.parent.parent
     hidden = hidden_paths(config, config_dir or repo_home, environ, repo_home)
     checkout = job_dir / "repo"
-    boxing = command_boxing(box, config, base_plan(job_dir, checkout, hidden, environ))
+    boxing = command_boxing(box, config, base_plan(config, job_dir, checkout, hidden, environ))
     env = command_env(
         config,
         environ,
@@ -170,6 +180,9 @@ def sandbox_entry(
         if setup and box.confined and boxing.setup_network == "proxy":
             entry["allow"] = sorted(boxing.setup_hosts)  # the registries `setup_network` names
         drawn[name] = entry
+    refused = job_tools(config, hidden, environ, checkout).refused
+    refused += job_caches(config, hidden, environ).refused
+    drawn["not_given"] = [{"path": str(g.path), "why": g.why} for g in refused]
     return drawn
 
 
