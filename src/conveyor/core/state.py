@@ -213,6 +213,9 @@ class IssueState(Frozen):
     # The pipeline closed the PR because the change lives only in the wiki (PR-7).
     pr_closed: bool = False
     feedback: FeedbackSeen = FeedbackSeen()
+    # The hash of each body or comment text taken into issue.md, by key (TRUST-12,
+    # `core/taken.py`): a later edit nobody trusted is held against it.
+    taken: dict[str, str] = Field(default_factory=dict)
 
     def open_blocking(self) -> tuple[Finding, ...]:
         """The blocking findings not yet resolved."""
