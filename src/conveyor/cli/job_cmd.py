@@ -56,7 +56,7 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     if lane is not None and not LANE.fullmatch(lane):
         typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    loaded = load_or_exit(config)
+    loaded = load_or_exit(config, credentials=True)
     opts = JobOptions(
         config=loaded.config,
         config_dir=loaded.resolved.parent,

@@ -34,7 +34,7 @@ ConfigOption = Annotated[
 
 def _load(config: Path | None) -> tuple[Config, Path]:
     """The config and its resolved path, or a usage error naming each mistake."""
-    named = load_or_exit(config)
+    named = load_or_exit(config, credentials=True)
     return named.config, named.resolved
 
 

@@ -13,7 +13,7 @@ from conveyor.ops.forge.ask import ask
 from conveyor.ops.forge.close_out import mark_merged
 from conveyor.ops.forge.context import fetch_comments
 from conveyor.ops.forge.forge_effects import SPEC_MD, signature
-from conveyor.ops.forge.release import release
+from conveyor.ops.forge.release import release, set_aside
 from conveyor.ops.forge.split import Part, split
 from conveyor.ops.forge.state_store import save_state
 from conveyor.ops.forge.stop import stop
@@ -60,10 +60,13 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             )
             ctx.live.events.emit("stopped", code=code.value, reason=reason)
             return StageEnd("stopped", state, f"{code.value}: {reason}")
-        case Released(state=state, reason=reason):
+        case Released(state=state, reason=reason, paused=paused):
             released = release(
                 ctx.who.ops, ctx.what.issue, lane=ctx.live.lane, now=ctx.live.now(), state=state
             )
+            if paused:
+                why = redact(reason, ctx.who.token_secrets)
+                set_aside(ctx.who.ops, ctx.what.issue, why, now=ctx.live.now())
             return StageEnd("released", released, reason)
         case Asked(questions=questions, state=state):
             _save(ctx, state)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from conveyor.core.config_hint import config_flag
 from conveyor.core.state import Stage, Stopped
 from conveyor.orchestrator.decisions import Decisions
 from conveyor.orchestrator.shell.executor import RecordedJob
@@ -46,7 +46,7 @@ def note_operation(
 def resume_command(issue: int, config: Path | str | None, runner: str = "conveyor") -> str:
     """The command that resumes a stopped issue: it takes the stop label off through the
     forge client, so it is the same on GitHub and on the embedded forge."""
-    named = "" if config is None else f" --config {shlex.quote(str(config))}"
+    named = "" if config is None else config_flag(config, Path.home())
     return f"{runner} resume{named} --issue {issue}"
 
 
