@@ -27,9 +27,9 @@ ConfigOption = Annotated[
 def check(config: ConfigOption = None) -> None:
     """Validate the config and that its credentials can be read; print it resolved (secrets
     redacted) or every mistake, each at its line (exit 2, as for every command)."""
-    loaded = load_or_exit(config, place=True, credentials=True).config  # every mistake at once
-    data = loaded.model_dump(mode="json")
-    data["home"] = str(conveyor_home(loaded))
+    named = load_or_exit(config, place=True, credentials=True)  # every mistake at once
+    data = named.config.model_dump(mode="json")
+    data["home"] = str(conveyor_home(named))
     account = data["account"]
     if account.get("token_env"):
         account["token_env"] = f"{account['token_env']} (value not shown)"

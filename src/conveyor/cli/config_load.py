@@ -19,7 +19,8 @@ from pydantic import ValidationError
 
 from conveyor.cli.config_errors import describe, key_lines, line_of
 from conveyor.cli.config_find import NoConfig, find_config
-from conveyor.core.config import AccountConfig, Config, home_path
+from conveyor.core.config import AccountConfig, Config
+from conveyor.job import layout
 
 EXIT_USAGE = 2
 EXIT_CONFIG = 2  # every command, for every mistake in the config or its credentials
@@ -181,12 +182,11 @@ def _account_alone(text: str) -> AccountConfig | None:
         return None
 
 
-def conveyor_home(config: Config) -> Path:
-    """`$CONVEYOR_HOME` for this config: the `home` key, the variable, or the default."""
-    chosen = home_path(config, os.environ.get("CONVEYOR_HOME"), str(Path.home()))
-    return Path(chosen).expanduser()
+def conveyor_home(loaded: LoadedConfig) -> Path:
+    """`$CONVEYOR_HOME` for this config, as its jobs find it (`conveyor.job.layout`)."""
+    return layout.conveyor_home(loaded.config, os.environ, loaded.resolved.parent)
 
 
-def repo_home(config: Config) -> Path:
-    """This repository's folder under `$CONVEYOR_HOME`."""
-    return conveyor_home(config) / config.repo_dirname
+def repo_home(loaded: LoadedConfig) -> Path:
+    """This repository's folder under `$CONVEYOR_HOME`, the one its jobs write."""
+    return layout.repo_home(loaded.config, os.environ, loaded.resolved.parent)

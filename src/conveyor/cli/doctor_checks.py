@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from conveyor.agents.launch import resolve_choice
-from conveyor.agents.runner import INSTALL_HINTS
+from conveyor.core.backends import facts_of
 from conveyor.core.config import Config, Role
 from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
 from conveyor.core.labels import all_labels
@@ -140,9 +140,10 @@ def check_tools(config: Config, probe: Probe = run_probe) -> list[Check]:
             found.append(Check(name, ok, f"{program}, scenario {scenario}"))
             continue
         code, line = probe([program, "--version"])
-        if code == MISSING and choice.agent in INSTALL_HINTS:
+        facts = facts_of(choice.agent)
+        if code == MISSING and facts is not None:
             line = (
-                f"not found: install it ({INSTALL_HINTS[choice.agent]}), or set `executable`"
+                f"not found: install it ({facts.install}), or set `executable`"
                 f" under [agents] to where it is"
             )
         found.append(Check(name, code == 0, f"{program}: {line or 'not found'}"))

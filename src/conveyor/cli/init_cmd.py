@@ -9,6 +9,7 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, parse_config
 from conveyor.cli.config_place import inside_repository
+from conveyor.core.backends import NAMES
 from conveyor.core.config_hint import USER_CONFIG, config_flag
 
 EXIT_USAGE = 2
@@ -35,7 +36,7 @@ test = "pytest -q"
 # typecheck = "mypy ."
 
 [agents.default]
-agent = "claude"                      # claude | codex | opencode
+agent = "claude"                      # {agents}
 model = "sonnet"
 
 # Which issues are taken as new work. Only allowed_users' issues are ever taken; this
@@ -110,6 +111,7 @@ def init(
         kind="local" if local else "github",
         api_url="http://127.0.0.1:8080" if local else "https://api.github.com",
         login=login,
+        agents=" | ".join(NAMES),
     )
     try:
         parse_config(text, str(path))

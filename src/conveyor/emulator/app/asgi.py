@@ -33,6 +33,7 @@ from conveyor.emulator.model.http import ApiError, error
 from conveyor.emulator.model.state import EmulatorState, Knobs, TranscriptReader
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.repos import create as repos_create
+from conveyor.emulator.repos import forks as repos_forks
 from conveyor.emulator.repos import repo_plan as repos_repo_plan
 from conveyor.emulator.repos import wiki as repos_wiki
 from conveyor.emulator.rest import apps as rest_apps
@@ -44,6 +45,7 @@ from conveyor.emulator.rest import issues as rest_issues
 from conveyor.emulator.rest import labels as rest_labels
 from conveyor.emulator.rest import merge as rest_merge
 from conveyor.emulator.rest import protection as rest_protection
+from conveyor.emulator.rest import pull_files as rest_pull_files
 from conveyor.emulator.rest import pulls as rest_pulls
 from conveyor.emulator.rest import reviews as rest_reviews
 from conveyor.emulator.rest import rulesets as rest_rulesets
@@ -72,8 +74,10 @@ ROUTE_MODULES: tuple[ModuleType, ...] = (
     repos_create,
     repos_wiki,
     repos_repo_plan,
+    repos_forks,
     rest_pulls,
     rest_reviews,
+    rest_pull_files,
     rest_merge,
     rest_protection,
     rest_rulesets,

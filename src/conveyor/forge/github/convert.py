@@ -87,6 +87,7 @@ def to_comment(comment: IssueComment) -> Comment:
         created_at=comment.created_at,
         updated_at=comment.updated_at,
         html_url=comment.html_url,
+        node_id=comment.node_id,
     )
 
 
