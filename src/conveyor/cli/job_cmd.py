@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 from conveyor.cli.config_load import load_or_exit
-from conveyor.core.state import Stage
+from conveyor.core.state import FINAL, Stage
 
 EXIT_USAGE = 2
 LANE = re.compile(r"[A-Za-z0-9._-]{1,80}")
-STAGES = [s.value for s in Stage if s is not Stage.DONE]
+STAGES = [s.value for s in Stage if s not in FINAL]
 
 
 def parse_stage(value: str) -> Stage:

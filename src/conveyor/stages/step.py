@@ -124,7 +124,8 @@ class Inputs:
     comments `issue.md` left out; the file paths are what prompts point sessions at.
     `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
     the job has a wiki checkout (WT-7). `oversize` says why a person's size label asks for a
-    split first (intake's `max_size`), None when it does not.
+    split first (intake's `max_size`), None when it does not; `hand_over` leaves a finished
+    PR for a person to merge (`handover.merge = "person"`).
     """
 
     issue: int
@@ -141,6 +142,7 @@ class Inputs:
     wiki_dir: str | None = None
     wiki_head: str | None = None
     oversize: str | None = None
+    hand_over: bool = False
 
 
 M = TypeVar("M")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from conveyor.core.config_hint import config_flag
-from conveyor.core.state import Stage, Stopped
+from conveyor.core.state import FINAL, Stopped
 from conveyor.orchestrator.decisions import Decisions
 from conveyor.orchestrator.shell.executor import RecordedJob
 from conveyor.orchestrator.shell.ledger import CostLine
@@ -79,7 +79,7 @@ def _queue(snapshot: Snapshot, busy: set[int]) -> dict[str, list[int]]:
     queue: dict[str, list[int]] = {}
     for issue in sorted(snapshot.issues, key=lambda i: i.number):
         resting = issue.stopped is not None or issue.waiting is not None
-        if not resting and issue.number not in busy and issue.stage is not Stage.DONE:
+        if not resting and issue.number not in busy and issue.stage not in FINAL:
             queue.setdefault(issue.stage.value, []).append(issue.number)
     return queue
 
