@@ -58,6 +58,8 @@ __all__ = [
     "Strict",
     "Wiki",
     "home_path",
+    "repo_dirname",
+    "repo_of_dirname",
 ]
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
@@ -236,7 +238,17 @@ class Config(Strict):
     @property
     def repo_dirname(self) -> str:
         """The folder name of this repository under `$CONVEYOR_HOME`."""
-        return f"{self.owner}__{self.name}"
+        return repo_dirname(self.repo)
+
+
+def repo_dirname(repo: str) -> str:
+    """A repository's folder name under `$CONVEYOR_HOME`: `owner/name` as `owner__name`."""
+    return repo.replace("/", "__", 1)
+
+
+def repo_of_dirname(dirname: str) -> str:
+    """The `owner/name` of a folder `repo_dirname` named (an owner never holds `_`)."""
+    return dirname.replace("__", "/", 1)
 
 
 def home_path(config: Config, env_home: str | None, user_home: str) -> PurePath:
