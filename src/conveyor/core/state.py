@@ -38,6 +38,12 @@ class Stage(StrEnum):
     SECURITY = "security"
     MERGE = "merge"
     DONE = "done"
+    # Verified, accepted and security-reviewed, left for a person to merge (handover.merge).
+    APPROVED = "approved"
+
+
+# The stages an issue ends at: merged (done), or handed to a person to merge (approved).
+FINAL = frozenset({Stage.DONE, Stage.APPROVED})
 
 
 class Pool(StrEnum):

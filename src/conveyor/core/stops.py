@@ -61,13 +61,16 @@ class Control:
     colour: str
 
 
-def how_to_resume(code: StopCode, issue: int | None = None) -> str:
+def how_to_resume(code: StopCode, issue: int | None = None, restarts: str | None = None) -> str:
     """The control's fix, then taking its label off: `conveyor resume --issue N` does that
-    through the forge's API (GitHub and the embedded forge alike)."""
+    through the forge's API (GitHub and the embedded forge alike); `restarts` says where the
+    restart begins (`core/restart.py::restart_note`)."""
     number = "N" if issue is None else str(issue)
+    where = "" if restarts is None else f" {restarts}"
     return (
         f"{code.control.resume} Then remove the label `{code.label}`"
-        f" (`conveyor resume --issue {number}` does it): the issue restarts with fresh limits."
+        f" (`conveyor resume --issue {number}` does it): the issue restarts with fresh"
+        f" limits{where}."
     )
 
 

@@ -98,6 +98,14 @@ class MergePr:
 
 
 @dataclass(frozen=True)
+class HandOver:
+    """Leave the PR, verified at `sha`, for a person to merge (`handover.merge = "person"`):
+    its label, assignees and review requests, and a signed comment on the issue and the PR."""
+
+    sha: str
+
+
+@dataclass(frozen=True)
 class CloseOut:
     """After the merge: comment, labels, claims, issue, branch, checkout, teardown, parent."""
 
@@ -127,6 +135,7 @@ LandingEffect = (
     | RebaseHere
     | ReadStack
     | MergePr
+    | HandOver
     | CloseOut
     | CheckWiki
     | PublishWiki
@@ -229,6 +238,14 @@ class MergeTried:
 
 
 @dataclass(frozen=True)
+class HandedOver:
+    """The PR is left for a person: `pr`, and what could not be asked of whom (`notes`)."""
+
+    pr: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class WikiPublished:
     """Publishing the wiki: done, nothing to publish, or the commits no longer apply (`note`)."""
 
@@ -244,6 +261,7 @@ MergeStageResult = (
     | QueueRead
     | BehindRead
     | MergeTried
+    | HandedOver
     | StackRead
     | WikiPublished
 )
