@@ -20,13 +20,12 @@ from conveyor.agents.launch import resolve_choice
 from conveyor.core.backends import facts_of
 from conveyor.core.config import Config, Role
 from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
-from conveyor.core.labels import all_labels
 from conveyor.core.trust import same_login
 from conveyor.forge.connect import read_token
 from conveyor.forge.contact import cause
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
-from conveyor.ops.forge.labels import intake_specs, spec_of
+from conveyor.ops.forge.labels import wanted_labels
 
 WRITE = frozenset({"admin", "maintain", "write"})
 MISSING = 127  # the shell's code for a command that is not there
@@ -109,7 +108,7 @@ def check_labels(
     forge: Forge, config: Config, environ: Mapping[str, str], base_dir: Path, *, fix: bool
 ) -> Check:
     """Every pipeline label exists (created with `--fix`)."""
-    wanted = [spec_of(label) for label in all_labels()] + intake_specs(config.intake)
+    wanted = wanted_labels(config.intake)
     if fix:
         forge.ensure_labels(wanted)
         return Check("labels", True, f"{len(wanted)} labels exist (missing ones created)")
