@@ -11,29 +11,26 @@ tests again (SPEC-77, CHK-17).
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 from conveyor.core.config import Paths
+from conveyor.core.config_judges import Judges
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
+from conveyor.core.spec_tests import SpecTests, spec_tests_seen
 from conveyor.core.test_runs import Cause, RunKind, foreign_imports, imports_note, listing
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
-from conveyor.ops.local.interface_types import interface_types
-from conveyor.ops.local.py_imports import imported_paths
+from conveyor.ops.local.spec_own import spec_own
+from conveyor.ops.local.spec_scope import scope_findings, stub_findings
 from conveyor.ops.local.ts_emit import NO_TYPESCRIPT
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
 from conveyor.verify.spec_proof import save_spec_proof
 from conveyor.verify.suites import baseline, blame_change, run_suite
-
-_NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
 
 
 @dataclass(frozen=True)
@@ -46,91 +43,12 @@ class SpecCheck:
 
     findings: tuple[str, ...]
     environment: str = ""
+    spec_tests: SpecTests | None = None
 
     @property
     def ok(self) -> bool:
         """Whether every rule held."""
         return not self.findings and not self.environment
-
-
-def _text(ctx: Context, sha: str, path: str) -> str:
-    data = plain.blob(ctx.checkout, sha, path)
-    return "" if data is None else data.decode("utf-8", errors="replace")
-
-
-def _stub_closure(ctx: Context, head: str, stubs: set[str], added: set[str]) -> set[str]:
-    """The stubs, the added files they import (transitively), and their packages' __init__."""
-    allowed = set(stubs)
-    todo = [s for s in stubs if s.endswith(".py")]
-    while todo:
-        current = todo.pop()
-        for target in imported_paths(current, _text(ctx, head, current)) & added:
-            if target not in allowed:
-                allowed.add(target)
-                todo.append(target)
-    for path in list(allowed):
-        folder = posixpath.dirname(path)
-        while folder:
-            allowed.add(posixpath.join(folder, "__init__.py"))
-            folder = posixpath.dirname(folder)
-    return allowed & (added | stubs)
-
-
-def scope_findings(
-    ctx: Context,
-    paths: Paths,
-    start: str,
-    head: str,
-    changes: Sequence[Change],
-    *,
-    interfaces: Sequence[Interface],
-    tools: bool = True,
-) -> tuple[str, ...]:
-    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91).
-
-    Without `tools` (the in-session quick check reads git only, SPEC-92) a TypeScript
-    file is judged by its lines alone, not by its emitted JavaScript.
-    """
-    added = {c.path for c in changes if c.status == "A"}
-    stubs = {i.where for i in interfaces if i.status == "new"} & added
-    helpers = _stub_closure(ctx, head, stubs, added)
-    changed_files = {i.where for i in interfaces if i.status == "changed"}
-    found: list[str] = []
-    for change in sorted(changes, key=lambda c: c.path):
-        path = change.path
-        if matches_any(path, paths.tests) or path in helpers:
-            continue
-        if path in changed_files and change.status == "M":
-            verdict = interface_types(
-                ctx, path, _text(ctx, start, path), _text(ctx, head, path), tools
-            )
-            if verdict.ok:
-                continue
-            found.append(
-                f"{path}: a changed interface's file may change only in types ({verdict.reason})"
-            )
-            continue
-        found.append(f"{path}: not a test file, a new interface's stub or a helper it imports")
-    return tuple(found)
-
-
-def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> tuple[str, ...]:
-    """Each new interface's `where` exists and names each of its names (SPEC-80)."""
-    found: list[str] = []
-    for interface in interfaces:
-        if interface.status != "new":
-            continue
-        data = plain.blob(ctx.checkout, head, interface.where)
-        if data is None:
-            found.append(
-                f"{interface.where}: the stub of new interface {interface.name!r} is missing"
-            )
-            continue
-        text = data.decode("utf-8", errors="replace")
-        missing = [n for n in _NAMES.split(interface.name) if n and n.split(".")[-1] not in text]
-        if missing:
-            found.append(f"{interface.where}: does not contain {', '.join(missing)}")
-    return tuple(found)
 
 
 def check_spec_commits(
@@ -140,19 +58,27 @@ def check_spec_commits(
     start: str,
     interfaces: Sequence[Interface],
     no_tests_reason: str | None,
+    judges: Judges | None = None,
 ) -> SpecCheck:
-    """Run the whole commit check on the checkout's HEAD against `start`."""
+    """Run the whole commit check on the checkout's HEAD against `start`.
+
+    A passed check keeps the spec's tests by name, the check configuration it changed and
+    the suppressions it added (`SpecTests`): the judges' standard for every later verify.
+    """
     head = plain.head(ctx.checkout)
     changes = plain.changes(ctx.checkout, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
-    found = [*scope_findings(ctx, paths, start, head, changes, interfaces=interfaces)]
+    own = spec_own(ctx, judges or Judges(), start, head, changes)
+    found = [
+        *scope_findings(ctx, paths, start, head, changes, interfaces=interfaces, config=own.config)
+    ]
     if unjudged := [f for f in found if NO_TYPESCRIPT in f]:
         return SpecCheck((), environment="\n".join(unjudged))
     found += stub_findings(ctx, head, interfaces)
     if no_tests_reason:
         if changes:
             found.append("no_tests_reason is set, so no test file and no stub may change")
-        return SpecCheck(tuple(found))
+        return SpecCheck(tuple(found), spec_tests=own.kept(SpecTests(no_tests=no_tests_reason)))
     if not tests:
         found.append("no test file changed: commit failing tests, or set no_tests_reason")
     for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
@@ -164,7 +90,16 @@ def check_spec_commits(
     verdict = _fail_findings(ctx, start, head, changes, tests)
     if verdict.ok:  # verify's fails-before-fix need not run these tests again (CHK-17)
         save_spec_proof(ctx, start, head, [c.path for c in tests])
-    return verdict
+    seen = verdict.spec_tests
+    return replace(verdict, spec_tests=None if seen is None else own.kept(seen))
+
+
+@dataclass(frozen=True)
+class _AtHead:
+    """SPEC-83's findings at the spec's head, and the spec's tests as its run showed them."""
+
+    found: list[str]
+    seen: SpecTests
 
 
 def _fail_findings(
@@ -183,7 +118,9 @@ def _fail_findings(
     """
     if len(tests) == len(changes):
         at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], _nothing)
-        return at_head if isinstance(at_head, SpecCheck) else SpecCheck(tuple(at_head))
+        if isinstance(at_head, SpecCheck):
+            return at_head
+        return SpecCheck(tuple(at_head.found), spec_tests=at_head.seen)
     with Beside(ctx, lambda c: _passing_reverted(c, start, head, changes, tests)) as beside:
         at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], beside.start)
         if isinstance(at_head, SpecCheck):
@@ -192,7 +129,7 @@ def _fail_findings(
         reverted = beside.result()
     if isinstance(reverted, SpecCheck):
         return reverted
-    return SpecCheck((*at_head, *reverted))
+    return SpecCheck((*at_head.found, *reverted), spec_tests=at_head.seen)
 
 
 def _nothing() -> None:
@@ -205,9 +142,14 @@ def _failing_at_head(
     changes: Sequence[Change],
     files: list[str],
     set_up: Callable[[], None],
-) -> SpecCheck | list[str]:
-    """SPEC-83's findings: the suite at the head must fail, and only in the new tests."""
+) -> SpecCheck | _AtHead:
+    """SPEC-83's findings: the suite at the head must fail, and only in the new tests.
+
+    The run's report names the spec's tests, kept for every later verify (`core.spec_tests`).
+    """
     suite = run_suite(ctx, "spec", set_up=set_up)
+    kept = [c.path for c in changes if c.path in set(files) and c.status != "D"]
+    seen = spec_tests_seen(suite.verdict.report, kept)
     found: list[str] = []
     if (broken := suite.environment) is not None:
         mine = blame_change(ctx, suite, start)
@@ -230,7 +172,7 @@ def _failing_at_head(
                 "the test command fails at the spec's head, but none of the spec writer's "
                 f"tests do: {listing(suite.verdict.failures)}"
             )
-    return found
+    return _AtHead(found, seen)
 
 
 def _passing_reverted(
@@ -275,21 +217,3 @@ def _passing_reverted(
                 f"so the stubs broke something:\n{reverted.test.tail[-1500:]}"
             )
     return found
-
-
-def spec_test_findings(checkout: Path, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
-    """The spec writer's test files (start..spec_sha) the checkout's HEAD changed or deleted.
-
-    The implementer may not change them (IMPL-12); each finding names the file.
-    """
-    head = plain.head(checkout)
-    found: list[str] = []
-    for change in plain.changes(checkout, start, spec_sha):
-        if not matches_any(change.path, paths.tests):
-            continue
-        now = plain.blob(checkout, head, change.path)
-        if now == plain.blob(checkout, spec_sha, change.path):
-            continue
-        what = "deleted" if now is None else "changed"
-        found.append(f"{change.path}: the spec writer's test was {what}; put it back as it was")
-    return tuple(found)
