@@ -21,7 +21,7 @@ ADD = "def add(a, b):\n    return a + b\n\n\n"
 DESCRIBE = ADD + "def describe(value):\n    return repr(value)\n"
 GUARDED = ADD + (
     "def describe(value):\n    try:\n        return repr(value)\n"
-    "    except Exception as exc:  # noqa: BLE001\n"
+    "    except Exception as exc:\n"
     "        return f'<{type(value).__name__}: repr raised {exc!r}>'\n"
 )
 PLUGIN = (
