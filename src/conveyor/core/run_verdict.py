@@ -34,6 +34,7 @@ READERS: dict[str, Reader] = {
     "libtest": read_libtest,
     "ctest": read_ctest,
 }
+_FILE_SUFFIX = re.compile(r"\.(?:py|[cm]?[jt]sx?|go|rs|c|cc|cpp|java|kt)$")
 _SIGNALLED = 128
 _INTERRUPTED = 2
 _NOT_RUN = {
@@ -69,6 +70,11 @@ def runner_shown(output: str) -> Runner | None:
             if found is None or match.start() > found[0]:
                 found = (match.start(), name)
     return runner_named(found[1]) if found is not None else None
+
+
+def _names_file(part: str) -> bool:
+    """Whether an id's first part is a file's path (`tests/test_a.py`, `test/a.test.js`)."""
+    return "/" in part or bool(_FILE_SUFFIX.search(part))
 
 
 def _environment(why: str, cause: Cause = Cause.COMMAND) -> TestVerdict:
@@ -117,7 +123,10 @@ def _by_status(
 ) -> TestVerdict:
     """A status that means failing tests, read with the report or the output."""
     if report is not None:
-        return TestVerdict(RunKind.FAILED, report.failures or None)
+        # A report whose failed cases name no file (mocha's xunit, ctest's, jest-junit
+        # without its file attribute: `suite::title`) is known only against the base's.
+        filed = all(_names_file(f.split("::", 1)[0]) for f in report.failures)
+        return TestVerdict(RunKind.FAILED, report.failures or None, files_known=filed)
     read = reading()
     if runner is not None and runner.exits.results_shown and not read.ran:
         why = f"{runner.name} exited {exit_code} without reporting any test"

@@ -106,7 +106,8 @@ class Context:
         shared: SharedEnv | None,
         files: Sequence[str] | None = None,
     ) -> CommandResult:
-        """Run the tests in `tree` (see `test_command`), asking for a JUnit report.
+        """Run the tests in `tree` (see `test_command`), asking for a JUnit report, with
+        `CI=true` as on a CI runner (unless CI is set).
 
         A tree given the `shared` environment gets its import roots first on PYTHONPATH.
         """
@@ -123,4 +124,7 @@ class Context:
         report = report_path(self.logs_dir, name)
         clear_report(report)
         asked = with_report(env, report) | dict.fromkeys(report_vars(), str(report))
+        # As on a CI runner: jest then never writes a missing snapshot (its --ci), vitest and
+        # jest never wait in watch mode. A CI the user passes through is kept.
+        asked.setdefault("CI", "true")
         return self.run(name, command, tree, asked)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.import_errors import not_the_change
+from conveyor.core.junit import parse_report
 from conveyor.core.run_verdict import classify_run, runner_shown
 from conveyor.core.runners import RUNNERS, runner_named
 from conveyor.core.test_runs import Cause, RunKind
@@ -168,3 +169,22 @@ def test_pytests_statuses_stay_pytests_own() -> None:
     assert classify_run(4, output("mocha-3-failing"), runner=runner_named("mocha")).kind is (
         RunKind.FAILED
     )
+
+
+XUNIT = """<testsuite name="Mocha Tests" tests="2" failures="1">
+<testcase classname="titleCase" name="capitalises every word" time="0.001">
+<failure message="expected">AssertionError</failure></testcase>
+<testcase classname="capitalise" name="capitalises the first letter" time="0"/>
+</testsuite>"""
+
+
+def test_a_report_whose_cases_name_no_file_is_known_only_against_the_base() -> None:
+    """mocha's xunit reporter names no file: which tests failed is not read as files."""
+    report = parse_report(XUNIT)
+    assert report is not None
+    verdict = classify_run(1, "", report=report, runner=runner_named("mocha"))
+    assert verdict.failures == frozenset({"titleCase::capitalises every word"})
+    assert not verdict.files_known
+    pytest_like = parse_report(XUNIT.replace('classname="titleCase"', 'file="test/t.js"'))
+    assert pytest_like is not None
+    assert classify_run(1, "", report=pytest_like, runner=runner_named("mocha")).files_known
