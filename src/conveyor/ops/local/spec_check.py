@@ -26,6 +26,7 @@ from conveyor.git.plain import Change
 from conveyor.ops.local.spec_own import spec_own
 from conveyor.ops.local.spec_scope import scope_findings, stub_findings
 from conveyor.ops.local.ts_emit import NO_TYPESCRIPT
+from conveyor.verify import setup_step
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
@@ -81,6 +82,10 @@ def check_spec_commits(
         return SpecCheck(tuple(found), spec_tests=own.kept(SpecTests(no_tests=no_tests_reason)))
     if not tests:
         found.append("no test file changed: commit failing tests, or set no_tests_reason")
+    if ctx.envs_dir is not None and ctx.commands.setup is not None:
+        # Lint and typecheck may need what setup makes (`node_modules/.bin/tsc`, a venv's
+        # mypy): the shared setup's products are linked in first; the suite reuses them.
+        setup_step.prepare(ctx, "spec setup", ctx.checkout, ctx.commands.test)
     for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
         run = ctx.run(f"spec {name}", command)
         if not run.ok:
