@@ -200,6 +200,7 @@ def _context(
         forge=started.ops.forge,
         ops=started.ops,
         push=workspace.pusher,
+        seen=workspace.pusher.seen,
         environ=environ,
         command_env=command_env(
             config,

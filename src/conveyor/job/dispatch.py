@@ -30,13 +30,13 @@ from conveyor.ops.forge.forge_effects import (
     run_prepare,
     save_spec_file,
 )
-from conveyor.ops.forge.job_parts import PushRefused
+from conveyor.ops.forge.job_parts import BranchHeld, PushRefused
 from conveyor.stages import effects as fx
 from conveyor.stages import effects_merge as mx
 from conveyor.stages import effects_review as rx
 
 E = TypeVar("E", bound=fx.Effect)
-Outcome = fx.Result | PushRefused | ScenarioMissing
+Outcome = fx.Result | PushRefused | BranchHeld | ScenarioMissing
 Op = Callable[[JobContext, IssueState, fx.Effect], Outcome]
 
 

@@ -27,7 +27,7 @@ from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.ops.forge.branch_effects import scope_check
 from conveyor.ops.forge.forge_effects import SPEC_MD
 from conveyor.ops.forge.issue_md import read_taken
-from conveyor.ops.forge.job_parts import PushRefused
+from conveyor.ops.forge.job_parts import BranchHeld, PushRefused
 from conveyor.ops.forge.stack import measure_from
 from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition
@@ -80,7 +80,7 @@ def build_inputs(ctx: JobContext) -> Inputs:
 
 def perform(
     ctx: JobContext, state: IssueState, effect: Effect
-) -> Result | PushRefused | ScenarioMissing:
+) -> Result | PushRefused | BranchHeld | ScenarioMissing:
     """Carry out one effect with the op that does it and return its result (see `job/dispatch.py`).
 
     A push the forge refused is `PushRefused`, a session the scripted agent's scenario cannot
@@ -113,6 +113,10 @@ def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
             reason = f"the forge refused the push: {result.reason}"
             return carry_out(
                 ctx, with_unasked(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
+            )
+        if isinstance(result, BranchHeld):  # a person's work on the branch (SPEC-128)
+            return carry_out(
+                ctx, with_unasked(ctx, Stopped(StopCode.BRANCH_CHANGED, result.reason, current))
             )
         if isinstance(result, ScenarioMissing):
             # The same session would miss again however often it ran: stop now, not after

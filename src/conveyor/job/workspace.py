@@ -23,7 +23,7 @@ from conveyor.git.rescue import can_continue, find_unpushed, move_branch, rescue
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.layout import JobPaths, leftover_checkouts
-from conveyor.ops.local.job_push import JobPusher
+from conveyor.ops.local.job_push import HeadsSeen, JobPusher
 
 CACHE = "cache.git"
 
@@ -69,7 +69,9 @@ def prepare_workspace(
         cache, paths.checkout, url, branch=branch, base=base, env=env, start=start
     )
     install_checkout_hooks(repo, auth.nonce, commit_msg_hook(trailer_role))
-    pusher = JobPusher(repo, auth)
+    # The branch as fetched, before any session could touch the checkout's refs (SPEC-128).
+    seen = HeadsSeen({f"refs/heads/{branch}": read_ref(repo, f"refs/remotes/origin/{branch}")})
+    pusher = JobPusher(repo, auth, seen=seen)
     rescues: list[Rescue] = []
     lost: list[str] = []
     leftovers = leftover_checkouts(paths.home, issue, paths.job_dir) if rescue else []

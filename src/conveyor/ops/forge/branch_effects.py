@@ -8,7 +8,15 @@ from __future__ import annotations
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, plain, run_git
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
+from conveyor.ops.forge.held_work import held_work
+from conveyor.ops.forge.job_parts import (
+    BranchHeld,
+    JobHands,
+    JobPlace,
+    JobPulse,
+    JobSubject,
+    PushRefused,
+)
 from conveyor.ops.forge.open_pr import ensure_start_commit, find_or_open_draft
 from conveyor.ops.forge.stack import measure_from, pr_base_for
 from conveyor.ops.forge.wiki_effects import push_wiki_branch
@@ -140,21 +148,29 @@ def reset_branch(
     state: IssueState,
     *,
     effect: ResetBranch,
-) -> Done | PushRefused:
+) -> Done | PushRefused | BranchHeld:
     """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99).
 
     The stage made it when the spec began at the base, or at a stacked issue's
     prerequisite head. The wiki branch goes back to where the spec began the same way.
+    A reset never discards a person's work (SPEC-128): when the forge's head is not the
+    one this job last fetched or pushed (someone pushed during the session), or the
+    branch has commits since the start that no pipeline role made, nothing is reset.
     """
+    remote = who.forge.get_branch(what.branch)
+    start = measure_from(where.git, what.base, state)
+    if remote is not None:
+        held = held_work(what, where, who, remote.sha, (effect.to_sha, start))
+        if held is not None:
+            return held
     wiki_reset = reset_wiki(where.wiki, effect.wiki_sha)
     if wiki_reset is not None and not wiki_reset.ok:
         return PushRefused(f"reset of the wiki's branch refused: {wiki_reset.error}")
     run_git(["reset", "--hard", effect.to_sha], cwd=where.checkout, env=where.git.env)
-    remote = who.forge.get_branch(what.branch)
     refused = None
     if remote is None:
         return Done()
-    if is_ancestor(where.git, effect.to_sha, measure_from(where.git, what.base, state)):
+    if is_ancestor(where.git, effect.to_sha, start):
         refused = _push(what, who, pulse, None, lease=remote.sha)
     elif remote.sha != effect.to_sha:
         refused = _push(what, who, pulse, effect.to_sha, lease=remote.sha)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from conveyor.agents.control import refused_paths
@@ -29,18 +29,46 @@ class Pusher(Protocol):
 
 
 @dataclass(frozen=True)
+class HeadsSeen:
+    """The head of each remote ref as this job last fetched or pushed it (SPEC-128).
+
+    Kept in the job's memory, not in the checkout: a session can rewrite the checkout's
+    refs, never this. A ref never named here is unknown (`known` False).
+    """
+
+    heads: dict[str, str | None] = field(default_factory=dict)
+
+    def known(self, ref: str) -> bool:
+        """Whether the job fetched or pushed `ref`."""
+        return ref in self.heads
+
+    def get(self, ref: str) -> str | None:
+        """The head last fetched or pushed (None: the ref did not exist)."""
+        return self.heads.get(ref)
+
+    def saw(self, ref: str, sha: str | None) -> None:
+        """Record `ref` at `sha` (None: deleted)."""
+        self.heads[ref] = sha
+
+
+@dataclass(frozen=True)
 class JobPusher:
-    """`JobHands.push`: pushes from the checkout to `origin` with the job's credentials."""
+    """`JobHands.push`: pushes from the checkout to `origin` with the job's credentials, and
+    records each ref it pushed in `seen`."""
 
     repo: Repo
     auth: PushAuth
     remote: str = "origin"
+    seen: HeadsSeen = field(default_factory=HeadsSeen)
 
     def __call__(
         self, src: str | None, dst: str, *, lease: str | None = None, force: bool = False
     ) -> PushResult:
         """Push one ref (see `Pusher`)."""
-        return push_ref(self.repo, self.remote, src, dst, self.auth, lease=lease, force=force)
+        done = push_ref(self.repo, self.remote, src, dst, self.auth, lease=lease, force=force)
+        if done.ok:
+            self.seen.saw(dst, done.sha)
+        return done
 
 
 @dataclass(frozen=True)
