@@ -16,11 +16,12 @@ from typing import Protocol, TypeVar
 
 from conveyor.core.budget import give_back_ahead
 from conveyor.core.replies import SpecReply
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.dispatch import DISPATCH, end_alongside
+from conveyor.job.earlier_work import branch_commits, handoff_kept
 from conveyor.job.effects_session import ScenarioMissing, quick_checks
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.runner_ends import carry_out, restore_spec_md
@@ -58,9 +59,10 @@ class Drivable(Protocol[M]):
         ...
 
 
-def build_inputs(ctx: JobContext) -> Inputs:
+def build_inputs(ctx: JobContext, state: IssueState) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
     taken = read_taken(ctx.where.issue_file.parent)
+    triage = ctx.what.stage is Stage.TRIAGE
     return Inputs(
         issue=ctx.what.issue,
         title=taken.title if taken is not None else ctx.who.forge.get_issue(ctx.what.issue).title,
@@ -75,6 +77,9 @@ def build_inputs(ctx: JobContext) -> Inputs:
         withheld=taken.withheld if taken is not None else 0,
         wiki_dir=ctx.where.wiki.dir if ctx.where.wiki else None,
         wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
+        # Only triage reads them (TRI-14): other stages pay no git read for them.
+        branch_commits=branch_commits(ctx, state) if triage else (),
+        handoff_kept=triage and handoff_kept(ctx.where.run_dir),
     )
 
 
@@ -102,7 +107,7 @@ def with_unasked(ctx: JobContext, end: End) -> End:
 
 def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
     """Run `machine` from its start to its end."""
-    step = machine.start(build_inputs(ctx), state)
+    step = machine.start(build_inputs(ctx, state), state)
     while True:
         action = step.action
         current = step.memory.state

@@ -119,7 +119,9 @@ class Inputs:
     `head_sha` is the checkout's head when the job started; `withheld` how many
     comments `issue.md` left out; the file paths are what prompts point sessions at.
     `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
-    the job has a wiki checkout (WT-7).
+    the job has a wiki checkout (WT-7). `branch_commits` are the issue branch's commits past
+    the base as the job fetched it (`<short sha> <subject>`, oldest first), and
+    `handoff_kept` whether the run folder holds a writer's handoff (TRI-14).
     """
 
     issue: int
@@ -135,6 +137,8 @@ class Inputs:
     withheld: int = 0
     wiki_dir: str | None = None
     wiki_head: str | None = None
+    branch_commits: tuple[str, ...] = ()
+    handoff_kept: bool = False
 
 
 M = TypeVar("M")

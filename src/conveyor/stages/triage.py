@@ -177,6 +177,8 @@ def _launch(run: Triage) -> Effect:
         questions=run.inputs.limits.triage_questions,
         spec_so_far=run.state.spec,
         findings=run.findings,
+        branch_commits=run.inputs.branch_commits,
+        handoff_file=run.inputs.handoff_file if run.inputs.handoff_kept else None,
     )
     return launch.reader("triage", Role.TRIAGE, prompt.render(data), run.attempt)
 
