@@ -19,6 +19,7 @@ from conveyor.job.context import JobContext
 from conveyor.job.effects_session import ScenarioMissing, run_launch
 from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.hub import JobHub
+from conveyor.job.interrupted import with_interrupted
 from conveyor.ops.forge import branch_effects as branch
 from conveyor.ops.forge import checks_effects as checks
 from conveyor.ops.forge import merge_effects as merge
@@ -84,7 +85,7 @@ def launch(
     ahead = _AHEAD.setdefault(ctx.live.hub, Alongside())
     taken = ahead.take(effect)
     if taken is None:
-        told = with_fresh_comments(ctx, state, effect)
+        told = with_interrupted(ctx, state, with_fresh_comments(ctx, state, effect))
         ahead.start(
             tuple(zip(effect.alongside, told.alongside, strict=True)),
             lambda launched, handle: run_launch(ctx, launched, handle),
