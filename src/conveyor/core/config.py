@@ -17,6 +17,7 @@ from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_sandbox import Sandbox
+from conveyor.core.config_sessions import Sessions
 from conveyor.core.config_terms import (
     AgentName,
     PositiveInt,
@@ -160,6 +161,7 @@ class Config(Strict):
     escalation_command: str | None = None
     wiki: bool | Wiki = False
     sandbox: Sandbox = Sandbox()
+    sessions: Sessions = Sessions()
 
     @field_validator("repo")
     @classmethod

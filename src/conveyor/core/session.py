@@ -64,6 +64,10 @@ class ContextLimits:
     hard: int = 175_000
 
 
+# How hard the model thinks: levels claude, codex and opencode all take (`[sessions]`).
+Effort = Literal["low", "medium", "high"]
+
+
 @dataclass(frozen=True)
 class SessionSpec:
     """Everything the runner needs to launch one session.
@@ -87,6 +91,7 @@ class SessionSpec:
     context: ContextLimits = ContextLimits()
     timeout_seconds: float = 45 * 60
     max_turns: int | None = None
+    effort: Effort | None = None
     executable: str | None = None
     scenario: Path | None = None
     issue_file: Path | None = None

@@ -139,6 +139,8 @@ class CodexBackend:
             f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
             **provider_settings(spec.base_url),
             **git_root(spec),
+            # codex has no turn cap; its effort is a config key ([sessions], SessionSpec.effort).
+            **({"model_reasoning_effort": spec.effort} if spec.effort else {}),
             **spec.backend_settings,
         }
         argv: list[str] = []

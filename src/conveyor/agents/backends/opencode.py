@@ -95,7 +95,8 @@ class OpencodeBackend:
             task_file = spec.session_dir / "task.md"
             files[task_file] = task
             task = f"Your task is in the file {task_file}: read it in full, then do it."
-        argv = [executable, "run", "--format", "json", "--model", model, *spec.extra_args, task]
+        argv = [executable, "run", "--format", "json", "--model", model, *_variant(spec)]
+        argv += [*spec.extra_args, task]
         env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
         return Launch(argv=argv, stdin_text=None, files=files, env=env)
 
@@ -112,7 +113,8 @@ class OpencodeBackend:
         """`opencode run --session ID`: the same session (its config file kept), `text` next."""
         del mcp  # the config file written at launch still names the server
         config_path = spec.session_dir / "opencode.json"
-        argv = [executable, "run", "--format", "json", "--model", model, "--session", session_id]
+        argv = [executable, "run", "--format", "json", "--model", model, *_variant(spec)]
+        argv += ["--session", session_id]
         env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
         return Launch(argv=[*argv, *spec.extra_args, text], stdin_text=None, env=env)
 
@@ -180,3 +182,8 @@ class OpencodeParser:
         if part.get("reason") == "content-filter":
             self.state.refusal = self.state.final_text or "blocked by the content filter"
         return self.state.turn(usage)
+
+
+def _variant(spec: SessionSpec) -> list[str]:
+    """opencode's reasoning effort (`--variant`); it has no turn cap."""
+    return ["--variant", spec.effort] if spec.effort else []
