@@ -24,6 +24,7 @@ from conveyor.job.dispatch import DISPATCH, end_alongside
 from conveyor.job.earlier_work import branch_commits, handoff_kept
 from conveyor.job.effects_session import ScenarioMissing, quick_checks
 from conveyor.job.feedback import take_feedback_first
+from conveyor.job.instructions import take_instructions
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.ops.forge.branch_effects import scope_check
 from conveyor.ops.forge.forge_effects import SPEC_MD
@@ -80,6 +81,7 @@ def build_inputs(ctx: JobContext, state: IssueState) -> Inputs:
         # Only triage reads them (TRI-14): other stages pay no git read for them.
         branch_commits=branch_commits(ctx, state) if triage else (),
         handoff_kept=triage and handoff_kept(ctx.where.run_dir),
+        instructions=take_instructions(ctx),
     )
 
 

@@ -121,7 +121,8 @@ class Inputs:
     `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
     the job has a wiki checkout (WT-7). `branch_commits` are the issue branch's commits past
     the base as the job fetched it (`<short sha> <subject>`, oldest first), and
-    `handoff_kept` whether the run folder holds a writer's handoff (TRI-14).
+    `handoff_kept` whether the run folder holds a writer's handoff (TRI-14); `instructions`
+    name the copies of the repository's instruction files read from the base branch.
     """
 
     issue: int
@@ -139,6 +140,7 @@ class Inputs:
     wiki_head: str | None = None
     branch_commits: tuple[str, ...] = ()
     handoff_kept: bool = False
+    instructions: tuple[str, ...] = ()
 
 
 M = TypeVar("M")

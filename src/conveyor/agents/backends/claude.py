@@ -87,7 +87,9 @@ class ClaudeBackend:
         argv += list(spec.extra_args)
         # Claude gives an MCP server 30 s to start by default; on a loaded machine the relay
         # and the job's endpoint can take longer, and a session without its tools is lost.
-        env = {"MCP_TIMEOUT": MCP_START_MS}
+        # The checkout's CLAUDE.md files are an agent's to rewrite: the session reads the
+        # repository's instructions from the base branch instead (job/instructions.py).
+        env = {"MCP_TIMEOUT": MCP_START_MS, "CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1"}
         if spec.base_url:
             env["ANTHROPIC_BASE_URL"] = spec.base_url.rstrip("/")
         return Launch(

@@ -22,6 +22,9 @@ from conveyor.core.session import SessionSpec, Usage
 # session has a fresh HOME, so that was a registry download (tens of seconds) per session.
 # Our per-session config loads no plugins: keep npm to its (empty) cache, so it fails at once.
 OFFLINE_NPM = {"npm_config_offline": "true"}
+# No instructions or config from the checkout (an agent's to rewrite: its AGENTS.md,
+# CLAUDE.md, opencode.json): the session reads the base branch's copies (job/instructions.py).
+NO_PROJECT_FILES = {"OPENCODE_DISABLE_PROJECT_CONFIG": "1", "OPENCODE_DISABLE_CLAUDE_CODE": "1"}
 
 SERVER = "conveyor"
 MAX_ARG_TASK = 100_000
@@ -97,7 +100,7 @@ class OpencodeBackend:
             task = f"Your task is in the file {task_file}: read it in full, then do it."
         argv = [executable, "run", "--format", "json", "--model", model, *_variant(spec)]
         argv += [*spec.extra_args, task]
-        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM, **NO_PROJECT_FILES}
         return Launch(argv=argv, stdin_text=None, files=files, env=env)
 
     def resume(
@@ -115,7 +118,7 @@ class OpencodeBackend:
         config_path = spec.session_dir / "opencode.json"
         argv = [executable, "run", "--format", "json", "--model", model, *_variant(spec)]
         argv += ["--session", session_id]
-        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM, **NO_PROJECT_FILES}
         return Launch(argv=[*argv, *spec.extra_args, text], stdin_text=None, env=env)
 
     def parser(self) -> OpencodeParser:

@@ -43,6 +43,7 @@ EventKind = Literal[
     "restacked",
     "pr-retargeted",
     "network-blocked",
+    "instructions",
 ]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 
