@@ -72,8 +72,9 @@ def test_a_session_after_an_interrupted_one_is_told_so_first_and_how_far_it_got(
     again = world.drive(issue.number, through="implement")
     assert again.returncode == 0, again.stdout + again.stderr
     first, second = session_tasks(world, issue.number, "implement")
-    assert cut.name not in first
-    opening = second.split("\n\n", 1)[0]
+    opening, rest = second.split("\n\n", 1)
+    assert rest.split("\n\n", 1)[0] == first.split("\n\n", 1)[0]  # the note comes first
+    assert cut.name not in first.split("\n\n", 1)[0]
     assert cut.name in opening
     assert f"touch {reached}" in opening
     assert "Sum every item in total()" in opening

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from conveyor.core.agent_failure import InfraKind, retried
+from conveyor.core.backends import BackendName
 from conveyor.core.replies import Reply, reply_model, reply_schema
 from conveyor.core.session_box import SessionSandbox
-
-BackendName = Literal["claude", "codex", "opencode"]
 
 
 class SessionRole(StrEnum):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from conveyor.forge.pr_types import InlineComment, LabelEvent, PullFile, PullPage
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
@@ -30,6 +31,7 @@ from conveyor.forge.types import (
 )
 
 Permission = Literal["admin", "maintain", "write", "triage", "read", "none"]
+ReviewEvent = Literal["APPROVE", "REQUEST_CHANGES", "COMMENT"]
 
 
 class Forge(Protocol):
@@ -127,6 +129,16 @@ class Forge(Protocol):
         """Remove a label from an issue or PR; absent labels are not an error."""
         ...
 
+    # -- people ---------------------------------------------------------------
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; returns its assignees afterwards (the forge leaves
+        out, without an error, anyone who cannot be assigned here)."""
+        ...
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number` (`Validation` for anyone else)."""
+        ...
+
     # -- sub-issues -----------------------------------------------------------
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue number `child` as a sub-issue of `parent` (the client sends its id)."""
@@ -192,6 +204,32 @@ class Forge(Protocol):
 
     def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
         """Every inline review comment of PR `number`, oldest first."""
+        ...
+
+    # -- reviewing a person's PR -------------------------------------------------
+    def list_open_prs(self, etag: str | None = None) -> PullPage:
+        """Open PRs, most recently updated first; conditional on `etag`."""
+        ...
+
+    def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
+        """The files PR `number` changes (at most 3000, as GitHub lists them)."""
+        ...
+
+    def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
+        """Who added and removed the labels of issue or PR `number`, oldest first."""
+        ...
+
+    def create_review(
+        self,
+        number: int,
+        body: str,
+        event: ReviewEvent | None = "COMMENT",
+        comments: Sequence[InlineComment | tuple[str, int, str]] = (),
+        *,
+        commit_id: str | None = None,
+    ) -> Review:
+        """Submit one review of PR `number` at `commit_id` (None: its head), with inline
+        comments on lines of its diff; event None leaves it pending."""
         ...
 
     # -- branches -------------------------------------------------------------

@@ -27,6 +27,7 @@ class Issue:
 
     `edits` says who last edited the body (GraphQL's reads); None when the read could not
     say (REST's), which the trust rules treat as an edit they cannot trust (TRUST-12).
+    `milestone` is its milestone's title.
     """
 
     number: int
@@ -42,6 +43,8 @@ class Issue:
     updated_at: datetime
     html_url: str
     edits: Edits | None = None
+    assignees: tuple[str, ...] = ()
+    milestone: str | None = None
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,11 @@ def build_inputs(ctx: JobContext, state: IssueState) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
     taken = read_taken(ctx.where.issue_file.parent)
     triage = ctx.what.stage is Stage.TRIAGE
+    intake = ctx.what.config.intake
+    oversize = None
+    if intake.max_size is not None and ctx.what.stage is Stage.TRIAGE:
+        # The job read the issue when it claimed it: this read is answered from that copy.
+        oversize = intake.oversize(ctx.who.forge.get_issue(ctx.what.issue).labels)
     return Inputs(
         issue=ctx.what.issue,
         title=taken.title if taken is not None else ctx.who.forge.get_issue(ctx.what.issue).title,
@@ -78,6 +83,8 @@ def build_inputs(ctx: JobContext, state: IssueState) -> Inputs:
         withheld=taken.withheld if taken is not None else 0,
         wiki_dir=ctx.where.wiki.dir if ctx.where.wiki else None,
         wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
+        oversize=oversize,
+        hand_over=ctx.what.config.handover.by_person,
         # Only triage reads them (TRI-14): other stages pay no git read for them.
         branch_commits=branch_commits(ctx, state) if triage else (),
         handoff_kept=triage and handoff_kept(ctx.where.run_dir),

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conveyor.agents.launch import launch
-from conveyor.core.session import BackendName, SessionStatus
+from conveyor.core.backends import BackendName
+from conveyor.core.session import SessionStatus
 from conveyor.testing.fake_model import CallTool, FakeModel, Script
 from tests.contract.realcli.launches import environ, session
 

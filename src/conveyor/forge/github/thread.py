@@ -147,7 +147,8 @@ def to_thread_comment(node: dict[str, Any]) -> Comment:
 
 
 def to_thread_issue(node: dict[str, Any]) -> Issue:
-    """An `Issue` node as REST's issue."""
+    """An `Issue` node as REST's issue (its assignees and milestone are not asked: a job
+    never reads them, only the orchestrator's list does)."""
     state: Literal["open", "closed"] = "open" if node["state"] == "OPEN" else "closed"
     reason = node.get("stateReason")
     labels = node.get("labels") or {}
