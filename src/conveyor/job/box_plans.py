@@ -112,11 +112,15 @@ def job_box(config: Config) -> Box:
     return select_box(config.sandbox.mode)
 
 
-def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
-    """The boxing of a job's commands: setup reaches exactly the hosts `[sandbox]
-    setup_network` names, through the allowlisting proxy; no other command has a network."""
+def command_boxing(
+    box: Box, config: Config, plan: BoxPlan, environ: Mapping[str, str] | None = None
+) -> Boxing:
+    """The boxing of a job's commands: setup goes through the allowlisting proxy, which lets
+    through exactly the hosts `[sandbox] setup_network` names (none: nothing, but each host
+    setup tried is named when it fails); no other command has a network."""
     hosts = config.sandbox.setup_network or ()
-    return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
+    owner = tuple((k, environ[k]) for k in ("HOME", "PATH") if environ and k in environ)
+    return Boxing(box, plan, "proxy", setup_hosts=hosts, owner=owner)
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:
