@@ -19,11 +19,13 @@ from conveyor.job.box_plans import (
     job_box,
     job_caches,
     job_tools,
+    setup_hosts,
 )
 from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
 from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.describe import describe
+from conveyor.sandbox.registry_config import registry_vars
 from conveyor.verify.boxing import Opening, command_plan
 from conveyor.verify.reports import report_path
 
@@ -38,17 +40,13 @@ def session_role(role: JobRole) -> SessionRole:
     return SessionRole.WRITER if role is JobRole.WRITER else SessionRole.READER
 
 
-PIP_SETTINGS = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_TRUSTED_HOST")
-
-
 def cache_vars(environ: Mapping[str, str], cache_dir: Path) -> dict[str, str]:
-    """A persistent cache home for commands, and the user's pip configuration.
+    """A persistent cache home for commands, and the user's pip configuration file.
 
     Set-up commands then reuse downloads across jobs (pip, and tools that follow
     XDG_CACHE_HOME) and reach the indexes the user configured for pip.
     """
     out = {"XDG_CACHE_HOME": str(cache_dir), "PIP_CACHE_DIR": str(cache_dir / "pip")}
-    out |= {name: environ[name] for name in PIP_SETTINGS if name in environ}
     home = Path(environ.get("HOME", "/nonexistent"))
     config_home = Path(environ.get("XDG_CONFIG_HOME", str(home / ".config")))
     candidates = [environ.get("PIP_CONFIG_FILE"), config_home / "pip" / "pip.conf"]
@@ -69,8 +67,10 @@ def command_env(
 ) -> dict[str, str]:
     """The allowlisted environment of commands running agent-written code (no token).
 
-    With `commands.shared_cache` (the default) and a `cache_dir`, commands also
-    get a persistent cache home and the user's pip configuration (`cache_vars`).
+    Commands get the registries the owner's tools are set up for (`registry_vars`:
+    pip's, uv's, npm's, Go's, as outside the box). With `commands.shared_cache` (the
+    default) and a `cache_dir`, they also get a persistent cache home and the user's pip
+    configuration file (`cache_vars`).
     """
     env = build_env(
         environ,
@@ -81,6 +81,7 @@ def command_env(
         passthrough=config.passthrough_env,
         token_env=token_env_names(config),
     )
+    env |= registry_vars(environ)
     if config.commands.shared_cache and cache_dir is not None:
         env |= cache_vars(environ, cache_dir)
     return env
@@ -135,7 +136,8 @@ def sandbox_entry(
     """What the job's box enforces for its commands, drawn from the plans the job uses.
 
     `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
-    (the caches writable, the network `[sandbox] setup_network` allows). Each path given
+    (the caches writable, the registries it may reach under `allow`, each with why: the
+    ones `[sandbox] setup_network` names, else its tools' own). Each path given
     back says why; `not_given` lists what a command named, or the config asked for, that
     no box may see (a script in the config folder, a cache holding a home), and why.
     """
@@ -159,7 +161,11 @@ def sandbox_entry(
     drawn: dict[str, object] = {}
     for name, setup in (("commands", False), ("setup", True)):
         opening = Opening(checkout, (checkout, logs), envs, setup)
-        drawn[name] = describe(box, command_plan(boxing, opening, env, create=False))
+        drawn[name] = dict(describe(box, command_plan(boxing, opening, env, create=False)))
+    if box.confined:
+        hosts = setup_hosts(config, environ, None)
+        allow = [{"host": r.host, "why": r.why} for r in hosts]
+        drawn["setup"] = {**drawn["setup"], "allow": allow}  # type: ignore[dict-item]
     refused = job_tools(config, hidden, environ, checkout).refused
     refused += job_caches(config, hidden, environ).refused
     drawn["not_given"] = [{"path": str(g.path), "why": g.why} for g in refused]

@@ -28,6 +28,9 @@ ENV_MISSING = re.compile(r"env: '?([^\s':]+)'?: No such file or directory")
 PATH_WORD = re.compile(r"(?<![\w.~/$-])(/[^\s'\"`:;,()<>|&*?\[\]{}]+)")
 SHOWS = ("--ro-bind", "--ro-bind-try", "--bind", "--tmp")
 COVERS = ("--tmpfs", "--null")
+# A loopback URL: the box's loopback is its own, so one not forwarded is refused there,
+# never reaching the proxy that would have named it.
+LOOPBACK_URL = re.compile(r"https?://(127\.[0-9.]+|localhost|\[::1\])(?::([0-9]+))?")
 MAX_HINTS = 5
 CANNOT_RUN = (126, 127)
 
@@ -100,6 +103,16 @@ def blocked_hints(blocked: Iterable[tuple[str, int]]) -> list[str]:
     return [f"the box blocked {', '.join(hosts)}: add {names} to `setup_network` under [sandbox]"]
 
 
+def loopback_missed(output: str, allowed: Sequence[str]) -> list[tuple[str, int]]:
+    """The loopback endpoints `output` names that setup may not reach."""
+    found = []
+    for host, port in LOOPBACK_URL.findall(output):
+        number = int(port) if port else 80
+        if f"{host}:{number}" not in allowed and not (number == 80 and host in allowed):
+            found.append((host, number))
+    return found
+
+
 def box_hints(
     command: str,
     output: str,
@@ -141,5 +154,7 @@ def explained(
     if not (always or opening.setup or blocked or result.exit_code in CANNOT_RUN):
         return result
     plan = command_plan(boxing, opening, env, create=False)
+    if opening.setup:
+        blocked = [*blocked, *loopback_missed(result.tail, boxing.setup_hosts)]
     hints = box_hints(result.command, result.tail, plan, dict(boxing.owner), blocked)
     return replace(result, box=hints) if hints else result

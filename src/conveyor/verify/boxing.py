@@ -20,8 +20,8 @@ from conveyor.sandbox.proxy import Blocked, NetworkProxy, bridge_argv, bridge_fi
 
 # The cache folders commands are given (`job.boundary.cache_vars`); setup fills them.
 CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR")
-# Files the environment names that a command reads (the user's pip configuration).
-READ_VARS = ("PIP_CONFIG_FILE",)
+# Files the environment names that a command reads (the user's pip and uv configuration).
+READ_VARS = ("PIP_CONFIG_FILE", "UV_CONFIG_FILE")
 
 
 @dataclass(frozen=True)
