@@ -37,6 +37,11 @@ YARN = ("registry.yarnpkg.com",)
 CRATES = ("index.crates.io", "static.crates.io", "crates.io")
 RUBYGEMS = ("rubygems.org", "index.rubygems.org")
 WORD = re.compile(r"[A-Za-z0-9_.+-]+")
+# An index or registry named on the command line (pip, uv, npm, yarn, pnpm).
+FLAG_URL = re.compile(
+    r"(?:--(?:extra-)?index-url|--default-index|--index|--find-links|--registry|-i|-f)"
+    r"[=\s]+['\"]?(https?://[^\s'\"]+)"
+)
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,12 @@ def setup_registries(
     if not command:
         return ()
     tools = setup_tools(command, checkout)
-    found: list[Registry] = []
+    found = [
+        Registry(host, "named on the setup's command line")
+        for text in _texts(command, checkout)
+        for url in FLAG_URL.findall(text)
+        if (host := host_of(url)) is not None
+    ]
     if "python" in tools:
         indexes, replaced = python_indexes(environ, checkout)
         found += _hosts(indexes, "Python")

@@ -145,3 +145,13 @@ def test_the_owners_registries_reach_the_box_without_their_tokens(home: Path) ->
         "npm_config_registry": "https://npm.corp.example/",
     }
     assert "SECRET" not in repr(found)
+
+
+def test_an_index_named_on_the_command_line_is_reached(home: Path) -> None:
+    """`pip install -i URL`, `--extra-index-url=URL`, `npm ci --registry URL`."""
+    command = (
+        "pip install -i http://127.0.0.1:3141/simple/ --extra-index-url=https://x.example/s "
+        "&& npm ci --registry https://npm.example/"
+    )
+    hosts = _hosts(command, {"HOME": str(home)})
+    assert hosts[:3] == ["127.0.0.1:3141", "x.example", "npm.example"]

@@ -125,12 +125,14 @@ def build_app(
     seed: int | None = None,
     pipeline_home: Path | None = None,
     transcripts: TranscriptReader | None = None,
+    ci_network: str = "none",
 ) -> Starlette:
     """The emulator's ASGI app over the store in `data_dir` (created when missing).
 
     `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows;
     `transcripts` reads an issue's agent sessions for its page and transcript pages
-    (`conveyor.job.transcripts.home_transcripts`).
+    (`conveyor.job.transcripts.home_transcripts`); `ci_network` is the CI's network for
+    repositories that name none (`emulator/hooks/ci_network.py`).
     """
     modules = route_modules()  # imported above: that registered their tables
     store = Store.open(data_dir)
@@ -141,6 +143,7 @@ def build_app(
         rng=random.Random(seed),
         pipeline_home=pipeline_home,
         transcripts=transcripts,
+        ci_network=ci_network,
     )
     routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
 
@@ -214,6 +217,7 @@ def serve(
     on_ready: Callable[[str], None] | None = None,
     pipeline_home: Path | None = None,
     transcripts: TranscriptReader | None = None,
+    ci_network: str = "none",
 ) -> None:
     """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
     app = build_app(
@@ -223,6 +227,7 @@ def serve(
         seed=seed,
         pipeline_home=pipeline_home,
         transcripts=transcripts,
+        ci_network=ci_network,
     )
     sock = bind(host, port)
     remember_port(data_dir, sock)

@@ -36,6 +36,7 @@ class ForgeServer:
         pipeline_home: Path | None = None,
         transcripts: TranscriptReader | None = None,
         port: int = 0,
+        ci_network: str = "none",
     ) -> None:
         self.data_dir = data_dir
         self._port = port
@@ -45,6 +46,7 @@ class ForgeServer:
             "seed": seed,
             "pipeline_home": pipeline_home,
             "transcripts": transcripts,
+            "ci_network": ci_network,
         }
         self.url = ""
         self.state: EmulatorState | None = None
@@ -118,6 +120,7 @@ class ForgeServer:
         wiki: bool = False,
         wiki_src: Path | None = None,
         ci_base: bool = False,
+        ci_network: str | None = None,
     ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `emulator.repos.create.create_repo`)."""
         return create_repo(
@@ -131,6 +134,7 @@ class ForgeServer:
             wiki_src=wiki_src,
             store=self._shared_store(),
             ci_base=ci_base,
+            ci_network=ci_network,
         )
 
     def create_wiki(self, slug: str, src: Path | None = None) -> str:
