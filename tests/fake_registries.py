@@ -10,11 +10,13 @@ import hashlib
 import http.server
 import io
 import json
+import re
 import tarfile
 import threading
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 WHEEL_NAME = "fakepkg-1.0-py3-none-any.whl"
 NPM_NAME = "fakenpm"
@@ -105,20 +107,34 @@ def _serve(routes: Callable[[str, int], tuple[str, bytes] | None]) -> Served:
     return served
 
 
-def serve_index(wheel: bytes | None = None) -> Served:
-    """A PEP 503 simple index with one project, `fakepkg`, and its wheel."""
-    data = wheel or make_wheel()
-    digest = hashlib.sha256(data).hexdigest()
-    page = f'<a href="/files/{WHEEL_NAME}#sha256={digest}">{WHEEL_NAME}</a>\n'.encode()
+def _project(filename: str) -> str:
+    return re.sub(r"[-_.]+", "-", filename.split("-", 1)[0]).lower()
+
+
+def serve_index(wheelhouse: Path | None = None) -> Served:
+    """A PEP 503 simple index with `fakepkg` (its wheel made here) and every wheel of
+    `wheelhouse`, each project on its own page."""
+    wheels = {WHEEL_NAME: make_wheel()}
+    if wheelhouse is not None:
+        wheels |= {p.name: p.read_bytes() for p in sorted(wheelhouse.glob("*.whl"))}
+    pages: dict[str, list[str]] = {}
+    for name, data in wheels.items():
+        digest = hashlib.sha256(data).hexdigest()
+        pages.setdefault(_project(name), []).append(
+            f'<a href="/files/{name}#sha256={digest}">{name}</a>'
+        )
 
     def routes(path: str, port: int) -> tuple[str, bytes] | None:
         del port
         if path in ("/simple/", "/simple"):
-            return "text/html", b'<a href="/simple/fakepkg/">fakepkg</a>\n'
-        if path.rstrip("/") == "/simple/fakepkg":
-            return "text/html", page
-        if path == f"/files/{WHEEL_NAME}":
-            return "application/octet-stream", data
+            links = "".join(f'<a href="/simple/{p}/">{p}</a>\n' for p in sorted(pages))
+            return "text/html", links.encode()
+        project = path.removeprefix("/simple/").strip("/")
+        if path.startswith("/simple/") and _project(project) in pages:
+            return "text/html", "\n".join(pages[_project(project)]).encode()
+        name = path.removeprefix("/files/")
+        if path.startswith("/files/") and name in wheels:
+            return "application/octet-stream", wheels[name]
         return None
 
     return _serve(routes)
