@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import conveyor
+from conveyor.core.backends import facts_of
 from conveyor.core.session import SessionRole, SessionSpec
 from conveyor.core.session_box import SandboxMode
 from conveyor.sandbox import Box, BoxPlan, select_box
@@ -183,7 +184,8 @@ def session_plan(
     """What the session's CLI sees (`sockets`: the MCP endpoint's and the proxy's folders)."""
     control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
     # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
-    reader = spec.role is SessionRole.READER and spec.backend == "codex"
+    facts = facts_of(spec.backend)
+    reader = spec.role is SessionRole.READER and facts is not None and facts.reader_read_only
     own = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
     writable: tuple[Path, ...] = (*own, *spec.sandbox.caches)
     readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]

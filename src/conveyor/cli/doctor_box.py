@@ -26,7 +26,7 @@ from conveyor.git.runner import GitEnv, GitError, Identity, Repo
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.boundary import command_env
 from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box, make_folders
-from conveyor.job.main import repo_home
+from conveyor.job.layout import repo_home
 from conveyor.sandbox import BoxUnavailable
 from conveyor.verify.context import Context
 
@@ -84,7 +84,7 @@ def check_box_trial(
         if config.account.app is not None
         else read_token(config, environ, config_dir)
     )
-    home = repo_home(config, environ)
+    home = repo_home(config, environ, config_dir)
     with tempfile.TemporaryDirectory(prefix="conveyor-doctor-") as tmp:
         root = Path(tmp)
         try:

@@ -68,6 +68,7 @@ def serve(
     from conveyor.emulator.app.asgi import serve as run_server
     from conveyor.emulator.model.ci_network import parse_ci_network
     from conveyor.job.transcripts import home_transcripts
+    from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 
     try:
         network = parse_ci_network(ci_network)
@@ -92,7 +93,7 @@ def serve(
             list_lag_ms=list_lag_ms,
             seed=seed,
             on_ready=ready,
-            pipeline_home=pipeline,
+            pipeline=None if pipeline is None else PipelineFiles(pipeline),
             transcripts=None if pipeline is None else home_transcripts(pipeline),
             ci_network=network,
         )

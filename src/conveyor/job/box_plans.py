@@ -133,7 +133,9 @@ def setup_hosts(
     if named is not None:
         return tuple(Registry(h, "[sandbox] setup_network") for h in named)
     where = checkout if checkout is not None and checkout.is_dir() else None
-    return setup_registries(config.commands.setup, environ, where)
+    # Without the shared cache commands see none of the owner's registry settings.
+    owner = environ if config.commands.shared_cache else {}
+    return setup_registries(config.commands.setup, owner, where)
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:

@@ -99,6 +99,7 @@ def test_the_boundary_draws_the_box_the_jobs_commands_run_in(world: World) -> No
     setup_access = {m["path"]: m["access"] for m in setup["mounts"]}
     assert setup_access[str(world.repo_home / "cache")] == "rw"
     assert setup["network"] == "own loopback, out only through the allowlisting proxy"
+    assert setup["allow"] == ["pypi.org"]
     assert not (world.repo_home / "jobs").exists()
 
 
