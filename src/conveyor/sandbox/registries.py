@@ -1,14 +1,21 @@
 """The registries a setup's own tools would reach, read from their configuration.
 
 When `[sandbox] setup_network` names no hosts, setup may reach what its tools would use
-outside the box: the tools are found in the setup command and the scripts it names
-(pip, uv, poetry, pdm, pipenv, tox → the Python indexes; npm, yarn, pnpm, bun → the npm
-registry; cargo → crates.io; go → its module proxy; bundle, gem → RubyGems), and each
-one's registry is read where the tool reads it (`registry_config.py`): pip's
-`index-url` and `extra-index-url` (`PIP_INDEX_URL`, pip.conf), uv's (`UV_INDEX_URL`,
-`UV_DEFAULT_INDEX`, `UV_INDEX`, uv.toml, `[tool.uv]`), poetry's and pdm's sources,
-npm's `registry` (`npm_config_registry`, `.npmrc`, `.yarnrc.yml`), `GOPROXY`. A tool
-whose default index was not replaced gets its public one (PyPI's two hosts, npm's).
+outside the box: the tools are found in the setup command and the scripts and makefiles
+it names (pip, uv, poetry, pdm, pipenv, tox → the Python indexes; npm, yarn, pnpm, bun →
+the npm registry; cargo → crates.io; go → its module proxy; bundle, gem → RubyGems), and
+each one's registry is read where the tool reads it on the owner's side
+(`registry_config.py`): pip's `index-url` and `extra-index-url` (`PIP_INDEX_URL`,
+pip.conf), uv's (`UV_INDEX_URL`, `UV_DEFAULT_INDEX`, `UV_INDEX`, uv.toml), npm's
+`registry` (`npm_config_registry`, `~/.npmrc`), `GOPROXY`, and an index the command
+line (or a script of the owner's, outside the checkout) names. A tool whose default
+index was not replaced gets its public one (PyPI's two hosts, npm's).
+
+No host is ever taken from a file in the checkout: an agent writes those, and a host it
+names there would become a door out of setup's box for every later job. The checkout
+only says which tools setup uses, which adds nothing but their public registries; a
+project's own `.npmrc` or `[tool.uv.index]` registry goes in `setup_network` (the
+failed setup names it, with that line).
 """
 
 from __future__ import annotations
@@ -65,9 +72,11 @@ def host_of(url: str) -> str | None:
     return parts.hostname if port in (None, default) else f"{parts.hostname}:{port}"
 
 
-def _texts(command: str, checkout: Path | None) -> list[str]:
-    """The setup command, and the scripts and makefiles it names (their first 64 kB)."""
-    found = [command]
+def _texts(command: str, checkout: Path | None) -> tuple[list[str], list[str]]:
+    """The setup command and the scripts it names outside the checkout (the owner's), and
+    the scripts and makefiles it names inside the checkout (their first 64 kB each)."""
+    owner: list[str] = [command]
+    project: list[str] = []
     try:
         words = shlex.split(command, comments=True)
     except ValueError:
@@ -77,18 +86,21 @@ def _texts(command: str, checkout: Path | None) -> list[str]:
         files += [Path("Makefile"), Path("makefile"), Path("GNUmakefile"), Path("justfile")]
     for file in files:
         where = file if file.is_absolute() or checkout is None else checkout / file
+        inside = checkout is not None and where.resolve().is_relative_to(checkout.resolve())
         try:
             with where.open("rb") as handle:
-                found.append(handle.read(SCRIPT_BYTES).decode(errors="replace"))
+                text = handle.read(SCRIPT_BYTES).decode(errors="replace")
         except OSError:
             continue
-    return found
+        (project if inside else owner).append(text)
+    return owner, project
 
 
 def setup_tools(command: str, checkout: Path | None) -> set[str]:
     """Which ecosystems the setup uses: python, npm, yarn, cargo, go, ruby."""
     words = set()
-    for text in _texts(command, checkout):
+    owner, project = _texts(command, checkout)
+    for text in (*owner, *project):
         words |= {Path(w).name for w in WORD.findall(text)}
     found = set()
     if words & PYTHON_TOOLS:
@@ -120,18 +132,18 @@ def setup_registries(
         return ()
     tools = setup_tools(command, checkout)
     found = [
-        Registry(host, "named on the setup's command line")
-        for text in _texts(command, checkout)
+        Registry(host, "named on the setup's command line or in the owner's script")
+        for text in _texts(command, checkout)[0]
         for url in FLAG_URL.findall(text)
         if (host := host_of(url)) is not None
     ]
     if "python" in tools:
-        indexes, replaced = python_indexes(environ, checkout)
+        indexes, replaced = python_indexes(environ)
         found += _hosts(indexes, "Python")
         if not replaced:
             found += [Registry(h, "PyPI (the Python tools' default index)") for h in PYPI]
     if tools & {"npm", "yarn"}:
-        registries, replaced = npm_registries(environ, checkout)
+        registries, replaced = npm_registries(environ)
         found += _hosts(registries, "npm")
         if not replaced:
             public = (*NPMJS, *(YARN if "yarn" in tools else ()))

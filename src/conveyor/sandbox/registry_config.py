@@ -1,8 +1,10 @@
-"""Where each setup tool reads its registry: pip, uv, poetry, pdm, pipenv, npm, yarn, go.
+"""Where each setup tool reads its registry on the owner's side: pip, uv, npm, yarn, go.
 
 Each reader returns the URLs it found with where it found them, and whether the tool's
-own default (PyPI, npm's public registry) was replaced. Only registry keys are read;
-a file's other keys (an `.npmrc`'s auth token) are never kept.
+own default (PyPI, npm's public registry) was replaced. Only the owner's configuration
+is read (the environment, the system's and the owner's files), never the checkout's
+(`registries.py` says why). Only registry keys are read; a file's other keys (an
+`.npmrc`'s auth token) are never kept.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from pathlib import Path
 
 Found = list[tuple[str, str]]
 NPMRC_REGISTRY = re.compile(r"^\s*(@[\w.-]+:)?registry\s*=\s*(\S+)\s*$", re.MULTILINE)
-YARN_REGISTRY = re.compile(r"npmRegistryServer:\s*[\"']?([^\s\"']+)")
 
 
 def _read(path: Path) -> str:
@@ -89,22 +90,14 @@ def _uv_table(table: Mapping[str, object], where: str) -> tuple[Found, bool]:
     return found, replaced
 
 
-def _uv(environ: Mapping[str, str], checkout: Path | None) -> tuple[Found, bool]:
+def _uv(environ: Mapping[str, str]) -> tuple[Found, bool]:
     found: Found = []
     replaced = False
-    tables: list[tuple[Mapping[str, object], str]] = []
     for path in (Path("/etc/uv/uv.toml"), _user(environ, "uv", "uv.toml")):
         if path is not None:
-            tables.append((_toml(path), str(path)))
-    if checkout is not None:
-        tables.append((_toml(checkout / "uv.toml"), "uv.toml"))
-        tool = _toml(checkout / "pyproject.toml").get("tool", {})
-        uv = tool.get("uv", {}) if isinstance(tool, dict) else {}
-        tables.append((uv if isinstance(uv, dict) else {}, "pyproject.toml [tool.uv]"))
-    for table, where in tables:
-        more, swapped = _uv_table(table, where)
-        found += more
-        replaced |= swapped
+            more, swapped = _uv_table(_toml(path), str(path))
+            found += more
+            replaced |= swapped
     for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_EXTRA_INDEX_URL", "UV_INDEX"):
         for value in environ.get(name, "").split():
             found.append((value.split("=", 1)[-1], name))
@@ -112,49 +105,27 @@ def _uv(environ: Mapping[str, str], checkout: Path | None) -> tuple[Found, bool]
     return found, replaced
 
 
-def _sources(checkout: Path | None) -> Found:
-    """poetry's, pdm's and pipenv's sources in the checkout."""
-    if checkout is None:
-        return []
-    found: Found = []
-    tool = _toml(checkout / "pyproject.toml").get("tool", {})
-    for name in ("poetry", "pdm"):
-        table = tool.get(name, {}) if isinstance(tool, dict) else {}
-        sources = table.get("source", []) if isinstance(table, dict) else []
-        for entry in sources if isinstance(sources, list) else []:
-            if isinstance(entry, dict) and isinstance(entry.get("url"), str):
-                found.append((entry["url"], f"pyproject.toml [[tool.{name}.source]]"))
-    pipfile = _toml(checkout / "Pipfile").get("source", [])
-    for entry in pipfile if isinstance(pipfile, list) else []:
-        if isinstance(entry, dict) and isinstance(entry.get("url"), str):
-            found.append((entry["url"], "Pipfile [[source]]"))
-    return found
-
-
-def python_indexes(environ: Mapping[str, str], checkout: Path | None) -> tuple[Found, bool]:
-    """The Python indexes setup's tools would use, and whether PyPI was replaced."""
+def python_indexes(environ: Mapping[str, str]) -> tuple[Found, bool]:
+    """The Python indexes the owner's pip and uv are set up for, and whether PyPI was
+    replaced."""
     pip, pip_replaced = _pip(environ)
-    uv, uv_replaced = _uv(environ, checkout)
-    return [*pip, *uv, *_sources(checkout)], pip_replaced or uv_replaced
+    uv, uv_replaced = _uv(environ)
+    return [*pip, *uv], pip_replaced or uv_replaced
 
 
-def npm_registries(environ: Mapping[str, str], checkout: Path | None) -> tuple[Found, bool]:
-    """The npm registries (`registry=`, `@scope:registry=`), and whether npm's was replaced."""
+def npm_registries(environ: Mapping[str, str]) -> tuple[Found, bool]:
+    """The npm registries the owner's npm is set up for (`registry=`, `@scope:registry=`),
+    and whether npm's own was replaced."""
     files = [Path("/etc/npmrc")]
     home = environ.get("HOME")
     user = environ.get("NPM_CONFIG_USERCONFIG") or (f"{home}/.npmrc" if home else None)
     files += [Path(user)] if user else []
-    files += [checkout / ".npmrc"] if checkout is not None else []
     found: Found = []
     replaced = False
     for path in files:
         for scope, url in NPMRC_REGISTRY.findall(_read(path)):
             found.append((url, f"{path} {scope}registry"))
             replaced |= not scope
-    if checkout is not None:
-        for url in YARN_REGISTRY.findall(_read(checkout / ".yarnrc.yml")):
-            found.append((url, ".yarnrc.yml npmRegistryServer"))
-            replaced = True
     for name in ("npm_config_registry", "NPM_CONFIG_REGISTRY", "YARN_NPM_REGISTRY_SERVER"):
         if environ.get(name):
             found.append((environ[name], name))

@@ -5,7 +5,9 @@ directory` or `not found` (exit 127), or as a refused connection. Each absolute 
 output or its words name that exists outside but not in the box, each program it could
 not find that the owner's PATH has, each `~/` it names (inside, `~` is the box's own
 home), and each host the setup's proxy refused becomes one line naming what was hidden
-or blocked and the `[sandbox]` line (or the move) that fixes it.
+or blocked and the `[sandbox]` line (or the move) that fixes it. The output is the
+repository's code's: a path in a credential store (`~/.ssh`, `~/.aws`, a keyring, …) is
+never proposed, so a hostile test cannot have the stop comment ask the owner for it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ COVERS = ("--tmpfs", "--null")
 # never reaching the proxy that would have named it.
 LOOPBACK_URL = re.compile(r"https?://(127\.[0-9.]+|localhost|\[::1\])(?::([0-9]+))?")
 MAX_HINTS = 5
+# Where credentials live: a hint never asks to give these back, whatever a command's
+# output (which the repository's code writes) names.
+CREDENTIALS = frozenset({
+    ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".netrc", ".pypirc", ".npmrc",
+    ".git-credentials", ".password-store", "keyrings", "gh", "gcloud", ".gem", ".cargo",
+})  # fmt: skip
 CANNOT_RUN = (126, 127)
 
 
@@ -63,7 +71,7 @@ def _strict(plan: BoxPlan, home: Path | None) -> list[Path]:
 
 
 def _path_hint(plan: BoxPlan, path: Path, home: Path | None) -> str | None:
-    if not path.exists() or box_shows(plan, path):
+    if CREDENTIALS & set(path.parts) or not path.exists() or box_shows(plan, path):
         return None
     real = path.resolve()
     if any(real.is_relative_to(s) for s in _strict(plan, home)):

@@ -112,3 +112,16 @@ def test_a_registry_setup_tried_is_named_with_the_setup_network_line(
     result = ctx.run("setup", fetch, setup=True)
     assert not result.ok
     assert any('add "pypi.org" to `setup_network`' in hint for hint in result.box), result.box
+
+
+def test_a_credential_store_a_failing_command_names_is_never_proposed(
+    box: Box, tmp_path: Path, machine: FakeMachine
+) -> None:
+    """A hostile setup prints the owner's ssh key's path and exits 127: the result names no
+    `readable` line for it (the output is the repository's code's)."""
+    key = machine.secrets[0]  # ~/.ssh/id_ed25519
+    command = f"echo 'cannot open {key}: No such file or directory'; exit 127"
+    commands = Commands(test="true", setup=command)
+    result = _context(box, tmp_path, machine, commands).run("setup", command, setup=True)
+    assert result.exit_code == 127
+    assert not any(".ssh" in hint for hint in result.box), result.box

