@@ -21,7 +21,9 @@ from pydantic import (
 )
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
+from conveyor.core.config_handover import Handover, Notify
 from conveyor.core.config_intake import Intake
+from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
@@ -44,9 +46,12 @@ __all__ = [
     "Commands",
     "Config",
     "ForgeConfig",
+    "Handover",
     "Intake",
+    "Judges",
     "Limits",
     "Money",
+    "Notify",
     "Paths",
     "PositiveInt",
     "Role",
@@ -162,6 +167,7 @@ class Config(Strict):
     allowed_users: tuple[str, ...]
     commands: Commands
     paths: Paths = Paths()
+    judges: Judges = Judges()
     limits: Limits = Limits()
     budgets: Budgets = Budgets()
     money: Money = Money()
@@ -171,6 +177,8 @@ class Config(Strict):
     wiki: bool | Wiki = False
     sandbox: Sandbox = Sandbox()
     intake: Intake = Intake()
+    handover: Handover = Handover()
+    notify: Notify = Notify()
 
     @field_validator("repo")
     @classmethod
@@ -199,6 +207,17 @@ class Config(Strict):
                 f"authors: {', '.join(strangers)} not in allowed_users; the intake filter only"
                 " narrows who is trusted (add them to allowed_users first)"
             )
+            raise ValueError(msg)
+        return value
+
+    @field_validator("handover")
+    @classmethod
+    def _not_the_author(cls, value: Handover, info: ValidationInfo) -> Handover:
+        # GitHub refuses a review request to the PR's author, which is the pipeline's account.
+        account = info.data.get("account")
+        login = getattr(account, "login", None)
+        if login is not None and any(r.casefold() == login.casefold() for r in value.reviewers):
+            msg = f"reviewers: {login} opens the PRs and cannot be asked to review them"
             raise ValueError(msg)
         return value
 

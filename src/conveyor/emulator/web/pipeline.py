@@ -21,7 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.core.pipeline_view import IssueSpending, PipelineReader, RepoReport
-from conveyor.core.state import Stage
+from conveyor.core.state import FINAL, Stage
 from conveyor.emulator.model.http import emulator
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.web.layout import page, when
@@ -38,7 +38,7 @@ def _money(value: object) -> str:
 def _queue(links: Links, queue: dict[str, list[int]]) -> str:
     cells = []
     for stage in Stage:
-        if stage is Stage.DONE:
+        if stage in FINAL:
             continue
         numbers = queue.get(stage.value, [])
         shown = " ".join(links.issue(n) for n in numbers) or "<span class='meta'>-</span>"
