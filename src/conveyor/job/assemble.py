@@ -228,7 +228,7 @@ def _boxing(started: Started) -> Boxing:
     config, paths = started.config, started.paths
     hidden = hidden_paths(config, started.config_dir, started.environ, paths.home)
     plan = make_folders(base_plan(config, paths.job_dir, paths.checkout, hidden, started.environ))
-    return command_boxing(job_box(config), config, plan)
+    return command_boxing(job_box(config), config, plan, started.environ)
 
 
 def _token(started: Started) -> str | None:
