@@ -23,6 +23,7 @@ from pydantic import (
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
 from conveyor.core.config_handover import Handover, Notify
 from conveyor.core.config_intake import Intake
+from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
@@ -47,6 +48,7 @@ __all__ = [
     "ForgeConfig",
     "Handover",
     "Intake",
+    "Judges",
     "Limits",
     "Money",
     "Notify",
@@ -165,6 +167,7 @@ class Config(Strict):
     allowed_users: tuple[str, ...]
     commands: Commands
     paths: Paths = Paths()
+    judges: Judges = Judges()
     limits: Limits = Limits()
     budgets: Budgets = Budgets()
     money: Money = Money()

@@ -67,12 +67,22 @@ def _adopted_heads(state: IssueState) -> dict[str, object]:
     }
 
 
+def _accepted(state: IssueState) -> dict[str, object]:
+    """After checks-config, what the stop showed is accepted: the person took the label off."""
+    stopped = state.stopped
+    if stopped is None or stopped.control is not StopCode.CHECKS_CONFIG:
+        return {}
+    accepted = tuple(dict.fromkeys((*state.checks_accepted, *state.checks_shown)))
+    return {"checks_accepted": accepted, "checks_shown": ()}
+
+
 def restart(state: IssueState) -> IssueState:
     """A fresh attempt: every limit reset, the stop cleared, the stage chosen by the rule.
 
     Rounds, continuations and resumes start again and the rebase pool is
     emptied (BUD-6); the PR, branch SHAs and findings are kept, except after
-    branch-changed, when the person's head is adopted and reviewed.
+    branch-changed, when the person's head is adopted and reviewed. After checks-config,
+    the configuration changes and suppressions the stop showed are accepted.
     """
     return state.model_copy(
         update={
@@ -84,5 +94,6 @@ def restart(state: IssueState) -> IssueState:
             "merge_rebase": False,
             "stopped": None,
             **_adopted_heads(state),
+            **_accepted(state),
         }
     )

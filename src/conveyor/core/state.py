@@ -204,6 +204,10 @@ class IssueState(Frozen):
     no_tests_reason: str | None = None
     # The spec writer's tests by name, as its commit check saw them (core.spec_tests).
     spec_tests: SpecTests | None = None
+    # What judges the change that a checks-config stop showed (keys of config changes and
+    # suppressions), and what people accepted by lifting such a stop (`verify.judges`).
+    checks_shown: tuple[str, ...] = ()
+    checks_accepted: tuple[str, ...] = ()
     changed_paths: tuple[str, ...] = ()
     stopped: Stopped | None = None
     wiki_only: bool = False

@@ -14,6 +14,7 @@ class StopCode(StrEnum):
     REVIEW_ROUNDS = "review-rounds"
     CHECKS_UNRELATED = "checks-unrelated"
     CHECK_FIXES = "check-fixes"
+    CHECKS_CONFIG = "checks-config"
     NO_CI = "no-ci"
     TRIAGE_REJECTED = "triage-rejected"
     TRIAGE_LIMIT = "triage-limit"
@@ -107,6 +108,14 @@ CONTROLS: dict[StopCode, Control] = {
         "check fixes",
         "Checks still fail after max_check_fixes fix attempts.",
         "Look at the failing checks on the PR.",
+        _AMBER,
+    ),
+    StopCode.CHECKS_CONFIG: Control(
+        "what judges the change",
+        "The change alters what judges it (check configuration, suppressions) in a way verify "
+        "could not judge with the base's, and the check fixer did not undo it.",
+        "Read the diffs and suppressions the details show: revert them on the branch, or accept "
+        "them as they are (removing the label accepts exactly those shown).",
         _AMBER,
     ),
     StopCode.NO_CI: Control(

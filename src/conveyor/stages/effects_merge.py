@@ -152,7 +152,9 @@ MergeEffect = (
 class Verified:
     """Verify's verdict at `head_sha`: a summary and one line per failure.
 
-    `environment` names an environment error (command and output tail), if any.
+    `environment` names an environment error (command and output tail), if any. `held`
+    names what a person may accept when every failure is the judges' (check configuration
+    and suppressions; `verify.judges`), with `facts` showing them; empty otherwise.
     """
 
     passed: bool
@@ -160,6 +162,8 @@ class Verified:
     summary: str
     failures: tuple[str, ...] = ()
     environment: str = ""
+    held: tuple[str, ...] = ()
+    facts: str = ""
 
 
 @dataclass(frozen=True)
