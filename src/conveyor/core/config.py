@@ -16,6 +16,7 @@ from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
 from conveyor.core.config_limits import Budgets, Limits, Money
+from conveyor.core.config_reviews import PrReviews, ReviewSettings
 from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
     AgentName,
@@ -41,6 +42,8 @@ __all__ = [
     "Money",
     "Paths",
     "PositiveInt",
+    "PrReviews",
+    "ReviewSettings",
     "Role",
     "Sandbox",
     "StageName",
@@ -160,6 +163,8 @@ class Config(Strict):
     escalation_command: str | None = None
     wiki: bool | Wiki = False
     sandbox: Sandbox = Sandbox()
+    review: ReviewSettings = ReviewSettings()
+    pr_reviews: PrReviews = PrReviews()
 
     @field_validator("repo")
     @classmethod

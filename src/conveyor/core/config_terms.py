@@ -33,7 +33,17 @@ class Role(StrEnum):
 
 PositiveInt = Annotated[int, Field(ge=0)]
 StageName = Literal[
-    "triage", "spec", "implement", "review", "fix", "sync", "checks", "accept", "security", "merge"
+    "triage",
+    "spec",
+    "implement",
+    "review",
+    "fix",
+    "sync",
+    "checks",
+    "accept",
+    "security",
+    "merge",
+    "pr-review",
 ]
 AgentName = Literal["claude", "codex", "opencode", "scripted"]
 

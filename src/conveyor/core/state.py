@@ -37,6 +37,8 @@ class Stage(StrEnum):
     SECURITY = "security"
     MERGE = "merge"
     DONE = "done"
+    # Not an issue's stage: a review of a person's PR, a job under the PR's number.
+    PR_REVIEW = "pr-review"
 
 
 class Pool(StrEnum):
