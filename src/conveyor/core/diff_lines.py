@@ -135,11 +135,12 @@ class CutDiff:
     kept_files: tuple[str, ...]
     left_out: tuple[str, ...]
     total_lines: int
+    note: str | None = None  # the closing line of a cut diff (None: nothing was cut)
 
     @property
     def cut(self) -> bool:
         """Whether anything was left out."""
-        return bool(self.left_out) or self.text.count("\n") + 1 < self.total_lines
+        return self.note is not None
 
 
 def cut_diff(files: tuple[FileDiff, ...], most_lines: int) -> CutDiff:
@@ -158,9 +159,10 @@ def cut_diff(files: tuple[FileDiff, ...], most_lines: int) -> CutDiff:
         names.append(entry.path)
         used += min(len(lines), room)
     left_out = tuple(f.path for f in files if f.path not in names)
-    if used < total:
-        kept.append(cut_note(total, used, left_out))
-    return CutDiff("\n".join(kept), tuple(names), left_out, total)
+    note = cut_note(total, used, left_out) if used < total else None
+    return CutDiff(
+        "\n".join([*kept, *([note] if note else [])]), tuple(names), left_out, total, note
+    )
 
 
 def cut_note(total: int, used: int, left_out: tuple[str, ...]) -> str:

@@ -101,6 +101,7 @@ class PrInputs:
     earlier: Recorded | None = None
     touched: Mapping[str, tuple[Span, ...]] = field(default_factory=dict)
     withheld: int = 0
+    rewritten: bool = False  # the branch was rewritten since the last review
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,9 @@ def _notes(run: PrRun) -> list[str]:
             f"The PR moved to `{run.head_now[:12]}` while this review ran; it is of "
             f"`{inputs.head_sha[:12]}`, and the next review looks at what changed."
         )
+    if inputs.rewritten:
+        notes.append("The branch was rewritten since the last review: earlier findings no "
+                     "angle raised again count as resolved.")  # fmt: skip
     if inputs.withheld:
         notes.append(f"{inputs.withheld} text(s) by users who are not trusted were not read.")
     return ["**Notes**\n" + "\n".join(f"- {n}" for n in notes)] if notes else []
