@@ -40,7 +40,7 @@ def check(config: ConfigOption = None) -> None:
                 typer.echo(problem, err=True)
         raise typer.Exit(1)
     data = loaded.model_dump(mode="json")
-    data["home"] = str(conveyor_home(loaded))
+    data["home"] = str(conveyor_home(named))
     account = data["account"]
     if account.get("token_env"):
         account["token_env"] = f"{account['token_env']} (value not shown)"

@@ -16,7 +16,8 @@ from pathlib import Path
 import typer
 from pydantic import ValidationError
 
-from conveyor.core.config import Config, home_path
+from conveyor.core.config import Config
+from conveyor.job import layout
 
 EXIT_USAGE = 2
 
@@ -139,12 +140,11 @@ def load_or_exit(
     return LoadedConfig(loaded, path, path.resolve())
 
 
-def conveyor_home(config: Config) -> Path:
-    """`$CONVEYOR_HOME` for this config: the `home` key, the variable, or the default."""
-    chosen = home_path(config, os.environ.get("CONVEYOR_HOME"), str(Path.home()))
-    return Path(chosen).expanduser()
+def conveyor_home(loaded: LoadedConfig) -> Path:
+    """`$CONVEYOR_HOME` for this config, as its jobs find it (`conveyor.job.layout`)."""
+    return layout.conveyor_home(loaded.config, os.environ, loaded.resolved.parent)
 
 
-def repo_home(config: Config) -> Path:
-    """This repository's folder under `$CONVEYOR_HOME`."""
-    return conveyor_home(config) / config.repo_dirname
+def repo_home(loaded: LoadedConfig) -> Path:
+    """This repository's folder under `$CONVEYOR_HOME`, the one its jobs write."""
+    return layout.repo_home(loaded.config, os.environ, loaded.resolved.parent)

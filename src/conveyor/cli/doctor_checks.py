@@ -23,7 +23,7 @@ from conveyor.core.labels import all_labels
 from conveyor.core.trust import same_login
 from conveyor.forge.connect import read_token
 from conveyor.forge.protocol import Forge
-from conveyor.ops.forge.labels import spec_of
+from conveyor.ops.forge.labels import intake_specs, spec_of
 
 WRITE = frozenset({"admin", "maintain", "write"})
 VERSION_TIMEOUT_S = 20.0
@@ -91,7 +91,7 @@ def check_labels(
     forge: Forge, config: Config, environ: Mapping[str, str], base_dir: Path, *, fix: bool
 ) -> Check:
     """Every pipeline label exists (created with `--fix`)."""
-    wanted = [spec_of(label) for label in all_labels()]
+    wanted = [spec_of(label) for label in all_labels()] + intake_specs(config.intake)
     if fix:
         forge.ensure_labels(wanted)
         return Check("labels", True, f"{len(wanted)} labels exist (missing ones created)")

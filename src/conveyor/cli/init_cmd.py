@@ -9,6 +9,7 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, parse_config
 from conveyor.cli.config_place import inside_repository
+from conveyor.core.backends import NAMES
 
 EXIT_USAGE = 2
 STARTER = """\
@@ -34,8 +35,28 @@ test = "pytest -q"
 # typecheck = "mypy ."
 
 [agents.default]
-agent = "claude"                      # claude | codex | opencode
+agent = "claude"                      # {agents}
 model = "sonnet"
+
+# Which issues are taken as new work. Only allowed_users' issues are ever taken; this
+# narrows them. Opt in: an issue is taken once it carries the label `conveyor`
+# (`conveyor doctor --fix` creates it). To take every trusted issue, set labels = [].
+[intake]
+labels = ["conveyor"]
+# Or only issues assigned to a login, or in a milestone (its title):
+# assignee = "{login}"
+# milestone = "v1.0"
+# New issues labelled `priority` go first, then the smallest (labels size/xs to size/xl).
+# An issue sized above max_size is triaged to be split first; new size/l (or larger)
+# issues wait while max_large_in_flight of them are in flight:
+# max_size = "l"
+# max_large_in_flight = 1
+
+# Money, in US dollars: new starts pause once today's sessions cost this much.
+# Raise it as you come to trust the pipeline; remove the line for no daily cap.
+[money]
+per_day = 10.0
+# per_issue = 3.0   # stop an issue once its sessions (since its last start) cost this
 """
 
 
@@ -83,6 +104,7 @@ def init(
         kind="local" if local else "github",
         api_url="http://127.0.0.1:8080" if local else "https://api.github.com",
         login=login,
+        agents=" | ".join(NAMES),
     )
     try:
         parse_config(text, str(path))

@@ -118,7 +118,7 @@ def status(
         typer.echo("--timeline: name the issue with --issue N", err=True)
         raise typer.Exit(2)
     named = load_or_exit(config)
-    home = repo_home(named.config)
+    home = repo_home(named)
     if timeline and issue is not None:
         _print_timeline(home, issue)
         return

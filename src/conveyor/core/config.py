@@ -12,9 +12,16 @@ import re
 from pathlib import PurePath
 from typing import Annotated, Any
 
-from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+from pydantic import (
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
+from conveyor.core.config_intake import Intake
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_reviews import PrReviews, ReviewSettings
 from conveyor.core.config_sandbox import Sandbox
@@ -38,6 +45,7 @@ __all__ = [
     "Commands",
     "Config",
     "ForgeConfig",
+    "Intake",
     "Limits",
     "Money",
     "Paths",
@@ -163,6 +171,7 @@ class Config(Strict):
     escalation_command: str | None = None
     wiki: bool | Wiki = False
     sandbox: Sandbox = Sandbox()
+    intake: Intake = Intake()
     review: ReviewSettings = ReviewSettings()
     pr_reviews: PrReviews = PrReviews()
 
@@ -179,6 +188,20 @@ class Config(Strict):
     def _some_users(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         if not value:
             msg = "expected at least one trusted login (TRUST-1)"
+            raise ValueError(msg)
+        return value
+
+    @field_validator("intake")
+    @classmethod
+    def _narrows_trust(cls, value: Intake, info: ValidationInfo) -> Intake:
+        # The filter narrows the trusted users; it never widens them (TRUST-2 stays the gate).
+        trusted = {login.casefold() for login in info.data.get("allowed_users", ())}
+        strangers = [login for login in value.authors if login.casefold() not in trusted]
+        if trusted and strangers:
+            msg = (
+                f"authors: {', '.join(strangers)} not in allowed_users; the intake filter only"
+                " narrows who is trusted (add them to allowed_users first)"
+            )
             raise ValueError(msg)
         return value
 

@@ -22,6 +22,7 @@ from conveyor.forge.types import (
     PullRequest,
     RepoInfo,
     RequiredChecks,
+    TextVersion,
 )
 
 
@@ -69,6 +70,10 @@ class ForgeDelegate:
         reviews and conversation comments of that branch's PRs in the same request."""
         return self.inner.read_issue_thread(number, pr_branch)
 
+    def text_versions(self, node_id: str) -> tuple[TextVersion, ...]:
+        """The edit history of an issue's body or a comment, newest first."""
+        return self.inner.text_versions(node_id)
+
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
         """Open a new issue."""
         return self.inner.create_issue(title, body, labels)
@@ -110,6 +115,14 @@ class ForgeDelegate:
     def remove_label(self, number: int, name: str) -> None:
         """Remove a label from an issue or PR; absent labels are not an error."""
         return self.inner.remove_label(number, name)
+
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; its assignees afterwards."""
+        return self.inner.add_assignees(number, logins)
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number`."""
+        self.inner.request_reviewers(number, logins)
 
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue number `child` as a sub-issue of `parent` (the client sends its id)."""

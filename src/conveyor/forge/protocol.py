@@ -27,6 +27,7 @@ from conveyor.forge.types import (
     PullRequest,
     RepoInfo,
     RequiredChecks,
+    TextVersion,
 )
 
 Permission = Literal["admin", "maintain", "write", "triage", "read", "none"]
@@ -97,6 +98,11 @@ class Forge(Protocol):
         """Replace an issue's body."""
         ...
 
+    def text_versions(self, node_id: str) -> tuple[TextVersion, ...]:
+        """The edit history of an issue's body or a comment (by its node id), newest first;
+        empty when it was never edited (TRUST-12: a kept text found again after a loss)."""
+        ...
+
     # -- comments -------------------------------------------------------------
     def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
         """All comments of an issue or PR, oldest first; conditional on `etag`."""
@@ -121,6 +127,16 @@ class Forge(Protocol):
 
     def remove_label(self, number: int, name: str) -> None:
         """Remove a label from an issue or PR; absent labels are not an error."""
+        ...
+
+    # -- people ---------------------------------------------------------------
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; returns its assignees afterwards (the forge leaves
+        out, without an error, anyone who cannot be assigned here)."""
+        ...
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number` (`Validation` for anyone else)."""
         ...
 
     # -- sub-issues -----------------------------------------------------------

@@ -76,7 +76,7 @@ _AHEAD: weakref.WeakKeyDictionary[JobHub, Alongside[Launched]] = weakref.WeakKey
 
 
 def launch(
-    ctx: JobContext, _state: IssueState, effect: fx.LaunchSession
+    ctx: JobContext, state: IssueState, effect: fx.LaunchSession
 ) -> fx.SessionEnded | ScenarioMissing:
     """Run the session with the comments posted since (with the sessions it brings
     alongside, each on its own thread), or take how a session started ahead for it ended;
@@ -84,7 +84,7 @@ def launch(
     ahead = _AHEAD.setdefault(ctx.live.hub, Alongside())
     taken = ahead.take(effect)
     if taken is None:
-        told = with_fresh_comments(ctx, effect)
+        told = with_fresh_comments(ctx, state, effect)
         ahead.start(
             tuple(zip(effect.alongside, told.alongside, strict=True)),
             lambda launched, handle: run_launch(ctx, launched, handle),

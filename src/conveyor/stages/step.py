@@ -119,7 +119,8 @@ class Inputs:
     `head_sha` is the checkout's head when the job started; `withheld` how many
     comments `issue.md` left out; the file paths are what prompts point sessions at.
     `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
-    the job has a wiki checkout (WT-7).
+    the job has a wiki checkout (WT-7). `oversize` says why a person's size label asks for a
+    split first (intake's `max_size`), None when it does not.
     """
 
     issue: int
@@ -135,6 +136,7 @@ class Inputs:
     withheld: int = 0
     wiki_dir: str | None = None
     wiki_head: str | None = None
+    oversize: str | None = None
 
 
 M = TypeVar("M")

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import TypedDict
 
 from conveyor.core.config import Commands, Paths
+from conveyor.core.junit import Report
+from conveyor.core.spec_tests import SpecTests, spec_tests_check
 from conveyor.core.test_runs import RunKind, TestVerdict, foreign_imports, imports_note, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.git import plain
@@ -74,22 +76,23 @@ def _foreign(
 
 def _commands(
     ctx: Context, tests_only: bool, base: str, changed: set[str], set_up: Callable[[], None]
-) -> tuple[CommandResult, ...]:
+) -> tuple[tuple[CommandResult, ...], Report | None]:
     suite = run_suite(ctx, set_up=set_up)
+    report = suite.verdict.report
     setup, test = suite.runs
     if (mine := blame_change(ctx, suite, base)) is not None:
         setup, test = (mine, test) if mine.name == setup.name else (setup, mine)
     if not setup.ok:
         held = f"setup {setup.outcome.value}"
-        return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck")))
+        return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck"))), None
     if suite.verdict.kind is RunKind.FAILED and suite.verdict.failures:
         test = _against_base(ctx, test, suite.verdict, base, changed)
     if tests_only:
         why = "tests only: lint and typecheck stand from the verified head"
-        return setup, test, skipped("lint", why), skipped("typecheck", why)
+        return (setup, test, skipped("lint", why), skipped("typecheck", why)), report
     lint = ctx.run("lint", ctx.commands.lint)
     typecheck = ctx.run("typecheck", ctx.commands.typecheck)
-    return setup, test, lint, typecheck
+    return (setup, test, lint, typecheck), report
 
 
 def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
@@ -99,8 +102,9 @@ def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
     base: str,
     head: str,
     changes: Sequence[Change],
-) -> tuple[tuple[CommandResult, ...], CheckResult]:
-    """The checkout's commands, and fails-before-fix: counted only once the tests pass.
+) -> tuple[tuple[CommandResult, ...], Report | None, CheckResult]:
+    """The checkout's commands, their test report, and fails-before-fix: counted only once
+    the tests pass.
 
     A fails-before-fix that runs does so in its own worktree, so it starts once setup
     passed and runs beside the checkout's test, lint and typecheck (`verify.beside`).
@@ -109,13 +113,13 @@ def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
     work = lambda c: run_fails_before_fix(c, paths, base, head, changes)  # noqa: E731
     with Beside(ctx, work) as beside:
         start = beside.start if skip is None and not tests_only else _nothing
-        results = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
+        results, report = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
         if tests_only:
-            return results, CheckResult(FBF, Outcome.SKIPPED, _TESTS_ONLY)
+            return results, report, CheckResult(FBF, Outcome.SKIPPED, _TESTS_ONLY)
         if results[1].outcome is not Outcome.PASSED:
             beside.stop()
-            return results, CheckResult(FBF, Outcome.SKIPPED, _COUNTED_ONCE)
-        return results, skip or beside.result()
+            return results, report, CheckResult(FBF, Outcome.SKIPPED, _COUNTED_ONCE)
+        return results, report, skip or beside.result()
 
 
 _TESTS_ONLY = "tests only: not rerun after a clean rebase"
@@ -139,6 +143,7 @@ def verify(
     work_dir: Path | None = None,
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
+    spec: SpecTests | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
 
@@ -147,7 +152,8 @@ def verify(
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test, the
     lockfile and the migration checks only. `heartbeat` is called every few seconds while a
     command runs. `shared` names the shared set-up environments and baselines
-    (see `Context`). Git failures raise `PlainGitError`.
+    (see `Context`). `spec` is the spec writer's tests by name (`core.spec_tests`): each
+    must be in the head's report as run and passed. Git failures raise `PlainGitError`.
     """
     at = plain.head(checkout)
     wanted = f"{head_sha}^{{commit}}"
@@ -160,7 +166,8 @@ def verify(
     )
     base = plain.merge_base(checkout, base_sha, head)
     changes = plain.changes(checkout, base, head)
-    results, fbf = _with_fails_before_fix(ctx, paths, tests_only, base, head, changes)
+    results, report, fbf = _with_fails_before_fix(ctx, paths, tests_only, base, head, changes)
+    named = spec_tests_check(spec, report, results[1])
     lockfiles = check_lockfiles(ctx, paths, head, changes)
     if results[0].ok:
         migrations = check_migrations(ctx, paths, changes)
@@ -174,4 +181,5 @@ def verify(
         lockfiles=lockfiles,
         tests_only=tests_only,
         migrations=migrations,
+        judges=(named,),
     )

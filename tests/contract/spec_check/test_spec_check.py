@@ -64,6 +64,20 @@ def test_a_stub_and_a_failing_test_pass_the_check(
     assert check(work, start, tmp_path).findings == ()
 
 
+def test_a_passed_check_keeps_the_spec_tests_by_node_id(
+    repo: tuple[GitRepo, str], tmp_path: Path
+) -> None:
+    """Every later verify holds these ids: the report at the spec's head named them."""
+    work, start = repo
+    two = FAILING_TEST + "\n\ndef test_div_by_one():\n    assert div(5, 1) == 5\n"
+    work.commit({"calc/div.py": STUB, "tests/test_div.py": two})
+    seen = check(work, start, tmp_path).spec_tests
+    assert seen is not None
+    assert seen.read
+    assert seen.files == ("tests/test_div.py",)
+    assert seen.ids == ("tests/test_div.py::test_div", "tests/test_div.py::test_div_by_one")
+
+
 def test_a_changed_code_file_is_named_as_not_allowed(
     repo: tuple[GitRepo, str], tmp_path: Path
 ) -> None:

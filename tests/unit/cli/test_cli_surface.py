@@ -48,6 +48,11 @@ def test_init_writes_a_starter_config_that_loads_and_refuses_to_overwrite(tmp_pa
     assert done.exit_code == 0, done.output
     config = load_config(target)
     assert (config.repo, config.allowed_users) == ("octo/widgets", ("bob",))
+    # Issue 48: opt-in by label and a daily money cap by default, each saying how to widen it.
+    assert (config.intake.labels, config.money.per_day) == (("conveyor",), 10.0)
+    text = target.read_text(encoding="utf-8")
+    assert "set labels = []" in text
+    assert "remove the line for no daily cap" in text
     assert f"conveyor doctor --config {target}" in done.output
     before = target.read_text(encoding="utf-8")
     again = CliRunner().invoke(app, args)

@@ -37,6 +37,7 @@ from conveyor.emulator.repos import forks as repos_forks
 from conveyor.emulator.repos import repo_plan as repos_repo_plan
 from conveyor.emulator.repos import wiki as repos_wiki
 from conveyor.emulator.rest import apps as rest_apps
+from conveyor.emulator.rest import assignees as rest_assignees
 from conveyor.emulator.rest import branches as rest_branches
 from conveyor.emulator.rest import checks as rest_checks
 from conveyor.emulator.rest import comments as rest_comments
@@ -67,6 +68,7 @@ ROUTE_MODULES: tuple[ModuleType, ...] = (
     rest_comments,
     rest_labels,
     rest_sub_issues,
+    rest_assignees,
     hooks_webhooks,
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
     repos_create,

@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from conveyor.emulator.model.assign_rows import people_of
 from conveyor.emulator.model.fork_rows import head_repo_of
 from conveyor.emulator.model.issue_rows import association_of, issue_labels
 from conveyor.emulator.model.pull_rows import Pull
@@ -87,6 +88,8 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
     owner_user = view.repo["owner"]
     base_sha = base_sha_of(view.bare, pull)
     labels = issue_labels(state.store, pull.issue_id)
+    assignees = people_of(state.store, "issue_assignees", [pull.issue_id]).get(pull.issue_id, [])
+    asked = people_of(state.store, "review_requests", [pull.issue_id]).get(pull.issue_id, [])
     links = {
         "self": api,
         "html": html,
@@ -124,9 +127,9 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
         "closed_at": pull.closed_at,
         "merged_at": pull.merged_at,
         "merge_commit_sha": pull.merge_commit_sha,
-        "assignee": None,
-        "assignees": [],
-        "requested_reviewers": [],
+        "assignee": simple_user_json(view.base, assignees[0]) if assignees else None,
+        "assignees": [simple_user_json(view.base, user) for user in assignees],
+        "requested_reviewers": [simple_user_json(view.base, user) for user in asked],
         "requested_teams": [],
         "head": _head(state, view, pull),
         "base": _end(view, pull.base_ref, base_sha, owner_user),

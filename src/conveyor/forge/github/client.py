@@ -14,6 +14,7 @@ from githubkit.cache import MemCacheStrategy
 from conveyor.forge.github.base import AppIdentity, SharedTransport
 from conveyor.forge.github.checks import CheckOps
 from conveyor.forge.github.comments import CommentOps
+from conveyor.forge.github.edits import EditOps
 from conveyor.forge.github.issues import IssueOps
 from conveyor.forge.github.pr_reads import PrReadOps
 from conveyor.forge.github.pulls import PullOps
@@ -28,7 +29,7 @@ USER_AGENT = "conveyor-forge-client"
 
 
 class GitHubForge(
-    ThreadOps, IssueOps, CommentOps, PullOps, ReviewOps, PrReadOps, RepoOps, CheckOps
+    ThreadOps, EditOps, IssueOps, CommentOps, PullOps, ReviewOps, PrReadOps, RepoOps, CheckOps
 ):
     """One repository on GitHub (or the embedded forge), as one account.
 

@@ -10,9 +10,8 @@ from pathlib import Path
 from conveyor.core.config import Config
 from conveyor.core.state import Stage
 from conveyor.forge.connect import read_token
-from conveyor.job.assemble import identity_of, now_utc
+from conveyor.job.assemble import boxing_of, identity_of, now_utc
 from conveyor.job.boundary import command_env, token_env_names
-from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box, make_folders
 from conveyor.job.context import JobContext, JobLive
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
@@ -25,15 +24,6 @@ from conveyor.job.roles import JobRole
 from conveyor.ops.forge.context import OpContext
 from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.stages.pr_review import PrInputs
-from conveyor.verify.boxing import Boxing
-
-
-def _boxing(
-    config: Config, config_dir: Path, environ: Mapping[str, str], paths: JobPaths
-) -> Boxing:
-    hidden = hidden_paths(config, config_dir, environ, paths.home)
-    plan = make_folders(base_plan(paths.job_dir, paths.checkout, hidden, environ))
-    return command_boxing(job_box(config), config, plan)
 
 
 def _token(
@@ -81,7 +71,7 @@ def review_context(job: ReviewJob) -> tuple[JobContext, PrInputs]:
         home=paths.home, job_dir=paths.job_dir, run_dir=paths.run_dir, checkout=paths.checkout,
         sessions_dir=paths.sessions, issue_file=pr_file, control_socket=paths.control_socket,
         git_config=checkout.git_config, git=checkout.repo,
-        boxing=_boxing(config, config_dir, environ, paths),
+        boxing=boxing_of(config, config_dir, environ, paths),
     )  # fmt: skip
     who = JobHands(
         forge=ops.forge, ops=ops, push=checkout.pusher, environ=environ,

@@ -94,7 +94,8 @@ def run_spec_check(
     )
     wiki_found = check_wiki(wiki) if wiki is not None and wiki_changed else ()
     findings = (*verdict.findings, *(f"wiki-check: {f}" for f in wiki_found))
-    return Checked(verdict.ok and not wiki_found, findings, verdict.environment)
+    ok = verdict.ok and not wiki_found
+    return Checked(ok, findings, verdict.environment, spec_tests=verdict.spec_tests)
 
 
 def scope_check(

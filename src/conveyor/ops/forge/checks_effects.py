@@ -56,6 +56,7 @@ def run_verify(
         tests_only=effect.tests_only,
         heartbeat=pulse.heartbeat,
         shared=shared_dirs(what, where),
+        spec=state.spec_tests,
     )
     pulse.emit("checks", head=result.head_sha, passed=result.passed, verify=True)
     secrets = who.token_secrets

@@ -20,6 +20,7 @@ from pathlib import Path
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
+from conveyor.core.spec_tests import SpecTests, spec_tests_seen
 from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, listing
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
@@ -45,6 +46,7 @@ class SpecCheck:
 
     findings: tuple[str, ...]
     environment: str = ""
+    spec_tests: SpecTests | None = None
 
     @property
     def ok(self) -> bool:
@@ -142,7 +144,7 @@ def check_spec_commits(
     if no_tests_reason:
         if changes:
             found.append("no_tests_reason is set, so no test file and no stub may change")
-        return SpecCheck(tuple(found))
+        return SpecCheck(tuple(found), spec_tests=SpecTests(no_tests=no_tests_reason))
     if not tests:
         found.append("no test file changed: commit failing tests, or set no_tests_reason")
     for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
@@ -155,6 +157,14 @@ def check_spec_commits(
     if verdict.ok:  # verify's fails-before-fix need not run these tests again (CHK-17)
         save_spec_proof(ctx, start, head, [c.path for c in tests])
     return verdict
+
+
+@dataclass(frozen=True)
+class _AtHead:
+    """SPEC-83's findings at the spec's head, and the spec's tests as its run showed them."""
+
+    found: list[str]
+    seen: SpecTests
 
 
 def _fail_findings(
@@ -173,7 +183,9 @@ def _fail_findings(
     """
     if len(tests) == len(changes):
         at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], _nothing)
-        return at_head if isinstance(at_head, SpecCheck) else SpecCheck(tuple(at_head))
+        if isinstance(at_head, SpecCheck):
+            return at_head
+        return SpecCheck(tuple(at_head.found), spec_tests=at_head.seen)
     with Beside(ctx, lambda c: _passing_reverted(c, start, head, changes, tests)) as beside:
         at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], beside.start)
         if isinstance(at_head, SpecCheck):
@@ -182,7 +194,7 @@ def _fail_findings(
         reverted = beside.result()
     if isinstance(reverted, SpecCheck):
         return reverted
-    return SpecCheck((*at_head, *reverted))
+    return SpecCheck((*at_head.found, *reverted), spec_tests=at_head.seen)
 
 
 def _nothing() -> None:
@@ -195,9 +207,14 @@ def _failing_at_head(
     changes: Sequence[Change],
     files: list[str],
     set_up: Callable[[], None],
-) -> SpecCheck | list[str]:
-    """SPEC-83's findings: the suite at the head must fail, and only in the new tests."""
+) -> SpecCheck | _AtHead:
+    """SPEC-83's findings: the suite at the head must fail, and only in the new tests.
+
+    The run's report names the spec's tests, kept for every later verify (`core.spec_tests`).
+    """
     suite = run_suite(ctx, "spec", set_up=set_up)
+    kept = [c.path for c in changes if c.path in set(files) and c.status != "D"]
+    seen = spec_tests_seen(suite.verdict.report, kept)
     found: list[str] = []
     if (broken := suite.environment) is not None:
         mine = blame_change(ctx, suite, start)
@@ -215,7 +232,7 @@ def _failing_at_head(
                 "the test command fails at the spec's head, but none of the spec writer's "
                 f"tests do: {listing(suite.verdict.failures)}"
             )
-    return found
+    return _AtHead(found, seen)
 
 
 def _passing_reverted(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conveyor.core.config import Commands, Paths
 from conveyor.core.redact import redact
+from conveyor.core.spec_tests import SpecTests
 from conveyor.core.verify import VerifyResult
 from conveyor.git import Repo, rev_parse
 from conveyor.verify import verify
@@ -27,6 +28,7 @@ def verify_head(
     tests_only: bool = False,
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
+    spec: SpecTests | None = None,
 ) -> VerifyResult:
     """Run verify at the checkout's HEAD against `base_ref` (e.g. `refs/remotes/origin/main`)."""
     return verify(
@@ -41,6 +43,7 @@ def verify_head(
         work_dir=work_dir,
         heartbeat=heartbeat,
         shared=shared,
+        spec=spec,
     )
 
 

@@ -113,6 +113,11 @@ def issue_view(
         head=state.head_sha if state is not None else None,
         open_findings=len(state.open_blocking()) if state is not None else 0,
         code_flow=has_code(state.flows) if state is not None else True,
+        labels=issue.labels,
+        author=issue.author,
+        assignees=issue.assignees,
+        milestone=issue.milestone,
+        new=state is None and entry.state_problem is None,
     )
 
 

@@ -28,8 +28,7 @@ from typing import Protocol
 from conveyor.core.config import Config
 from conveyor.forge.connect import connect
 from conveyor.forge.retry import RetryPolicy
-from conveyor.job.layout import load_lane
-from conveyor.job.main import repo_home
+from conveyor.job.layout import load_lane, repo_home
 from conveyor.orchestrator.shell.carry_out import terminate_all
 from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
@@ -163,7 +162,7 @@ def open_orchestrator(
     Jobs run as local processes unless `executor_for(home, lane)` gives another executor.
     `stop` (the loop's Ctrl-C count) cuts the forge client's retry waits short.
     """
-    home = repo_home(config, environ)
+    home = repo_home(config, environ, config_path.parent)
     lane = load_lane(home)
     retry = None if stop is None else RetryPolicy(stop=stop)
     forge = connect(config, environ, base_dir=config_path.parent, retry=retry)
