@@ -115,7 +115,7 @@ def run_prepare(
     target = where.job_dir / REVIEW_DIR / effect.name
     start = measure_from(where.git, what.base, state)
     made = prepare_review(where.git, start, target, since=effect.base_sha, wiki=where.wiki)
-    return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
+    return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths, made.changed)
 
 
 def run_post_on_pr(

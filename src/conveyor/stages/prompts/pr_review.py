@@ -21,9 +21,9 @@ reviewers will read before its diff; you never edit files, commit or push.
 $rules""")
 
 BRIEF = Template("""\
-Read pull request #$number and brief its review.
+Read $subject and brief its review.
 
-The pull request (its title, description and trusted comments) is in `$pr_file`.
+$told
 The diff from where it left `$base` is in `$diff_file`.$since
 
 Reply with `brief`: what the change does, what it seems meant to do, the parts that carry
@@ -38,12 +38,12 @@ You read; you never edit files, commit or push.
 $rules""")
 
 ANGLE = Template("""\
-Look at pull request #$number from one angle only ($angle): $focus.
+Look at $subject from one angle only ($angle): $focus.
 
 The brief:
 $brief
 
-The pull request is in `$pr_file`; the diff from where it left `$base` is in `$diff_file`.
+$told The diff from where it left `$base` is in `$diff_file`.
 $since$earlier
 Report each problem from your angle as a finding: `severity` (`blocking`: it must not
 merge like this; `major`: should be fixed; `minor`: worth fixing; `nit`: a preference),
@@ -85,6 +85,24 @@ class PrPromptData:
     hard: int
     since_file: str | None = None
     brief: str = ""
+    issue: bool = False  # the change for an issue (Conveyor's own review), not a person's PR
+
+    @property
+    def subject(self) -> str:
+        """What is reviewed, as the task names it."""
+        return (
+            f"the change for issue #{self.number}" if self.issue else f"pull request #{self.number}"
+        )
+
+    @property
+    def told(self) -> str:
+        """Where the task says what the change is for."""
+        if self.issue:
+            return f"The issue (and the spec, when one was written) is in `{self.pr_file}`."
+        return (
+            f"The pull request (its title, description and trusted comments) is in "
+            f"`{self.pr_file}`."
+        )
 
 
 def _since(data: PrPromptData) -> str:
@@ -113,8 +131,8 @@ def brief(data: PrPromptData) -> Prompt:
     return Prompt(
         BRIEF_SYSTEM.substitute(rules=rules(data.base, data.soft, data.hard)),
         BRIEF.substitute(
-            number=data.number, pr_file=data.pr_file, diff_file=data.diff_file,
-            base=data.base, since=_since(data),
+            subject=data.subject, told=data.told, diff_file=data.diff_file, base=data.base,
+            since=_since(data),
         ),
     )  # fmt: skip
 
@@ -124,8 +142,8 @@ def angle(data: PrPromptData, name: str, focus: str, earlier: Sequence[Remembere
     return Prompt(
         ANGLE_SYSTEM.substitute(focus=focus, rules=rules(data.base, data.soft, data.hard)),
         ANGLE.substitute(
-            number=data.number, angle=name, focus=focus, brief=data.brief.strip() or "(none)",
-            pr_file=data.pr_file, base=data.base, diff_file=data.diff_file,
+            subject=data.subject, angle=name, focus=focus, brief=data.brief.strip() or "(none)",
+            told=data.told, base=data.base, diff_file=data.diff_file,
             since=_since(data), earlier=earlier_lines(earlier),
         ),
     )  # fmt: skip
