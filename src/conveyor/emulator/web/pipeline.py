@@ -27,6 +27,7 @@ from conveyor.emulator.model.http import emulator
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.web.layout import page, when
 from conveyor.emulator.web.pipeline_links import Links, links_for
+from conveyor.emulator.web.pipeline_reviews import reviews_section
 from conveyor.emulator.web.timeline import pipeline_timelines
 
 STATUS_FILE = "status.json"  # as `conveyor.orchestrator.shell.status_file` writes it
@@ -46,7 +47,7 @@ def _money(value: object) -> str:
 def _queue(links: Links, queue: dict[str, list[int]]) -> str:
     cells = []
     for stage in Stage:
-        if stage is Stage.DONE:
+        if stage in (Stage.DONE, Stage.PR_REVIEW):  # no issue waits at either
             continue
         numbers = queue.get(stage.value, [])
         shown = " ".join(links.issue(n) for n in numbers) or "<span class='meta'>-</span>"
@@ -147,6 +148,7 @@ def _repo_section(store: Store, folder: Path) -> str:
         f", as of {when(str(status.get('written_at') or ''))}</p>{cooling}"
         + _queue(links, status.get("queue") or {})
         + _jobs(links, status.get("jobs") or [])
+        + reviews_section(links, status)
         + _notes(links, status)
         + _spending(links, status, folder / LEDGER_FILE)
         + pipeline_timelines(folder)

@@ -158,11 +158,12 @@ def _write_status(
     orc: Orchestrator, now: datetime, *, snapshot: Snapshot, chosen: Plan, fresh: ForgeSnapshot,
     today: CostLine,
 ) -> None:  # fmt: skip
+    decisions = replace(chosen.schedule, holds=(*chosen.schedule.holds, *chosen.reviews.holds))
     status = build_status(
         now=now,
         repo=orc.config.repo,
         snapshot=snapshot,
-        decisions=chosen.schedule,
+        decisions=decisions,
         jobs=all_jobs(orc),
         stops=_stops(fresh),
         today=today,
