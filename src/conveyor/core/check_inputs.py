@@ -18,17 +18,23 @@ from conveyor.core.paths import matches_any, normalise
 from conveyor.core.review_judge import Spotted
 from conveyor.core.review_replies import AngleFinding
 
-CHECK_FILES = (
+_TOOL_FILES = (
     "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", "noxfile.py",
-    "**/conftest.py", ".coveragerc", "mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml",
+    "conftest.py", ".coveragerc", "mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml",
     ".flake8", ".pylintrc", ".importlinter", "requirements*.txt", ".python-version",
     "package.json", "tsconfig*.json", ".eslintrc*", "eslint.config.*", "jest.config.*",
     "vitest.config.*", ".prettierrc*", "babel.config.*", ".npmrc", ".nvmrc",
     "go.mod", "go.sum", ".golangci.*", "Cargo.toml", "rust-toolchain*", "clippy.toml",
-    "Makefile", "CMakeLists.txt", "**/*.cmake", "meson.build", "configure.ac",
-    ".github/**", ".gitlab-ci.yml", ".circleci/**", ".pre-commit-config.yaml",
-    ".gitattributes", ".gitmodules", ".editorconfig",
+    "Makefile", "CMakeLists.txt", "*.cmake", "meson.build", "configure.ac",
+    ".gitattributes", ".gitmodules", ".editorconfig", ".pre-commit-config.yaml",
 )  # fmt: skip
+# A tool file counts in any folder (a monorepo's packages have their own).
+CHECK_FILES = (
+    *(f"**/{name}" for name in _TOOL_FILES),
+    ".github/**",
+    ".gitlab-ci.yml",
+    ".circleci/**",
+)
 ANGLE = "checks"
 _SILENCERS = re.compile(
     r"#\s*noqa\b|#\s*type:\s*ignore|#\s*pragma:\s*no\s*cover|#\s*nosec\b|#\s*pylint:\s*disable"

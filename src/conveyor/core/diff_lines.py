@@ -121,6 +121,7 @@ def shown_span(files: tuple[FileDiff, ...], path: str, first: int, last: int) ->
         for low, high in entry.right:
             if low <= last <= high:
                 return (max(first, low), last)
+        for low, high in entry.right:
             if low <= first <= high:
                 return (first, first)
     return None

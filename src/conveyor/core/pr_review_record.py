@@ -21,7 +21,7 @@ from conveyor.core.review_judge import NEAR, Judged, same_claim
 MARKER = "<!-- conveyor:pr-review "
 _FOUND = re.compile(r"<!-- conveyor:pr-review (\{.*?\}) -->", re.DOTALL)
 MAX_KEPT = 60  # findings the marker remembers
-CLAIM_CHARS = 300
+CLAIM_CHARS = 200
 Status = Literal["open", "resolved", "unchanged"]
 
 
@@ -61,12 +61,13 @@ def marker(head: str, findings: Sequence[Remembered]) -> str:
 
 
 def read_marker(body: str) -> Recorded | None:
-    """The review a body's marker records, or None (no marker, or not one we wrote)."""
-    found = _FOUND.search(body)
-    if found is None:
+    """The review a body's last marker records (the job appends it after every text a session
+    wrote), or None (no marker, or not one we wrote)."""
+    found = list(_FOUND.finditer(body))
+    if not found:
         return None
     try:
-        data = json.loads(found.group(1))
+        data = json.loads(found[-1].group(1))
         findings = tuple(Remembered(**item) for item in data["findings"])
         head = str(data["head"])
     except (ValueError, TypeError, KeyError):
