@@ -1,10 +1,12 @@
-"""What in a change reaches the checks that judge it: the files they read, and lines that
-silence them. A PR that edits them changes the rules its own review and CI measure it by,
-so a review says so (the round's emphasis: a `conftest.py`, a config key, a `# noqa`).
+"""What in a change reaches the checks that judge it: the files they (and the agents
+reviewing it) read, and lines that silence them. A PR that edits them changes the rules
+its own review and CI measure it by, so a review says so (a `conftest.py`, a config key,
+a `CLAUDE.md`, a `# noqa`).
 
 Pure: the globs below cover the test runners, linters, type checkers, build and CI files
-of Python, JavaScript/TypeScript, Go, Rust and C projects; the config adds its practices
-files and lockfiles. A silencing comment is found on the lines the change adds.
+of Python, JavaScript/TypeScript, Go, Rust and C projects, in any folder, and the files
+agent CLIs read by themselves; the config adds its practices files and lockfiles. A
+silencing comment is found on the lines the change adds.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ _TOOL_FILES = (
     "go.mod", "go.sum", ".golangci.*", "Cargo.toml", "rust-toolchain*", "clippy.toml",
     "Makefile", "CMakeLists.txt", "*.cmake", "meson.build", "configure.ac",
     ".gitattributes", ".gitmodules", ".editorconfig", ".pre-commit-config.yaml",
+    # What agent CLIs read by themselves, the review's own sessions included.
+    "CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", "opencode.json",
 )  # fmt: skip
 # A tool file counts in any folder (a monorepo's packages have their own).
 CHECK_FILES = (

@@ -12,12 +12,12 @@ def test_the_files_the_checks_read_are_named_across_languages() -> None:
     changed = [
         "src/app.py", "tests/conftest.py", "pyproject.toml", "package.json", "tsconfig.base.json",
         "go.mod", "Cargo.toml", "CMakeLists.txt", ".github/workflows/ci.yml", "AGENTS.md",
-        "web/.eslintrc.json", "README.md",
+        "web/.eslintrc.json", "README.md", "pkg/CLAUDE.md", ".claude/settings.json",
     ]  # fmt: skip
     assert check_files(changed, Paths()) == (
-        ".github/workflows/ci.yml", "AGENTS.md", "CMakeLists.txt", "Cargo.toml", "go.mod",
-        "package.json", "pyproject.toml", "tests/conftest.py", "tsconfig.base.json",
-        "web/.eslintrc.json",
+        ".claude/settings.json", ".github/workflows/ci.yml", "AGENTS.md", "CMakeLists.txt",
+        "Cargo.toml", "go.mod", "package.json", "pkg/CLAUDE.md", "pyproject.toml",
+        "tests/conftest.py", "tsconfig.base.json", "web/.eslintrc.json",
     )  # fmt: skip
 
 

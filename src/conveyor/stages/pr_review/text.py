@@ -119,8 +119,8 @@ def _notes(run: PrRun) -> list[str]:
         named = ", ".join(f"`{p}`" for p in inputs.check_files[:20])
         notes.append(
             f"This PR changes files that the project's checks read ({named}): its tests, "
-            "linters and CI ran by the PR's own rules, not the base's. Review those changes "
-            "before trusting green checks."
+            "linters, CI and the agents reviewing it ran by the PR's own rules, not the base's. "
+            "Review those changes before trusting green checks or this review."
         )
     if run.failed_angles:
         notes.append(f"Angles that could not run: {', '.join(run.failed_angles)}.")
