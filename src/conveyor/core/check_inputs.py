@@ -38,6 +38,9 @@ CHECK_FILES = (
     ".github/**",
     ".gitlab-ci.yml",
     ".circleci/**",
+    ".claude/**",
+    ".codex/**",
+    ".opencode/**",
 )
 ANGLE = "checks"
 _SILENCERS = re.compile(
