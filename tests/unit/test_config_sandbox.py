@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conveyor.cli.config_load import ConfigError, parse_config
@@ -11,7 +13,7 @@ from tests.unit.test_config import GOOD
 def _errors(text: str) -> list[str]:
     with pytest.raises(ConfigError) as caught:
         parse_config(text, "conf.toml")
-    return caught.value.lines
+    return [re.sub(r"^conf\.toml:\d+:", "conf.toml:", line) for line in caught.value.lines]
 
 
 def test_the_sandbox_is_auto_by_default() -> None:
@@ -52,7 +54,7 @@ def test_a_bad_host_names_the_key_and_the_host(key: str) -> None:
 def test_an_unknown_sandbox_key_is_named() -> None:
     """A typo under `[sandbox]` is an error."""
     assert _errors(GOOD + "\n[sandbox]\nallowed_hosts = []\n") == [
-        "conf.toml: sandbox.allowed_hosts: unknown key"
+        "conf.toml: sandbox.allowed_hosts: unknown key; did you mean `allow_hosts`?"
     ]
 
 

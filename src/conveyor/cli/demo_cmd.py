@@ -128,6 +128,7 @@ def demo(
     from conveyor.emulator.app.server import ForgeServer
     from conveyor.job.entry import shown_command
     from conveyor.job.transcripts import home_transcripts
+    from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 
     _check_agent(agent, fake_model=fake_model)
     _check_sandbox(sandbox)
@@ -135,7 +136,8 @@ def demo(
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
     reader = home_transcripts(files.home)
-    with ForgeServer(data_dir, pipeline_home=files.home, transcripts=reader) as server:
+    pipeline = PipelineFiles(files.home)
+    with ForgeServer(data_dir, pipeline=pipeline, transcripts=reader) as server:
         where = f"forge page: {server.url}/  (data in {data_dir})"
         typer.echo(where if not no_serve else f"forge data in {data_dir}")
         result = run_pipeline(

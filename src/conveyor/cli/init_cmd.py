@@ -10,6 +10,7 @@ import typer
 from conveyor.cli.config_load import ConfigError, parse_config
 from conveyor.cli.config_place import inside_repository
 from conveyor.core.backends import NAMES
+from conveyor.core.config_hint import USER_CONFIG, config_flag
 
 EXIT_USAGE = 2
 STARTER = """\
@@ -62,8 +63,13 @@ per_day = 10.0
 
 def init(
     path: Annotated[
-        Path, typer.Argument(help="Where to write the config (outside the repository).")
-    ] = Path("conveyor.toml"),
+        Path | None,
+        typer.Argument(
+            help="Where to write the config (outside the repository); default"
+            " ~/.config/conveyor/conveyor.toml, which every command finds by itself.",
+            show_default=False,
+        ),
+    ] = None,
     *,
     repo: Annotated[str, typer.Option("--repo", help="OWNER/NAME of the repository.")] = (
         "octo/widgets"
@@ -80,7 +86,8 @@ def init(
         bool, typer.Option("--local", help="Point at the embedded forge on 127.0.0.1:8080.")
     ] = False,
 ) -> None:
-    """Write a starter config; then edit it and run `conveyor doctor --config PATH --fix`."""
+    """Write a starter config; then edit it and run `conveyor doctor --fix`."""
+    path = Path.home() / USER_CONFIG if path is None else path
     target = path.expanduser().resolve()
     if target.exists():
         typer.echo(f"{path}: already exists; pass another path (nothing was changed)", err=True)
@@ -117,8 +124,10 @@ def init(
     except OSError as exc:
         typer.echo(f"{path}: cannot write: {exc.strerror}", err=True)
         raise typer.Exit(1) from exc
+    named = config_flag(target, Path.home().resolve())
     typer.echo(f"wrote {target}")
-    typer.echo("next: check [account] and [commands] in it, then")
-    typer.echo(f"  conveyor config check --config {target}")
-    typer.echo(f"  conveyor doctor --config {target} --fix")
-    typer.echo(f"  conveyor run --config {target}")
+    typer.echo("next: check [account], [commands] and [intake] in it, then")
+    typer.echo(f"  conveyor config check{named}")
+    typer.echo(f"  conveyor doctor{named} --fix")
+    typer.echo(f"  conveyor run{named} --dry-run   # what it would start, changing nothing")
+    typer.echo(f"  conveyor run{named}")

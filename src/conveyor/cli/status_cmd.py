@@ -81,7 +81,7 @@ def _print_timeline(home: Path, issue: int) -> None:
     import shutil
 
     from conveyor.core.timeline import render_text
-    from conveyor.emulator.web.timeline import read_timeline
+    from conveyor.job.timeline_read import read_timeline
 
     drawn = read_timeline(home, issue)
     if not drawn.bars:

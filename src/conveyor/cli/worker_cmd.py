@@ -44,7 +44,7 @@ def _served_repos(paths: list[Path]) -> dict[str, RepoSetup]:
         raise _fail("--config: required, the config file of each repository this worker serves")
     repos: dict[str, RepoSetup] = {}
     for path in paths:
-        named = load_or_exit(path)
+        named = load_or_exit(path, credentials=True)
         loaded = named.config
         if loaded.repo in repos:
             raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")

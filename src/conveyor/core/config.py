@@ -21,7 +21,9 @@ from pydantic import (
 )
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
+from conveyor.core.config_handover import Handover, Notify
 from conveyor.core.config_intake import Intake
+from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_reviews import PrReviews, ReviewSettings
 from conveyor.core.config_sandbox import Sandbox
@@ -45,9 +47,12 @@ __all__ = [
     "Commands",
     "Config",
     "ForgeConfig",
+    "Handover",
     "Intake",
+    "Judges",
     "Limits",
     "Money",
+    "Notify",
     "Paths",
     "PositiveInt",
     "PrReviews",
@@ -58,6 +63,8 @@ __all__ = [
     "Strict",
     "Wiki",
     "home_path",
+    "repo_dirname",
+    "repo_of_dirname",
 ]
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
@@ -163,6 +170,7 @@ class Config(Strict):
     allowed_users: tuple[str, ...]
     commands: Commands
     paths: Paths = Paths()
+    judges: Judges = Judges()
     limits: Limits = Limits()
     budgets: Budgets = Budgets()
     money: Money = Money()
@@ -172,6 +180,8 @@ class Config(Strict):
     wiki: bool | Wiki = False
     sandbox: Sandbox = Sandbox()
     intake: Intake = Intake()
+    handover: Handover = Handover()
+    notify: Notify = Notify()
     review: ReviewSettings = ReviewSettings()
     pr_reviews: PrReviews = PrReviews()
 
@@ -205,6 +215,17 @@ class Config(Strict):
             raise ValueError(msg)
         return value
 
+    @field_validator("handover")
+    @classmethod
+    def _not_the_author(cls, value: Handover, info: ValidationInfo) -> Handover:
+        # GitHub refuses a review request to the PR's author, which is the pipeline's account.
+        account = info.data.get("account")
+        login = getattr(account, "login", None)
+        if login is not None and any(r.casefold() == login.casefold() for r in value.reviewers):
+            msg = f"reviewers: {login} opens the PRs and cannot be asked to review them"
+            raise ValueError(msg)
+        return value
+
     @property
     def owner(self) -> str:
         """The repository's owner."""
@@ -225,7 +246,17 @@ class Config(Strict):
     @property
     def repo_dirname(self) -> str:
         """The folder name of this repository under `$CONVEYOR_HOME`."""
-        return f"{self.owner}__{self.name}"
+        return repo_dirname(self.repo)
+
+
+def repo_dirname(repo: str) -> str:
+    """A repository's folder name under `$CONVEYOR_HOME`: `owner/name` as `owner__name`."""
+    return repo.replace("/", "__", 1)
+
+
+def repo_of_dirname(dirname: str) -> str:
+    """The `owner/name` of a folder `repo_dirname` named (an owner never holds `_`)."""
+    return dirname.replace("__", "/", 1)
 
 
 def home_path(config: Config, env_home: str | None, user_home: str) -> PurePath:

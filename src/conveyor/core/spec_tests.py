@@ -33,7 +33,10 @@ class SpecTests(BaseModel):
     `files` are the test files the spec added or changed; `ids` the ids (pytest's node
     ids, or `file` for a file that could not be collected there) of their cases that ran
     at the spec's head; `read` whether a machine report named them (False: only the
-    files are known). `no_tests` is the spec's reason for adding none.
+    files are known). `no_tests` is the spec's reason for adding none. `config` pins the
+    check configuration the spec changed (path, blob id; "" deleted): the judges' version
+    of those files (`verify.config_read`); `suppressions` are the keys of those its
+    commits added (`core.suppressions`): the spec's own.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -42,6 +45,8 @@ class SpecTests(BaseModel):
     ids: tuple[str, ...] = ()
     read: bool = False
     no_tests: str = ""
+    config: tuple[tuple[str, str], ...] = ()
+    suppressions: tuple[str, ...] = ()
 
 
 def spec_tests_seen(report: Report | None, files: Iterable[str], no_tests: str = "") -> SpecTests:

@@ -38,8 +38,14 @@ class Stage(StrEnum):
     SECURITY = "security"
     MERGE = "merge"
     DONE = "done"
+    # Verified, accepted and security-reviewed, left for a person to merge (handover.merge).
+    APPROVED = "approved"
     # Not an issue's stage: a review of a person's PR, a job under the PR's number.
     PR_REVIEW = "pr-review"
+
+
+# The stages an issue ends at: merged (done), or handed to a person to merge (approved).
+FINAL = frozenset({Stage.DONE, Stage.APPROVED})
 
 
 class Pool(StrEnum):
@@ -200,6 +206,10 @@ class IssueState(Frozen):
     no_tests_reason: str | None = None
     # The spec writer's tests by name, as its commit check saw them (core.spec_tests).
     spec_tests: SpecTests | None = None
+    # What judges the change that a checks-config stop showed (keys of config changes and
+    # suppressions), and what people accepted by lifting such a stop (`verify.judges`).
+    checks_shown: tuple[str, ...] = ()
+    checks_accepted: tuple[str, ...] = ()
     changed_paths: tuple[str, ...] = ()
     stopped: Stopped | None = None
     wiki_only: bool = False

@@ -95,6 +95,8 @@ class VerifyResult:
     # The checks that the judges were not gamed: the spec's tests by name, the judges'
     # configuration, new suppressions (`verify.judges`).
     judges: tuple[CheckResult, ...] = ()
+    # The keys of the judges' findings a person may accept at a `checks-config` stop.
+    held: tuple[str, ...] = ()
     # "What this change does to the checks", as the readers see it (`core.check_facts`).
     facts: str = ""
 

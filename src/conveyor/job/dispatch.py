@@ -167,6 +167,7 @@ def _back(table: Dispatch) -> None:
     )
     table.on(mx.ReadStack, lambda c, s, e: merge.run_read_stack(c.who, e))
     table.on(mx.MergePr, lambda c, s, e: merge.run_merge(c.what, c.who, s, e))
+    table.on(mx.HandOver, lambda c, s, e: merge.run_hand_over(c.what, c.who, s, e))
     table.on(
         mx.CloseOut,
         lambda c, s, e: merge.run_close_out(c.what, c.where, c.who, c.live.pulse, s, effect=e),

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conveyor.agents.backends.registry import transcript_reader
+from conveyor.core.config import repo_dirname
 from conveyor.core.transcript import Found, SessionTranscript, Totals
 from conveyor.core.transcript_read import read_entries
 from conveyor.core.transcript_text import counted
@@ -80,6 +81,6 @@ def home_transcripts(home: Path) -> Callable[[str, int], Found]:
     """
 
     def read(repo: str, issue: int) -> Found:
-        return issue_transcripts(home / repo.replace("/", "__", 1), issue)
+        return issue_transcripts(home / repo_dirname(repo), issue)
 
     return read

@@ -95,7 +95,7 @@ def pauses(snapshot: Snapshot, config: Config, now: datetime) -> tuple[Pause, ..
     """Every pause in force: cool-down, the provider's usage limit, the money budget."""
     found: list[Pause] = []
     if snapshot.cooling_down:
-        found.append(Pause("cool-down", "interrupted: start nothing new"))
+        found.append(Pause("cool-down", snapshot.cooling_reason))
     until = snapshot.usage_limit_until
     if until is not None and now < until:
         found.append(Pause("usage-limit", f"provider usage limit until {until.isoformat()}"))

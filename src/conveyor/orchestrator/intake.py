@@ -121,4 +121,6 @@ def start_reason(issue: IssueView, intake: Intake) -> str:
     if intake.dispatch_order != "oldest":
         parts.append(f"size {size}, {intake.dispatch_order} first")
     parts.append("then oldest")
+    if intake.oversize(issue.labels) is not None:
+        parts.append(f"above max_size {intake.max_size}: triage is told to split it")
     return ", ".join(parts)

@@ -159,7 +159,7 @@ class Snapshot:
     `ci_reported` the commits whose CI a webhook said finished since the last
     pass, and `feedback_prs` the PRs a webhook said people reviewed or commented
     on (their CI waits are due now); `closed_merged` the merged issues whose
-    close-out did not finish.
+    close-out did not finish; `cooling_reason` why nothing new starts while `cooling_down`.
     """
 
     lane: str
@@ -171,6 +171,7 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    cooling_reason: str = "interrupted: start nothing new"
     stack_behind: frozenset[int] = frozenset()
     ci_reported: frozenset[str] = frozenset()
     feedback_prs: frozenset[int] = frozenset()

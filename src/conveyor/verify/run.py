@@ -10,16 +10,17 @@ from typing import TypedDict
 
 from conveyor.core.config import Commands, Paths
 from conveyor.core.junit import Report
-from conveyor.core.spec_tests import SpecTests, spec_tests_check
 from conveyor.core.test_runs import RunKind, TestVerdict, foreign_imports, imports_note, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.verify.beside import Beside
 from conveyor.verify.boxing import Boxing
+from conveyor.verify.config_check import Heads
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import run_fails_before_fix, skip_check
+from conveyor.verify.judges import Judging, judge_head, test_infrastructure
 from conveyor.verify.lockfiles import check_lockfiles
 from conveyor.verify.migrations import NAME as MIGRATIONS
 from conveyor.verify.migrations import check_migrations
@@ -98,6 +99,7 @@ def _commands(
 def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
     ctx: Context,
     paths: Paths,
+    judging: Judging,
     tests_only: bool,
     base: str,
     head: str,
@@ -109,8 +111,9 @@ def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
     A fails-before-fix that runs does so in its own worktree, so it starts once setup
     passed and runs beside the checkout's test, lint and typecheck (`verify.beside`).
     """
-    skip = None if tests_only else skip_check(ctx, paths, base, head, changes)
-    work = lambda c: run_fails_before_fix(c, paths, base, head, changes)  # noqa: E731
+    infra = test_infrastructure(ctx, judging, base, head, changes)
+    skip = None if tests_only else skip_check(ctx, paths, base, head, changes, infra)
+    work = lambda c: run_fails_before_fix(c, paths, base, head, changes, infra=infra)  # noqa: E731
     with Beside(ctx, work) as beside:
         start = beside.start if skip is None and not tests_only else _nothing
         results, report = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
@@ -143,7 +146,7 @@ def verify(
     work_dir: Path | None = None,
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
-    spec: SpecTests | None = None,
+    judging: Judging | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
 
@@ -152,8 +155,9 @@ def verify(
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test, the
     lockfile and the migration checks only. `heartbeat` is called every few seconds while a
     command runs. `shared` names the shared set-up environments and baselines
-    (see `Context`). `spec` is the spec writer's tests by name (`core.spec_tests`): each
-    must be in the head's report as run and passed. Git failures raise `PlainGitError`.
+    (see `Context`). `judging` is what the head is held to beyond its commands
+    (`verify.judges`): the spec writer's tests by name, the judges' own configuration, no
+    new suppression no rule allows. Git failures raise `PlainGitError`.
     """
     at = plain.head(checkout)
     wanted = f"{head_sha}^{{commit}}"
@@ -166,8 +170,12 @@ def verify(
     )
     base = plain.merge_base(checkout, base_sha, head)
     changes = plain.changes(checkout, base, head)
-    results, report, fbf = _with_fails_before_fix(ctx, paths, tests_only, base, head, changes)
-    named = spec_tests_check(spec, report, results[1])
+    judging = judging or Judging()
+    results, report, fbf = _with_fails_before_fix(
+        ctx, paths, judging, tests_only, base, head, changes
+    )
+    heads = Heads(base, head, changes, report, tests_only)
+    judged = judge_head(ctx, paths, judging, heads, results[0], results[1])
     lockfiles = check_lockfiles(ctx, paths, head, changes)
     if results[0].ok:
         migrations = check_migrations(ctx, paths, changes)
@@ -181,5 +189,7 @@ def verify(
         lockfiles=lockfiles,
         tests_only=tests_only,
         migrations=migrations,
-        judges=(named,),
+        judges=judged.checks,
+        held=judged.held,
+        facts=judged.facts,
     )

@@ -9,7 +9,8 @@ import pytest
 
 from conveyor.core.config import Commands, Paths
 from conveyor.core.replies import Interface
-from conveyor.ops.local.spec_check import SpecCheck, check_spec_commits, spec_test_findings
+from conveyor.ops.local.spec_check import SpecCheck, check_spec_commits
+from conveyor.ops.local.spec_guard import spec_test_findings
 from conveyor.verify.context import Context
 from tests.contract.verify.repo_kit import BASE_FILES, PYTEST, GitRepo
 

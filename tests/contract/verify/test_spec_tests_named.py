@@ -15,6 +15,7 @@ from conveyor.core.config import Commands, Paths
 from conveyor.core.spec_tests import SpecTests
 from conveyor.core.verify import Outcome, VerifyResult
 from conveyor.verify import verify
+from conveyor.verify.judges import Judging
 from tests.contract.verify.repo_kit import GitRepo
 
 pytestmark = pytest.mark.contract
@@ -119,7 +120,14 @@ def _verify(repo: GitRepo, env: dict[str, str], commands: Commands, tmp: Path) -
     base = repo.git("rev-list", "--max-parents=0", "HEAD")
     head = repo.git("rev-parse", "HEAD")
     return verify(
-        repo.path, commands, env, Paths(), base_sha=base, head_sha=head, logs_dir=tmp, spec=SPEC
+        repo.path,
+        commands,
+        env,
+        Paths(),
+        base_sha=base,
+        head_sha=head,
+        logs_dir=tmp,
+        judging=Judging(spec=SPEC),
     )
 
 

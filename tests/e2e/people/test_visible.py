@@ -13,6 +13,7 @@ import pytest
 
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.transcripts import home_transcripts
+from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 from conveyor.testing.world import TRUSTED, VISITOR, World
 from tests.e2e.helpers import reply, wait_for_file
 from tests.e2e.people.helpers import (
@@ -32,7 +33,7 @@ TAG = "vis"
 def seen(tmp_path: Path) -> Iterator[World]:
     """A World on a forge of its own that reads the World's Conveyor home (pages, transcripts)."""
     home = tmp_path / "world" / "conveyor-home"
-    with ForgeServer(tmp_path / "forge", pipeline_home=home,
+    with ForgeServer(tmp_path / "forge", pipeline=PipelineFiles(home),
                      transcripts=home_transcripts(home)) as server:  # fmt: skip
         yield World.create(server, tmp_path / "world", config={"pr_reviews": {"label": LABEL}})
 

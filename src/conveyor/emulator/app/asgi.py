@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from conveyor.core.pipeline_view import PipelineReader
 from conveyor.emulator.app import control as app_control
 from conveyor.emulator.app.middleware import ForgeMiddleware
 from conveyor.emulator.graphql import endpoint as graphql_endpoint
@@ -129,12 +130,13 @@ def build_app(
     fail_rate: float = 0.0,
     list_lag_ms: int = 0,
     seed: int | None = None,
-    pipeline_home: Path | None = None,
+    pipeline: PipelineReader | None = None,
     transcripts: TranscriptReader | None = None,
 ) -> Starlette:
     """The emulator's ASGI app over the store in `data_dir` (created when missing).
 
-    `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows;
+    `pipeline` reads a `$CONVEYOR_HOME`'s status, spending and timelines for `/pipeline` and
+    the issue pages (`conveyor.orchestrator.shell.pipeline_files.PipelineFiles`);
     `transcripts` reads an issue's agent sessions for its page and transcript pages
     (`conveyor.job.transcripts.home_transcripts`).
     """
@@ -145,7 +147,7 @@ def build_app(
         data_dir=data_dir,
         knobs=Knobs(fail_rate=fail_rate, list_lag_ms=list_lag_ms),
         rng=random.Random(seed),
-        pipeline_home=pipeline_home,
+        pipeline=pipeline,
         transcripts=transcripts,
     )
     routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
@@ -218,7 +220,7 @@ def serve(
     list_lag_ms: int = 0,
     seed: int | None = None,
     on_ready: Callable[[str], None] | None = None,
-    pipeline_home: Path | None = None,
+    pipeline: PipelineReader | None = None,
     transcripts: TranscriptReader | None = None,
 ) -> None:
     """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
@@ -227,7 +229,7 @@ def serve(
         fail_rate=fail_rate,
         list_lag_ms=list_lag_ms,
         seed=seed,
-        pipeline_home=pipeline_home,
+        pipeline=pipeline,
         transcripts=transcripts,
     )
     sock = bind(host, port)

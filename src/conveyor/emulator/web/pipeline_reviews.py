@@ -3,6 +3,7 @@ its transcript) and the PRs held, with why, read from `status.json` (stage `pr-r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
@@ -18,7 +19,7 @@ def _pr(links: Links, number: object) -> str:
     return f'<a href="{escape(href)}">PR #{int(str(number))}</a>'
 
 
-def reviews_section(links: Links, status: dict[str, Any]) -> str:
+def reviews_section(links: Links, status: Mapping[str, Any]) -> str:
     """The people's PRs under review and held ("" when there are none)."""
     running = [j for j in status.get("jobs") or [] if j.get("stage") == STAGE]
     held = [h for h in status.get("holds") or [] if h.get("stage") == STAGE]

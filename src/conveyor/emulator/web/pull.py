@@ -127,7 +127,7 @@ async def pull_page(request: Request) -> Response:
         + _merged_line(state, pull)
         + conversation_html(state.store, item)
         + reviews_html(state.store, pull.issue_id)
-        + issue_timeline(state.pipeline_home, slug, number)
+        + issue_timeline(state.pipeline, slug, number)
         + sessions_html(state, slug, number)
         + _checks(state, pull)
         + _changes(state, pull)

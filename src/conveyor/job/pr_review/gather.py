@@ -111,7 +111,7 @@ def gather_inputs(
         changed=changed, settings=config.review, soft=config.limits.context_soft,
         hard=config.limits.context_hard, request_changes=config.pr_reviews.request_changes,
         cut_note=cut.note, rewritten=since.rewritten,
-        check_files=check_files([f.path for f in files], config.paths),
+        check_files=check_files([f.path for f in files], config),
         planted=silencers(files), since_file=since.file, earlier=claimed.earlier,
         touched=since.touched, withheld=withheld,
     )  # fmt: skip
