@@ -85,6 +85,7 @@ def build_inputs(ctx: JobContext, state: IssueState) -> Inputs:
         wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
         oversize=oversize,
         hand_over=ctx.what.config.handover.by_person,
+        review=ctx.what.config.review,
         # Only triage reads them (TRI-14): other stages pay no git read for them.
         branch_commits=branch_commits(ctx, state) if triage else (),
         handoff_kept=triage and handoff_kept(ctx.where.run_dir),

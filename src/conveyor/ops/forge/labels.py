@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from conveyor.core.config_intake import Intake
-from conveyor.core.labels import LabelDef, relabel
+from conveyor.core.labels import LabelDef, all_labels, relabel
 from conveyor.forge.types import LabelSpec
 from conveyor.ops.forge.context import OpContext
 
@@ -32,6 +32,11 @@ def intake_specs(intake: Intake) -> list[LabelSpec]:
             for size in intake.sizes
         ]  # fmt: skip
     return specs
+
+
+def wanted_labels(intake: Intake) -> list[LabelSpec]:
+    """Every label a repository needs: the pipeline's own and the ones intake reads."""
+    return [spec_of(label) for label in all_labels()] + intake_specs(intake)
 
 
 def set_agent_label(
