@@ -3,6 +3,7 @@ Copilot's file and opencode.json never reach the model (the job gives the base's
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -51,3 +52,26 @@ def test_the_checkout_s_instruction_files_never_reach_the_model(
     assert requests
     for path, word in SENTINELS.items():
         assert not any(r.contains(word) for r in requests), f"{backend} sent the checkout's {path}"
+
+
+def test_claude_runs_no_hook_and_takes_no_setting_from_the_checkout(
+    clis_bin: Path, tmp_path: Path
+) -> None:
+    """A `.claude/settings.json` an agent wrote (a hook on every tool, an environment
+    variable) is not the session's: the hook never runs, the variable never reaches the model."""
+    spec = session("claude", clis_bin, tmp_path)
+    mark = spec.cwd / "hook-ran"
+    hook = [{"hooks": [{"type": "command", "command": f"touch {mark}"}]}]
+    settings = {
+        "hooks": {"SessionStart": hook, "PreToolUse": [{"matcher": "*", **hook[0]}]},
+        "env": {"CONVEYOR_PROBE": "sentinel-settings-env-4410"},
+    }
+    (spec.cwd / ".claude").mkdir()
+    (spec.cwd / ".claude" / "settings.json").write_text(json.dumps(settings))
+    script = Script(steps=(CallTool("submit_reply", REPLY),))
+    with FakeModel(script) as model:
+        result = launch(replace(spec, base_url=model.url), environ("claude", tmp_path))
+        requests = model.requests
+    assert result.status is SessionStatus.REPLIED, (result.error, result.last_tool_failure)
+    assert not mark.exists()
+    assert not any(r.contains("sentinel-settings-env-4410") for r in requests)

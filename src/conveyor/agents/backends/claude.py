@@ -85,6 +85,10 @@ class ClaudeBackend:
             "dontAsk",
             "--allowedTools",
             ",".join(tools),
+            # Settings from the session's own HOME only: a checkout's `.claude/settings.json`
+            # (hooks, permissions, env) is an agent's to write, never the session's rules.
+            "--setting-sources",
+            "user",
         ]
         if spec.max_turns is not None:
             argv += ["--max-turns", str(spec.max_turns)]

@@ -45,6 +45,7 @@ VALUE_FLAGS = frozenset(
         "--disallowedTools",
         "--max-turns",
         "--effort",
+        "--setting-sources",
         "--fallback-model",
         "--json-schema",
         "--resume",
