@@ -234,7 +234,7 @@ def boxing_of(
     """A job's box and its commands' base plan (a stage job's, a PR review's)."""
     hidden = hidden_paths(config, config_dir, environ, paths.home)
     plan = make_folders(base_plan(config, paths.job_dir, paths.checkout, hidden, environ))
-    return command_boxing(job_box(config), config, plan)
+    return command_boxing(job_box(config), config, plan, environ)
 
 
 def _token(started: Started) -> str | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
 from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.sandbox.registries import Registry, setup_registries
 from conveyor.sandbox.sockets import named_sockets
 from conveyor.sandbox.tools import Tools, check_caches, find_tools
 from conveyor.verify.boxing import Boxing
@@ -112,11 +113,29 @@ def job_box(config: Config) -> Box:
     return select_box(config.sandbox.mode)
 
 
-def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
-    """The boxing of a job's commands: setup reaches exactly the hosts `[sandbox]
-    setup_network` names, through the allowlisting proxy; no other command has a network."""
-    hosts = config.sandbox.setup_network or ()
-    return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
+def command_boxing(
+    box: Box, config: Config, plan: BoxPlan, environ: Mapping[str, str] | None = None
+) -> Boxing:
+    """The boxing of a job's commands: setup goes through the allowlisting proxy, which lets
+    through exactly the hosts `setup_hosts` says (none: nothing, but each host setup tried
+    is named when it fails); no other command has a network."""
+    owner = tuple((k, environ[k]) for k in ("HOME", "PATH") if environ and k in environ)
+    hosts = tuple(r.host for r in setup_hosts(config, environ or {}, plan.cwd))
+    return Boxing(box, plan, "proxy", setup_hosts=hosts, owner=owner)
+
+
+def setup_hosts(
+    config: Config, environ: Mapping[str, str], checkout: Path | None
+) -> tuple[Registry, ...]:
+    """The hosts setup may reach: `[sandbox] setup_network` when the config names it, else
+    the registries the setup's own tools would use (`sandbox/registries.py`)."""
+    named = config.sandbox.setup_network
+    if named is not None:
+        return tuple(Registry(h, "[sandbox] setup_network") for h in named)
+    where = checkout if checkout is not None and checkout.is_dir() else None
+    # Without the shared cache commands see none of the owner's registry settings.
+    owner = environ if config.commands.shared_cache else {}
+    return setup_registries(config.commands.setup, owner, where)
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:

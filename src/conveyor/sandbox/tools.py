@@ -188,6 +188,10 @@ def _give_named(
         if named.is_dir():
             gathered.give(named, f"a command names {named}")
             continue
+        if not named.exists() and named.parent.is_dir():
+            # A file the command waits for or reads later: its folder, as it will be then.
+            gathered.give(named.parent, f"a command names {named} in it")
+            continue
         for hop in resolver.follow(named, f"a command names {named}"):
             gathered.give(hop.path, hop.why)
 
