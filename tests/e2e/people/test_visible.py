@@ -91,6 +91,9 @@ def test_a_person_s_pr_under_review_shows_in_status_the_pipeline_and_its_page(
     assert "Agent sessions" in shown
     for key in ("brief-1", "angle-correctness-1", "angle-tests-1", "pr-review-1"):
         assert key in shown
+    detail = world.run("status", "--issue", str(pr.number))
+    assert detail.returncode == 0, detail.stdout + detail.stderr
+    assert "pr-review" in detail.stdout
     (job,) = (world.repo_home / "jobs").glob(f"issue-{pr.number}-pr-review-*")
     transcript = _page(world, f"/{world.repo}/issues/{pr.number}/sessions/{job.name}/pr-review-1")
     assert "submit_reply" in transcript
