@@ -2,8 +2,11 @@
 
 Hidden: the whole `$CONVEYOR_HOME` (other repositories and jobs, caches, answers), the
 config's folder, the token and App key files, and the owner's real home. Readable back:
-Conveyor's own interpreter and package (read-only), and the PATH folders that lie in a
-hidden one (`~/.local/bin`, `~/.cargo/bin`), so the tools the owner installed still run.
+Conveyor's own interpreter and package (read-only), the PATH folders that lie in a
+hidden one (`~/.local/bin`, `~/.cargo/bin`), so the tools the owner installed still run,
+and the job's keeps (read-only: the agent's repository borrows their objects, and a
+temporary worktree's git folder lies in one). `git_boxer` runs the git Conveyor must run
+in the agent's own repository in the same box.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from pathlib import Path
 
 from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
+from conveyor.git.runner import Boxer
 from conveyor.sandbox import Box, BoxPlan, select_box
 from conveyor.sandbox.tools import tool_paths
-from conveyor.verify.boxing import Boxing
+from conveyor.verify.boxing import Boxing, Opening, wrapped
+
+# The keeps of a job's checkouts (`repo.git` beside `repo/`, the wiki's), in its folder.
+KEEPS = ("repo.git", "wiki.git")
 
 
 def _config_file(text: str, config_dir: Path) -> Path:
@@ -51,7 +58,7 @@ def base_plan(
         home=job_dir / "home",
         tmp=job_dir / "tmp",
         hidden=hidden,
-        readable=tool_paths(environ, hidden),
+        readable=(*tool_paths(environ, hidden), *(job_dir / k for k in KEEPS)),
         writable=(Path(shared),) if shared else (),
     )
 
@@ -73,6 +80,16 @@ def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
     setup_network` names, through the allowlisting proxy; no other command has a network."""
     hosts = config.sandbox.setup_network
     return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
+
+
+def git_boxer(boxing: Boxing) -> Boxer:
+    """How the job runs git in an agent's repository: in its box, with no network, writing
+    only the folder it runs in and reading what it names too (`Box.wrap`; bare unboxed)."""
+
+    def box(argv: list[str], *, cwd: Path, readable: tuple[Path, ...]) -> list[str]:
+        return wrapped(boxing, Opening(cwd, (), readable), {}, argv)
+
+    return box
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conveyor.core.config import Commands
 from conveyor.core.verify import CommandResult, Outcome, skipped
+from conveyor.git.plain import Tree
 from conveyor.verify import setup_env
 from conveyor.verify.boxing import Boxing, Opening, setup_proxy, wrapped
 from conveyor.verify.commands import run_command
@@ -29,6 +30,8 @@ class Context:
     keeps the failures found at base commits; `test_globs` say which words of the test
     command are test paths, and with `non_code` which changed files are no input of
     what setup generates. `boxing` is the job's box every command runs in (None: bare).
+    `git_dir` is the git directory the checkout is read through (the job's keep; None: its
+    own `.git`, for a repository no agent writes); `tree` pairs them.
     """
 
     checkout: Path
@@ -43,6 +46,12 @@ class Context:
     lockfiles: tuple[str, ...] = ()
     non_code: tuple[str, ...] = ()
     boxing: Boxing | None = None
+    git_dir: Path | None = None
+
+    @property
+    def tree(self) -> Tree:
+        """The checkout as git reads it: through its keep."""
+        return Tree.of(self.checkout, self.git_dir)
 
     def run(
         self,

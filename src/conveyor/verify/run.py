@@ -139,6 +139,7 @@ def verify(
     work_dir: Path | None = None,
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
+    git_dir: Path | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
 
@@ -147,19 +148,28 @@ def verify(
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test, the
     lockfile and the migration checks only. `heartbeat` is called every few seconds while a
     command runs. `shared` names the shared set-up environments and baselines
-    (see `Context`). Git failures raise `PlainGitError`.
+    (see `Context`). `git_dir` is the checkout's keep (None: its own `.git`, a repository
+    no agent writes). Git failures raise `PlainGitError`.
     """
-    at = plain.head(checkout)
+    ctx = Context(
+        checkout,
+        commands,
+        env,
+        logs_dir,
+        work_dir,
+        heartbeat,
+        **(shared or SharedDirs()),
+        git_dir=git_dir,
+    )
+    at = plain.head(ctx.tree)
     wanted = f"{head_sha}^{{commit}}"
-    head = plain.git(checkout, "rev-parse", "--verify", "--end-of-options", wanted).decode().strip()
+    found = plain.git(ctx.tree, "rev-parse", "--verify", "--end-of-options", wanted)
+    head = found.decode().strip()
     if at != head:
         msg = f"verify: the checkout {checkout} is at {at}, not at the head to verify {head_sha}"
         raise VerifyInputError(msg)
-    ctx = Context(
-        checkout, commands, env, logs_dir, work_dir, heartbeat, **(shared or SharedDirs())
-    )
-    base = plain.merge_base(checkout, base_sha, head)
-    changes = plain.changes(checkout, base, head)
+    base = plain.merge_base(ctx.tree, base_sha, head)
+    changes = plain.changes(ctx.tree, base, head)
     results, fbf = _with_fails_before_fix(ctx, paths, tests_only, base, head, changes)
     lockfiles = check_lockfiles(ctx, paths, head, changes)
     if results[0].ok:

@@ -15,7 +15,6 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
@@ -24,7 +23,7 @@ from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, list
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
-from conveyor.git.plain import Change
+from conveyor.git.plain import Change, Tree
 from conveyor.ops.local.py_imports import imported_paths
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
@@ -53,7 +52,7 @@ class SpecCheck:
 
 
 def _text(ctx: Context, sha: str, path: str) -> str:
-    data = plain.blob(ctx.checkout, sha, path)
+    data = plain.blob(ctx.tree, sha, path)
     return "" if data is None else data.decode("utf-8", errors="replace")
 
 
@@ -112,7 +111,7 @@ def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> t
     for interface in interfaces:
         if interface.status != "new":
             continue
-        data = plain.blob(ctx.checkout, head, interface.where)
+        data = plain.blob(ctx.tree, head, interface.where)
         if data is None:
             found.append(
                 f"{interface.where}: the stub of new interface {interface.name!r} is missing"
@@ -134,8 +133,8 @@ def check_spec_commits(
     no_tests_reason: str | None,
 ) -> SpecCheck:
     """Run the whole commit check on the checkout's HEAD against `start`."""
-    head = plain.head(ctx.checkout)
-    changes = plain.changes(ctx.checkout, start, head)
+    head = plain.head(ctx.tree)
+    changes = plain.changes(ctx.tree, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
     found = [*scope_findings(ctx, paths, start, head, changes, interfaces=interfaces)]
     found += stub_findings(ctx, head, interfaces)
@@ -258,7 +257,7 @@ def _passing_reverted(
     return found
 
 
-def spec_test_findings(checkout: Path, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
+def spec_test_findings(checkout: Tree, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
     """The spec writer's test files (start..spec_sha) the checkout's HEAD changed or deleted.
 
     The implementer may not change them (IMPL-12); each finding names the file.

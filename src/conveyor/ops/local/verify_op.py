@@ -41,6 +41,7 @@ def verify_head(
         work_dir=work_dir,
         heartbeat=heartbeat,
         shared=shared,
+        git_dir=repo.git_dir,
     )
 
 
