@@ -53,8 +53,10 @@ def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
 
     The cache holds the remote's branches as `refs/remotes/origin/*`, its tags, and no
     branch of its own. The URL is given to the fetch, not kept in the cache's config: a
-    forge that moved (a new port) is fetched from where it is now.
+    forge that moved (a new port) is fetched from where it is now. A checkout's keep in
+    `env` is dropped: git works in the cache.
     """
+    env = replace(env, git_dir=None)
     with file_lock(lock_path(cache)):
         made = not (cache / "HEAD").is_file()
         repo = init_bare(cache, env) if made else Repo(cache, env)
