@@ -28,7 +28,7 @@ from conveyor.job.box_plans import base_plan, git_boxer, make_folders
 from conveyor.ops.local.job_push import JobPusher
 from conveyor.sandbox import Box
 from conveyor.verify.boxing import Boxing
-from tests.contract.job.git_http import GitHttp
+from tests.git_http import GitHttp
 
 IDENTITY = Identity("bot", "bot@users.noreply.conveyor")
 BRANCH = "agent/issue-7"
