@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from conveyor.git.hooks import install_hooks
-from conveyor.git.keep import configure_keep, make_agent_repo
+from conveyor.git.keep import keep_clone_args, make_agent_repo
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.remote import TRACKING_REFSPEC, fetch, init_bare
 from conveyor.git.runner import GitEnv, Identity, Repo, git_text, run_git
@@ -120,12 +120,12 @@ def create_checkout(
             "--quiet",
             "--no-checkout",
             f"--separate-git-dir={keep}",
+            *keep_clone_args(),
             "--config",
             f"remote.origin.fetch={CLONE_REFSPEC}",
         ]
         run_git([*clone, "--", str(cache.path), str(dest)], cwd=dest.parent, env=env)
     repo = Repo(dest, replace(env, git_dir=keep))
-    configure_keep(repo)
     run_git(["remote", "set-url", "origin", url], cwd=dest, env=repo.env)
     begin = (
         try_rev_parse(repo, f"refs/remotes/origin/{branch}")

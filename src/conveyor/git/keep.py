@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import replace
 
-from conveyor.git.runner import Repo, git_text, run_git
+from conveyor.git.refs import read_branch_commit
+from conveyor.git.runner import Repo, git_text
 
 # The keep's own settings, beside what the clone wrote (remote, core.bare = false).
 # Hooks off; no garbage collection while the agent's repository borrows its objects; and
@@ -33,12 +33,22 @@ KEEP_SETTINGS = (
 )
 # The refs the agent's repository starts with (and `copy_refs` refreshes).
 AGENT_REFS = ("refs/heads/", "refs/remotes/", "refs/tags/")
+# The agent's repository is written as `git init --template=` would make it, without a
+# process: its config (the core section as init writes it on Linux), its packed refs.
+AGENT_CONFIG = (
+    "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"
+    "\tlogallrefupdates = true\n"
+)
+PACKED_REFS = "# pack-refs with: sorted \n"
 
 
-def configure_keep(repo: Repo) -> None:
-    """Write the keep's settings (`KEEP_SETTINGS`) into its config."""
+def keep_clone_args() -> list[str]:
+    """What a `git clone` into a keep is given: no template (no sample hooks to copy), and
+    the keep's settings (`KEEP_SETTINGS`) written by the clone itself."""
+    args = ["--template="]
     for key, value in KEEP_SETTINGS:
-        run_git(["config", key, value], cwd=repo.path, env=repo.env)
+        args += ["--config", f"{key}={value}"]
+    return args
 
 
 def ref_lines(repo: Repo, prefixes: tuple[str, ...] = AGENT_REFS) -> str:
@@ -59,21 +69,24 @@ def make_agent_repo(repo: Repo, branch: str | None, url: str | None) -> None:
     assert repo.env.git_dir is not None, "an agent's repository borrows a keep"
     keep = repo.env.git_dir
     agent = repo.path / ".git"
+    head = read_branch_commit(repo, "HEAD") or git_text(repo, "rev-parse", "--verify", "HEAD")
+    refs = git_text(repo, "for-each-ref", "--format=%(objectname) %(refname)", *AGENT_REFS)
     agent.unlink()
-    plain = replace(repo.env, git_dir=None)
-    head = git_text(repo, "rev-parse", "--verify", "HEAD")
-    named = [f"--initial-branch={branch}"] if branch is not None else []
-    run_git(["init", "--quiet", *named], cwd=repo.path, env=plain)
+    for folder in ("objects/info", "objects/pack", "refs/heads", "refs/tags"):
+        (agent / folder).mkdir(parents=True)
+    (agent / "HEAD").write_text(f"ref: refs/heads/{branch}\n" if branch else f"{head}\n")
+    (agent / "packed-refs").write_text(f"{PACKED_REFS}{refs}\n" if refs else PACKED_REFS)
     (agent / "objects" / "info" / "alternates").write_text(f"{keep / 'objects'}\n")
-    lines = ref_lines(repo) + ("" if branch is not None else f"update HEAD {head}\n")
-    run_git(
-        ["update-ref", "--no-deref", "--stdin"],
-        cwd=repo.path,
-        env=plain,
-        input_bytes=lines.encode(),
-    )
     shutil.copyfile(keep / "index", agent / "index")
-    settings = [("core.excludesFile", str(keep / "info" / "exclude"))]
-    settings += [("remote.origin.url", url)] if url is not None else []
-    for key, value in settings:
-        run_git(["config", key, value], cwd=repo.path, env=plain)
+    (keep / "info").mkdir(exist_ok=True)
+    (keep / "info" / "exclude").touch()
+    text = AGENT_CONFIG + f"\texcludesFile = {_quoted(str(keep / 'info' / 'exclude'))}\n"
+    if url is not None:
+        text += f'[remote "origin"]\n\turl = {_quoted(url)}\n'
+    (agent / "config").write_text(text, encoding="utf-8")
+
+
+def _quoted(value: str) -> str:
+    """`value` as a git config value: in double quotes, backslash and quote escaped."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
