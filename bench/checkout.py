@@ -26,7 +26,7 @@ from pathlib import Path
 
 STARTED = time.perf_counter()
 
-from conveyor.git import GitEnv, Identity, Repo, run_git  # noqa: E402
+from conveyor.git import GitEnv, Identity, run_git  # noqa: E402
 from conveyor.git.checkout import CLONE_REFSPEC, agent_checkout, update_cache  # noqa: E402
 
 FILES = 800
