@@ -1,14 +1,24 @@
 # Conveyor in a container: the `conveyor` command with git, bubblewrap and the agent CLIs.
 #
 #   docker build -t conveyor .
-#   docker run --rm -v "$HOME/.config/conveyor:/config:ro" -v conveyor-home:/home/conveyor/home \
-#     -e CONVEYOR_CONFIG=/config/conveyor.toml -e CONVEYOR_TOKEN conveyor run
+#   docker compose -f contrib/container/compose.yaml up -d      # or, by hand:
+#   docker run --rm --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
+#     --security-opt systempaths=unconfined \
+#     -v "$HOME/.config/conveyor:/config:ro" -v conveyor-home:/home/conveyor/home \
+#     -e CONVEYOR_CONFIG=/config/conveyor.toml -e CONVEYOR_TOKEN -e ANTHROPIC_API_KEY \
+#     conveyor run
 #
 # The config (which judges the agents' work) comes from a volume, never from the repository
-# the agents edit; the token comes from the environment the config's `token_env` names.
+# the agents edit; the token comes from the environment the config's `token_env` names, the
+# agents' keys from theirs (or their login files, mounted: contrib/container/compose.yaml).
+# CONVEYOR_HOME is a named volume on /home/conveyor/home, which the image makes and gives to
+# uid 10001 (contrib/container/prepare-home), so Docker fills a new volume with that owner.
+# Sessions run in bubblewrap, which makes user, pid and mount namespaces and mounts its own
+# /proc: Docker's default seccomp profile refuses those calls, its AppArmor profile the mounts
+# and its masked /proc the proc mount, hence the three --security-opt (on an Ubuntu 24.04
+# host also `sysctl kernel.apparmor_restrict_unprivileged_userns=0`); `conveyor doctor` says
+# whether a box can be built. Or choose the sandbox's `mode = "none"` knowingly.
 # The agent CLIs are the versions `scripts/install-agent-clis` pins (a test keeps them equal).
-# Sessions run in bubblewrap: give the container user namespaces (e.g. a seccomp profile
-# that allows `clone(CLONE_NEWUSER)`), or choose the sandbox's `none` mode knowingly.
 
 # Debian 12 with Node.js 20 (the CLIs' launchers); its python3 is 3.11, which Conveyor runs on.
 FROM node:20-bookworm-slim AS base
@@ -37,10 +47,16 @@ RUN python3 -m venv /opt/conveyor \
 FROM base
 COPY --from=build /opt/agent-clis /opt/agent-clis
 COPY --from=build /opt/conveyor /opt/conveyor
-RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin conveyor
+COPY contrib/container/prepare-home contrib/container/entrypoint /opt/conveyor-image/
+RUN groupadd --gid 10001 conveyor \
+    && useradd --no-create-home --home-dir /home/conveyor --uid 10001 --gid 10001 \
+        --shell /usr/sbin/nologin conveyor \
+    && /opt/conveyor-image/prepare-home
 USER conveyor
 WORKDIR /home/conveyor
 ENV PATH="/opt/conveyor/bin:/opt/agent-clis/node_modules/.bin:${PATH}" \
+    HOME=/home/conveyor \
     CONVEYOR_HOME=/home/conveyor/home
-ENTRYPOINT ["conveyor"]
+VOLUME ["/home/conveyor/home"]
+ENTRYPOINT ["/opt/conveyor-image/entrypoint"]
 CMD ["--help"]

@@ -7,6 +7,11 @@ figure the goal applies to. Both are counted by job, by route and between jobs f
 embedded forge's request log (`GET /_conveyor/requests`), as `bench/pipeline.py` counts its
 one issue. The test command runs the sample's tests with no sleep and there is no bare
 replay: this bench counts requests, `bench/pipeline.py` measures time.
+
+Issue 32 took a clean issue from 224 requests to 63, and 59 for a repository's second issue,
+which pays no repository read or label create (the job's forge view, `forge/job_view.py`:
+one GraphQL read of the issue, its comments and its PR's feedback, answers shared for ten
+minutes, a draft PR's title, body and ready mark in one request).
 """
 
 from __future__ import annotations

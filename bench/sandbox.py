@@ -27,6 +27,13 @@ under `/usr/bin/time`), so `time` and `getrusage` leave every boxed command and 
 Where `perf` runs, each demo runs under `perf stat -e task-clock` (its counters follow every
 child, boxed or not) and gets `cpu_s`, and the figures `demo_cpu_ratio` (medians, on ÷ off):
 less swayed than wall time by what else the machine runs.
+
+Past figures behind the box's start-up choices (issue 30): the bridge started in the box in
+37 ms as a script, 24 ms as cached bytecode importing only built-in modules
+(`session_start_proxied`); writing the bytecode of what a box runs outside, before a job's
+first boxed session (`agents/boxed.py::cache_box_bytecode`), saved about 26 ms of CPU a
+session of `make demo` on a fresh checkout; the demo's pytest bytecode
+(`cli/demo/bytecode.py`) about 0.2 s of CPU a boxed test run.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pipeline import TAG, scenario  # noqa: E402
 
 from conveyor.emulator.app.server import ForgeServer  # noqa: E402
-from conveyor.emulator.web.timeline import issues_with_jobs, read_timeline  # noqa: E402
+from conveyor.job.timeline_read import issues_with_jobs, read_timeline  # noqa: E402
 from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
 from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
 from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402

@@ -34,6 +34,10 @@ def test_the_resume_command_the_status_shows_runs_and_the_next_tick_restarts_the
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert world.labels(issue.number) == ()
+    # Issue 48: both say where the restart begins, and why there.
+    where = "at triage (it stopped at triage): nothing is implemented yet"
+    assert where in resumed.stdout
+    assert any(where in body for body in comments)
     world.write_scenario([triage("again"), spec_ready("again")])
     again = world.run("tick")
     assert again.returncode == 0, again.stdout + again.stderr

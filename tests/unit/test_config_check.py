@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -28,7 +29,10 @@ test = "pytest -q"
 """
 
 MISTAKES = {
-    "unknown key": ("[limits]\nmax_job = 3\n", "conf.toml: limits.max_job: unknown key"),
+    "unknown key": (
+        "[limits]\nmax_job = 3\n",
+        "conf.toml: limits.max_job: unknown key; did you mean `max_jobs`?",
+    ),
     "missing key": (None, "conf.toml: allowed_users: required key is missing"),
     "wrong type": ("[limits]\nmax_jobs = 'two'\n", "conf.toml: limits.max_jobs: expected"),
     "bad enum": ("", "conf.toml: forge.kind: expected 'github' or 'local', got 'gitlab'"),
@@ -57,23 +61,26 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONVEYOR_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("CONVEYOR_CONFIG", raising=False)
     monkeypatch.setenv("CONVEYOR_TEST_TOKEN", "ghp_secret-value-never-shown")
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))  # no ~/.config/conveyor to find
 
 
 def _check(tmp_path: Path, text: str, *args: str) -> tuple[int, str, str]:
-    """Run `conveyor config check` on `text` written to conf.toml; (exit code, stdout, stderr)."""
+    """Run `conveyor config check` on `text` written to conf.toml; (exit code, stdout, stderr
+    with each line's number after `conf.toml:` left out: test_config_load pins those)."""
     (tmp_path / "conf.toml").write_text(text)
     result = CliRunner().invoke(app, ["config", "check", *args])
-    return result.exit_code, result.stdout, result.stderr
+    err = re.sub(r"conf\.toml:\d+:", "conf.toml:", result.stderr)
+    return result.exit_code, result.stdout, err
 
 
 @pytest.mark.parametrize("kind", sorted(MISTAKES))
 def test_each_kind_of_mistake_is_one_line_naming_file_key_and_expectation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    """Exit 1, nothing on stdout, and exactly one error line for one mistake."""
+    """Exit 2 (a config mistake, for every command), nothing on stdout, one line per mistake."""
     monkeypatch.chdir(tmp_path)
     code, out, err = _check(tmp_path, _text(kind), "--config", "conf.toml")
-    assert code == 1
+    assert code == 2
     assert out == ""
     (line,) = err.splitlines()
     assert line.startswith(MISTAKES[kind][1])
@@ -99,7 +106,7 @@ def test_conveyor_config_names_the_file_when_no_option_is_given(
 ) -> None:
     """`CONVEYOR_CONFIG` stands in for `--config`; with neither, the error says how to give one."""
     code, _, err = _check(tmp_path, GOOD)
-    assert code == 1
+    assert code == 2
     assert "--config" in err
     assert "CONVEYOR_CONFIG" in err
     monkeypatch.setenv("CONVEYOR_CONFIG", str(tmp_path / "conf.toml"))
@@ -150,7 +157,7 @@ def test_credentials_that_cannot_be_read_are_one_line_naming_the_key(
     source, expected = CREDENTIALS[kind]
     text = GOOD.replace('token_env = "CONVEYOR_TEST_TOKEN"', source)
     code, out, err = _check(tmp_path, text, "--config", "conf.toml")
-    assert code == 1
+    assert code == 2
     assert out == ""
     (line,) = err.splitlines()
     assert line.startswith(expected)
@@ -202,7 +209,7 @@ def test_every_mistake_of_a_config_is_reported_at_once_each_naming_its_key(
     """One run lists every bad key, also the checks of a whole table whose keys are wrong too."""
     monkeypatch.chdir(tmp_path)
     code, out, err = _check(tmp_path, MANY, "--config", "conf.toml")
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     keys = [line.removeprefix("conf.toml: ").split(":", 1)[0] for line in err.splitlines()]
     assert sorted(keys) == sorted([
         "repo", "allowed_users", "surprise", "account.login", "account", "commands.test_files",
@@ -219,7 +226,7 @@ def test_context_soft_above_the_default_hard_limit_is_a_mistake(tmp_path: Path) 
     """The hard limit left out still bounds the soft one."""
     text = GOOD + "[limits]\ncontext_soft = 200000\n"
     code, _, err = _check(tmp_path, text, "--config", str(tmp_path / "conf.toml"))
-    assert code == 1
+    assert code == 2
     assert "limits.context_hard: expected at least context_soft (200000)" in err
 
 
@@ -230,13 +237,13 @@ def test_a_config_inside_a_repository_is_refused_naming_the_path_and_why(tmp_pat
     path = repo / "conf.toml"
     path.write_text(GOOD)
     done = CliRunner().invoke(app, ["config", "check", "--config", str(path)])
-    assert (done.exit_code, done.stdout) == (1, "")
+    assert (done.exit_code, done.stdout) == (2, "")
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"{path}: inside the git repository {repo.resolve()}")
     assert "agents could change the rules that judge their work" in line
     path.write_text(GOOD + "surprise = 1\n")
     both = CliRunner().invoke(app, ["config", "check", "--config", str(path)])
-    assert both.exit_code == 1
+    assert both.exit_code == 2
     assert [line.split(": ", 2)[1] for line in both.stderr.splitlines()] == [
         "inside the git repository " + str(repo.resolve()) + "; agents could change the rules"
         " that judge their work",
@@ -253,9 +260,9 @@ def test_doctor_lists_the_place_and_the_mistakes_of_a_config_inside_a_repository
     path = repo / "conf.toml"
     path.write_text(GOOD + "surprise = 1\n")
     done = CliRunner().invoke(app, ["doctor", "--config", str(path), "--json"])
-    assert done.exit_code == 1
+    assert done.exit_code == 2
     report = json.loads(done.stdout)
     assert report["failed"] == ["config"]
     details = [check["detail"] for check in report["checks"]]
     assert details[0].startswith(f"{path}: inside the git repository {repo.resolve()}")
-    assert details[1] == f"{path}: commands.surprise: unknown key"
+    assert details[1] == f"{path}:15: commands.surprise: unknown key"

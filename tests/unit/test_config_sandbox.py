@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conveyor.cli.config_load import ConfigError, parse_config
@@ -11,13 +13,15 @@ from tests.unit.test_config import GOOD
 def _errors(text: str) -> list[str]:
     with pytest.raises(ConfigError) as caught:
         parse_config(text, "conf.toml")
-    return caught.value.lines
+    return [re.sub(r"^conf\.toml:\d+:", "conf.toml:", line) for line in caught.value.lines]
 
 
 def test_the_sandbox_is_auto_by_default() -> None:
-    """No `[sandbox]`: a box when one can be built, with no hosts allowed beyond the model's."""
+    """No `[sandbox]`: a box when one can be built, with no hosts allowed beyond the model's;
+    setup's registries not named (the job reads them from the setup's own tools)."""
     sandbox = parse_config(GOOD, "conf.toml").sandbox
-    assert (sandbox.mode, sandbox.allow_hosts, sandbox.setup_network) == ("auto", (), ())
+    assert (sandbox.mode, sandbox.allow_hosts, sandbox.setup_network) == ("auto", (), None)
+    assert (sandbox.readable, sandbox.caches) == ((), ())
 
 
 def test_a_sandbox_with_hosts_loads() -> None:
@@ -50,5 +54,24 @@ def test_a_bad_host_names_the_key_and_the_host(key: str) -> None:
 def test_an_unknown_sandbox_key_is_named() -> None:
     """A typo under `[sandbox]` is an error."""
     assert _errors(GOOD + "\n[sandbox]\nallowed_hosts = []\n") == [
-        "conf.toml: sandbox.allowed_hosts: unknown key"
+        "conf.toml: sandbox.allowed_hosts: unknown key; did you mean `allow_hosts`?"
     ]
+
+
+@pytest.mark.parametrize("key", ["readable", "caches"])
+@pytest.mark.parametrize("path", ["tools/bin", "~", "~/", "/", "$HOME/x"])
+def test_a_readable_or_cache_path_must_be_absolute_and_not_the_whole_home(
+    key: str, path: str
+) -> None:
+    """A relative path, the home or the root itself is refused, naming the key and value."""
+    (line,) = _errors(GOOD + f'\n[sandbox]\n{key} = ["{path}"]\n')
+    assert line.startswith(f"conf.toml: sandbox.{key}")
+    assert repr(path) in line
+
+
+def test_readable_and_caches_load() -> None:
+    """Absolute paths and paths under `~/` are accepted as written."""
+    text = GOOD + '\n[sandbox]\nreadable = ["/srv/jdk", "~/tools"]\ncaches = ["~/.cache/x"]\n'
+    sandbox = parse_config(text, "conf.toml").sandbox
+    assert sandbox.readable == ("/srv/jdk", "~/tools")
+    assert sandbox.caches == ("~/.cache/x",)

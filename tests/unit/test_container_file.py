@@ -30,13 +30,14 @@ def test_the_image_installs_the_agent_clis_at_the_versions_the_install_script_pi
 
 
 def test_the_image_runs_conveyor_as_a_user_that_is_not_root_with_git_and_bubblewrap() -> None:
-    """The last stage switches to a named user; `conveyor` is the entry point, on PATH."""
+    """The last stage switches to a named user; the entry point (which runs `conveyor`) is
+    the script tests/contract/deploy/test_container_recipe.py runs; `conveyor` is on PATH."""
     text = DOCKERFILE.read_text(encoding="utf-8")
     last = _final_stage(text)
     users = re.findall(r"^USER (\S+)", last, flags=re.MULTILINE)
     assert users, "the image's last stage sets no USER: it would run as root"
     assert users[-1] not in {"root", "0"}
-    assert re.search(r'^ENTRYPOINT \["conveyor"\]', last, flags=re.MULTILINE)
+    assert re.search(r'^ENTRYPOINT \["/opt/conveyor-image/entrypoint"\]', last, flags=re.MULTILINE)
     assert re.search(r"^ENV PATH=\"/opt/conveyor/bin:", last, flags=re.MULTILINE)
     packages = re.search(r"apt-get install[^&]*", text)
     assert packages is not None

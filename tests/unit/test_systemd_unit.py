@@ -41,6 +41,8 @@ def test_the_unit_restarts_on_failure_and_starts_with_the_user_s_session() -> No
     """A crash restarts it; it is a user unit (default.target), stopped by signalling `run`."""
     unit = _unit()
     assert unit["Service"]["Restart"] == "on-failure"
+    # Issue 48: a config mistake (exit 2 from every command) is not retried every 30 s.
+    assert unit["Service"]["RestartPreventExitStatus"] == "2"
     assert unit["Service"]["KillMode"] == "process"
     assert unit["Install"]["WantedBy"] == "default.target"
 

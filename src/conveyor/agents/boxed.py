@@ -21,11 +21,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import conveyor
+from conveyor.core.backends import facts_of
 from conveyor.core.session import SessionRole, SessionSpec
 from conveyor.core.session_box import SandboxMode
 from conveyor.sandbox import Box, BoxPlan, select_box
 from conveyor.sandbox.allowlist import Allowlist, model_hosts
 from conveyor.sandbox.proxy import LOG_NAME, Blocked, NetworkProxy, bridge_argv
+from conveyor.sandbox.sockets import named_sockets
 
 TIMESTAMP = py_compile.PycInvalidationMode.TIMESTAMP  # what imports write, and `_fresh` reads
 SYSTEM = (Path("/usr"), Path("/bin"), Path("/lib"), Path("/opt"))
@@ -116,9 +118,10 @@ def readable_paths(spec: SessionSpec, executable: str, environ: Mapping[str, str
 
 
 def hidden_paths(spec: SessionSpec, environ: Mapping[str, str]) -> list[Path]:
-    """What the CLI must not see: the owner's HOME, Conveyor's home, the job's own list."""
+    """What the CLI must not see: the owner's HOME, Conveyor's home, the host sockets the
+    environment names, the job's own list."""
     found = [Path(environ[name]) for name in ("HOME", "CONVEYOR_HOME") if environ.get(name)]
-    return [*found, *spec.sandbox.hidden]
+    return list(dict.fromkeys([*found, *named_sockets(environ), *spec.sandbox.hidden]))
 
 
 def named_urls(spec: SessionSpec, environ: Mapping[str, str]) -> list[str]:
@@ -181,8 +184,10 @@ def session_plan(
     """What the session's CLI sees (`sockets`: the MCP endpoint's and the proxy's folders)."""
     control = tuple(p for p in (spec.control_socket,) if p is not None and p.exists())
     # codex's own sandbox kept a reader's checkout read-only; in the box, the box does.
-    reader = spec.role is SessionRole.READER and spec.backend == "codex"
-    writable = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
+    facts = facts_of(spec.backend)
+    reader = spec.role is SessionRole.READER and facts is not None and facts.reader_read_only
+    own = (spec.session_dir,) if reader else (spec.cwd, spec.session_dir)
+    writable: tuple[Path, ...] = (*own, *spec.sandbox.caches)
     readable = [*readable_paths(spec, executable, environ), *([spec.cwd] if reader else [])]
     hidden = hidden_paths(spec, environ)
     if environ.get(TEST_SHARE_ENV):

@@ -6,23 +6,14 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
+from conveyor.core.backends import facts_of
 from conveyor.core.session import SessionSpec
+from conveyor.sandbox.toolchains import manager_roots, root_variables
 
 BASE = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ")
 FORGE_TOKENS = frozenset(
     {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"}
 )
-PROVIDER_PREFIXES: dict[str, tuple[str, ...]] = {
-    "claude": ("ANTHROPIC_", "CLAUDE_CODE_"),
-    "codex": ("OPENAI_",),
-    "opencode": ("ANTHROPIC_", "OPENAI_", "OPENROUTER_", "OPENCODE_"),
-}
-# Each CLI's own login file, relative to the owner's HOME; copied into the session HOME.
-AUTH_FILES: dict[str, tuple[str, ...]] = {
-    "claude": (".claude/.credentials.json",),
-    "codex": (),  # codex's auth.json goes to CODEX_HOME, see `prepare_home`
-    "opencode": (".local/share/opencode/auth.json",),
-}
 GIT_CONFIG = """[user]
 \tname = Conveyor agent
 \temail = agent@conveyor.invalid
@@ -67,15 +58,23 @@ def build_env(
     passthrough: tuple[str, ...] = (),
     token_env: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    """The allowlisted environment; forge tokens never pass, whatever `passthrough` says."""
+    """The allowlisted environment; forge tokens never pass, whatever `passthrough` says.
+
+    A `backend` of `core.backends` also passes its provider variables (`env_prefixes`).
+    The version managers' root variables come too (`PYENV_ROOT`, `RUSTUP_HOME`, …, as
+    this machine has them): `HOME` here is not the owner's, and a manager that finds
+    its root through `$HOME` would look in the wrong place.
+    """
     forbidden = FORGE_TOKENS | set(token_env)
-    prefixes = PROVIDER_PREFIXES.get(backend, ())
+    facts = facts_of(backend)
+    prefixes = () if facts is None else facts.env_prefixes
     out: dict[str, str] = {}
     for name, value in environ.items():
         if name in forbidden or name.startswith("CONVEYOR_"):
             continue
         if name in BASE or name in passthrough or name.startswith(prefixes):
             out[name] = value
+    out |= root_variables(manager_roots(environ))
     out |= {
         "HOME": str(home),
         "GIT_CONFIG_GLOBAL": str(git_config),
@@ -86,16 +85,25 @@ def build_env(
     return out
 
 
-def prepare_home(environ: Mapping[str, str], backend: str, home: Path, codex_home: Path) -> None:
-    """Create the session HOME holding only this CLI's own login file, when the owner has one."""
+def prepare_home(environ: Mapping[str, str], backend: str, session_dir: Path) -> Path:
+    """Create the session HOME (`session_dir/home`, returned) holding only this CLI's own login
+    files, when the owner has them: `auth_files` under HOME, and the `state_files` of the folder
+    its `state_var` names into `session_dir/<name>-home` (codex's `CODEX_HOME`)."""
+    home = session_dir / "home"
     home.mkdir(parents=True, exist_ok=True)
+    facts = facts_of(backend)
+    if facts is None:
+        return home
     owner_home = Path(environ.get("HOME", "/nonexistent"))
-    for relative in AUTH_FILES.get(backend, ()):
+    for relative in facts.auth_files:
         _copy_private(owner_home / relative, home / relative)
-    if backend == "codex":
-        codex_home.mkdir(parents=True, exist_ok=True)
-        source = Path(environ.get("CODEX_HOME", str(owner_home / ".codex"))) / "auth.json"
-        _copy_private(source, codex_home / "auth.json")
+    if facts.state_var is not None:
+        state = session_dir / facts.state_dir
+        state.mkdir(parents=True, exist_ok=True)
+        source = Path(environ.get(facts.state_var, str(owner_home / facts.state_default)))
+        for name in facts.state_files:
+            _copy_private(source / name, state / name)
+    return home
 
 
 def _copy_private(source: Path, target: Path) -> None:

@@ -10,10 +10,11 @@ from pathlib import Path
 from conveyor.agents.follow import Progress
 from conveyor.agents.process import SessionHandle
 from conveyor.agents.runner import run_session
+from conveyor.core import backends
+from conveyor.core.backends import SCRIPTED_BACKEND, BackendName
 from conveyor.core.config import AgentChoice
 from conveyor.core.session import (
     READ_IN_PARTS,
-    BackendName,
     ContextOutcome,
     FailureKind,
     SessionResult,
@@ -114,7 +115,7 @@ def resolve_choice(choice: AgentChoice) -> tuple[BackendName, str | None, Path |
 
     `agent = "scripted"` is the claude backend with the scripted agent and its scenario.
     """
-    if choice.agent == "scripted":
+    if choice.agent == backends.SCRIPTED:
         scenario = Path(choice.scenario) if choice.scenario else None
-        return "claude", choice.executable or scripted_executable(), scenario
+        return SCRIPTED_BACKEND, choice.executable or scripted_executable(), scenario
     return choice.agent, choice.executable, None

@@ -7,7 +7,8 @@ a bad argument is named on stderr's last line, exit 2.
 
 Every session starts one, so it imports little: no argparse, pathlib, contextlib or json (each
 pulls in more modules), and sessions run this file directly (`python -I -S mcp_relay.py`, see
-`agents/runner.py::relay_argv`): no site packages, no package imports.
+`agents/runner.py::relay_argv`): no site packages, no package imports; about 25 ms of CPU a
+session, where the `conveyor` script took 55.
 """
 
 from __future__ import annotations

@@ -10,9 +10,7 @@ from pathlib import Path
 
 from conveyor.agents import mcp_relay
 from conveyor.agents.backends.base import Backend, Launch, McpCommand, StreamState
-from conveyor.agents.backends.claude import ClaudeBackend
-from conveyor.agents.backends.codex import CodexBackend
-from conveyor.agents.backends.opencode import OpencodeBackend
+from conveyor.agents.backends.registry import backend_for
 from conveyor.agents.boxed import SessionBox, open_box
 from conveyor.agents.environment import build_env, ensure_git_config, prepare_home, session_vars
 from conveyor.agents.follow import Following, Progress
@@ -22,6 +20,7 @@ from conveyor.agents.process import AgentProcess, SessionHandle
 from conveyor.agents.reply_gate import ReplyGate
 from conveyor.agents.result_file import Watch, build_result, save_result
 from conveyor.core.agent_failure import InfraKind
+from conveyor.core.backends import FACTS
 from conveyor.core.session import (
     FailureKind,
     SessionResult,
@@ -31,26 +30,11 @@ from conveyor.core.session import (
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.proxy import Blocked
 
-INSTALL_HINTS = {
-    "claude": "npm install -g @anthropic-ai/claude-code",
-    "codex": "npm install -g @openai/codex",
-    "opencode": "npm install -g opencode-ai",
-}
 TRANSCRIPT = "transcript.jsonl"
 
 MCP_MODE_ENV = "CONVEYOR_MCP"
 Resume = Callable[[str, str], Launch | None]
 """The launch that resumes the CLI's session (its id) with a message, where the CLI can."""
-
-
-def backend_for(name: str) -> Backend:
-    """The backend of one CLI name."""
-    backends: dict[str, Backend] = {
-        "claude": ClaudeBackend(),
-        "codex": CodexBackend(),
-        "opencode": OpencodeBackend(),
-    }
-    return backends[name]
 
 
 def find_executable(spec: SessionSpec, environ: Mapping[str, str]) -> str | None:
@@ -152,7 +136,7 @@ def run_session(
     executable = find_executable(spec, environ)
     if executable is None:
         error = (
-            f"the {spec.backend} CLI was not found: install it ({INSTALL_HINTS[spec.backend]}) "
+            f"the {spec.backend} CLI was not found: install it ({FACTS[spec.backend].install}) "
             f"or set CONVEYOR_{spec.backend.upper()}_EXECUTABLE"
         )
         result = _missing(spec, error)
@@ -160,10 +144,9 @@ def run_session(
         return result
     backend = backend_for(spec.backend)
     conveyor_vars = session_vars(spec, retry)
-    home = spec.session_dir / "home"
     # A scripted session needs no model credential: copy none.
     owner = environ if spec.scenario is None else {}
-    prepare_home(owner, spec.backend, home, spec.session_dir / "codex-home")
+    home = prepare_home(owner, spec.backend, spec.session_dir)
     env = build_env(
         environ,
         backend=spec.backend,

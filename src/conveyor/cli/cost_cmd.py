@@ -88,9 +88,9 @@ def cost(
     if by is not None and by not in GROUPS:
         typer.echo(f"--by: expected one of {', '.join(GROUPS)}, got {by!r}", err=True)
         raise typer.Exit(2)
-    loaded = load_or_exit(config).config
+    named = load_or_exit(config)
     start = datetime.now(UTC) - span
-    with LedgerDb(repo_home(loaded) / LEDGER_FILE, readonly=True) as ledger:
+    with LedgerDb(repo_home(named) / LEDGER_FILE, readonly=True) as ledger:
         total = ledger.total_since(start)
         grouped = None if by is None else _in_order(ledger.by(cast("GroupBy", by), start), by)
     lines = [_line_json(line) for line in (grouped if grouped is not None else [total])]

@@ -86,7 +86,7 @@ def demo(
         bool, typer.Option("--no-serve", help="Exit after the table instead of serving the page.")
     ] = False,
     agent: Annotated[
-        str, typer.Option("--agent", help="claude, codex or opencode instead of the script.")
+        str, typer.Option("--agent", help=f"{', '.join(REAL_AGENTS)} instead of the script.")
     ] = "scripted",
     fake_model: Annotated[
         bool,
@@ -106,7 +106,7 @@ def demo(
     """Run the pipeline on a sample repository's issues, then show what became of each.
 
     With the scripted agent (the default) the outcome is the same every run and the exit
-    status says whether each issue reached it. `--agent claude|codex|opencode` runs the
+    status says whether each issue reached it. `--agent NAME` (a real CLI) runs the
     same issues with that real CLI (installed and signed in; a $5 daily money budget);
     its outcomes are reported, not compared. `--fake-model` runs that real CLI against a
     loopback fake model playing the script (offline, no key), outcomes compared. The
@@ -128,6 +128,7 @@ def demo(
     from conveyor.emulator.app.server import ForgeServer
     from conveyor.job.entry import shown_command
     from conveyor.job.transcripts import home_transcripts
+    from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 
     _check_agent(agent, fake_model=fake_model)
     _check_sandbox(sandbox)
@@ -135,7 +136,8 @@ def demo(
     console = Console()
     files = DemoFiles(data_dir / "conveyor")
     reader = home_transcripts(files.home)
-    with ForgeServer(data_dir, pipeline_home=files.home, transcripts=reader) as server:
+    pipeline = PipelineFiles(files.home)
+    with ForgeServer(data_dir, pipeline=pipeline, transcripts=reader) as server:
         where = f"forge page: {server.url}/  (data in {data_dir})"
         typer.echo(where if not no_serve else f"forge data in {data_dir}")
         result = run_pipeline(

@@ -17,15 +17,18 @@ from pathlib import Path
 import httpx
 
 from conveyor.agents.launch import resolve_choice
+from conveyor.core.backends import facts_of
 from conveyor.core.config import Config, Role
 from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
-from conveyor.core.labels import all_labels
 from conveyor.core.trust import same_login
 from conveyor.forge.connect import read_token
+from conveyor.forge.contact import cause
+from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
-from conveyor.ops.forge.labels import spec_of
+from conveyor.ops.forge.labels import wanted_labels
 
 WRITE = frozenset({"admin", "maintain", "write"})
+MISSING = 127  # the shell's code for a command that is not there
 VERSION_TIMEOUT_S = 20.0
 SHELL_WORDS = frozenset({"!", "for", "if", "while", "until", "case", "[", "test", "true", "false"})
 SHELL_WORDS |= frozenset({"exit", "cd", "export", "set", ":", "."})
@@ -49,10 +52,21 @@ def run_probe(argv: list[str]) -> tuple[int, str]:
         done = subprocess.run(
             argv, capture_output=True, text=True, timeout=VERSION_TIMEOUT_S, check=False
         )
+    except FileNotFoundError:
+        return MISSING, "not found"
     except (OSError, subprocess.TimeoutExpired) as error:
-        return 127, str(error)
+        return 126, str(error)
     lines = (done.stdout or done.stderr).strip().splitlines()
     return done.returncode, lines[0] if lines else ""
+
+
+def check_repository(forge: Forge, config: Config) -> Check:
+    """The repository exists and the token can see it (GitHub answers 404 for both)."""
+    try:
+        info = forge.repo_info()
+    except ForgeError as error:
+        return Check("repository", False, cause(error, config))
+    return Check("repository", True, f"{config.repo} (default branch {info.default_branch})")
 
 
 def check_account(forge: Forge, config: Config) -> list[Check]:
@@ -81,7 +95,10 @@ def _label_names(config: Config, environ: Mapping[str, str], base_dir: Path) -> 
     with httpx.Client(headers=headers, timeout=30.0) as client:
         while url is not None:
             answer = client.get(url)
-            answer.raise_for_status()
+            if answer.is_error:  # the forge's answer, not the HTTP library's prose
+                raise ForgeError(
+                    "list labels", None, f"{answer.status_code} {answer.reason_phrase}"
+                )
             names.update(str(item["name"]).lower() for item in answer.json())
             url = answer.links.get("next", {}).get("url")
     return names
@@ -91,7 +108,7 @@ def check_labels(
     forge: Forge, config: Config, environ: Mapping[str, str], base_dir: Path, *, fix: bool
 ) -> Check:
     """Every pipeline label exists (created with `--fix`)."""
-    wanted = [spec_of(label) for label in all_labels()]
+    wanted = wanted_labels(config.intake)
     if fix:
         forge.ensure_labels(wanted)
         return Check("labels", True, f"{len(wanted)} labels exist (missing ones created)")
@@ -122,6 +139,12 @@ def check_tools(config: Config, probe: Probe = run_probe) -> list[Check]:
             found.append(Check(name, ok, f"{program}, scenario {scenario}"))
             continue
         code, line = probe([program, "--version"])
+        facts = facts_of(choice.agent)
+        if code == MISSING and facts is not None:
+            line = (
+                f"not found: install it ({facts.install}), or set `executable`"
+                f" under [agents] to where it is"
+            )
         found.append(Check(name, code == 0, f"{program}: {line or 'not found'}"))
     return found
 

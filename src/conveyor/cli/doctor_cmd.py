@@ -11,7 +11,6 @@ import typer
 
 from conveyor.cli.box_gate import doctor_detail
 from conveyor.cli.config_load import load_or_exit
-from conveyor.cli.config_place import inside_repository
 from conveyor.cli.screen import say_lines
 
 if TYPE_CHECKING:
@@ -34,33 +33,39 @@ def doctor(
     from conveyor.cli import doctor_checks as checks  # lazy: githubkit is slow to import
     from conveyor.cli.doctor_signin import check_signed_in
     from conveyor.forge.connect import CredentialsError, connect
+    from conveyor.forge.contact import cause, unreachable
     from conveyor.forge.errors import ForgeError
 
     named = load_or_exit(
         config,
-        code=EXIT_FAILED,
         place=True,
+        credentials=True,
         report=lambda lines: _report(
             [checks.Check("config", False, line) for line in lines], as_json=as_json
         ),
     )
     loaded, path = named.config, named.resolved
-    inside = inside_repository(path)
-    found = [checks.Check("config", inside is None, inside or str(path))]
+    found = [checks.Check("config", True, str(path))]  # a mistake in it ends the doctor above
     found += checks.check_tools(loaded)
     found.append(checks.Check("sandbox", *doctor_detail(loaded)))
     found += check_signed_in(loaded, os.environ)
     found += checks.check_commands(loaded)
     try:
         forge = connect(loaded, os.environ, base_dir=path.parent)
-        found += checks.check_account(forge, loaded)
-        found.append(checks.check_labels(forge, loaded, os.environ, path.parent, fix=fix))
-        found.append(checks.check_base(forge, loaded))
-        found.append(checks.check_open_issues(forge, loaded))
-    except (CredentialsError, ForgeError, OSError) as exc:
+        # The repository first: a wrong name (or one the token cannot see) is one cause,
+        # said once, not a failed permission, collaborator and label check each.
+        found.append(checks.check_repository(forge, loaded))
+        if found[-1].ok:
+            found += checks.check_account(forge, loaded)
+            found.append(checks.check_labels(forge, loaded, os.environ, path.parent, fix=fix))
+            found.append(checks.check_base(forge, loaded))
+            found.append(checks.check_open_issues(forge, loaded))
+    except ForgeError as exc:
+        found.append(checks.Check("forge", False, cause(exc, loaded)))
+    except (CredentialsError, OSError) as exc:
         found.append(checks.Check("forge", False, str(exc)))
-    except httpx.HTTPError as exc:
-        found.append(checks.Check("forge", False, f"listing labels: {exc}"))
+    except httpx.TransportError as exc:
+        found.append(checks.Check("forge", False, unreachable(loaded, str(exc) or "no answer")))
     if not _report(found, as_json=as_json):
         raise typer.Exit(EXIT_FAILED)
 

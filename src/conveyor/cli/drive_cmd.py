@@ -32,7 +32,7 @@ def drive_cmd(
     from conveyor.job.drive import DriveOptions, drive
 
     stage = parse_stage(through) if through is not None else None
-    named = load_or_exit(config)
+    named = load_or_exit(config, credentials=True)
     require_box(named.config)
     opts = DriveOptions(named.config, named.resolved, issue, stage, take_stopped, lane)
     try:

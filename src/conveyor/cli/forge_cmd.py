@@ -60,6 +60,7 @@ def serve(
     from conveyor.emulator.app.asgi import recalled_port
     from conveyor.emulator.app.asgi import serve as run_server
     from conveyor.job.transcripts import home_transcripts
+    from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 
     recalled = recalled_port(data) if port is None else None
     chosen = port if port is not None else (recalled or 0)
@@ -80,7 +81,7 @@ def serve(
             list_lag_ms=list_lag_ms,
             seed=seed,
             on_ready=ready,
-            pipeline_home=pipeline,
+            pipeline=None if pipeline is None else PipelineFiles(pipeline),
             transcripts=None if pipeline is None else home_transcripts(pipeline),
         )
     except OSError as exc:

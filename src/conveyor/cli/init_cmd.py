@@ -9,6 +9,8 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, parse_config
 from conveyor.cli.config_place import inside_repository
+from conveyor.core.backends import NAMES
+from conveyor.core.config_hint import USER_CONFIG, config_flag
 
 EXIT_USAGE = 2
 STARTER = """\
@@ -34,15 +36,40 @@ test = "pytest -q"
 # typecheck = "mypy ."
 
 [agents.default]
-agent = "claude"                      # claude | codex | opencode
+agent = "claude"                      # {agents}
 model = "sonnet"
+
+# Which issues are taken as new work. Only allowed_users' issues are ever taken; this
+# narrows them. Opt in: an issue is taken once it carries the label `conveyor`
+# (`conveyor doctor --fix` creates it). To take every trusted issue, set labels = [].
+[intake]
+labels = ["conveyor"]
+# Or only issues assigned to a login, or in a milestone (its title):
+# assignee = "{login}"
+# milestone = "v1.0"
+# New issues labelled `priority` go first, then the smallest (labels size/xs to size/xl).
+# An issue sized above max_size is triaged to be split first; new size/l (or larger)
+# issues wait while max_large_in_flight of them are in flight:
+# max_size = "l"
+# max_large_in_flight = 1
+
+# Money, in US dollars: new starts pause once today's sessions cost this much.
+# Raise it as you come to trust the pipeline; remove the line for no daily cap.
+[money]
+per_day = 10.0
+# per_issue = 3.0   # stop an issue once its sessions (since its last start) cost this
 """
 
 
 def init(
     path: Annotated[
-        Path, typer.Argument(help="Where to write the config (outside the repository).")
-    ] = Path("conveyor.toml"),
+        Path | None,
+        typer.Argument(
+            help="Where to write the config (outside the repository); default"
+            " ~/.config/conveyor/conveyor.toml, which every command finds by itself.",
+            show_default=False,
+        ),
+    ] = None,
     *,
     repo: Annotated[str, typer.Option("--repo", help="OWNER/NAME of the repository.")] = (
         "octo/widgets"
@@ -59,7 +86,8 @@ def init(
         bool, typer.Option("--local", help="Point at the embedded forge on 127.0.0.1:8080.")
     ] = False,
 ) -> None:
-    """Write a starter config; then edit it and run `conveyor doctor --config PATH --fix`."""
+    """Write a starter config; then edit it and run `conveyor doctor --fix`."""
+    path = Path.home() / USER_CONFIG if path is None else path
     target = path.expanduser().resolve()
     if target.exists():
         typer.echo(f"{path}: already exists; pass another path (nothing was changed)", err=True)
@@ -83,6 +111,7 @@ def init(
         kind="local" if local else "github",
         api_url="http://127.0.0.1:8080" if local else "https://api.github.com",
         login=login,
+        agents=" | ".join(NAMES),
     )
     try:
         parse_config(text, str(path))
@@ -95,8 +124,10 @@ def init(
     except OSError as exc:
         typer.echo(f"{path}: cannot write: {exc.strerror}", err=True)
         raise typer.Exit(1) from exc
+    named = config_flag(target, Path.home().resolve())
     typer.echo(f"wrote {target}")
-    typer.echo("next: check [account] and [commands] in it, then")
-    typer.echo(f"  conveyor config check --config {target}")
-    typer.echo(f"  conveyor doctor --config {target} --fix")
-    typer.echo(f"  conveyor run --config {target}")
+    typer.echo("next: check [account], [commands] and [intake] in it, then")
+    typer.echo(f"  conveyor config check{named}")
+    typer.echo(f"  conveyor doctor{named} --fix")
+    typer.echo(f"  conveyor run{named} --dry-run   # what it would start, changing nothing")
+    typer.echo(f"  conveyor run{named}")

@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 from conveyor.cli.config_load import load_or_exit
-from conveyor.core.state import Stage
+from conveyor.core.state import FINAL, Stage
 
 EXIT_USAGE = 2
 LANE = re.compile(r"[A-Za-z0-9._-]{1,80}")
-STAGES = [s.value for s in Stage if s is not Stage.DONE]
+STAGES = [s.value for s in Stage if s not in FINAL]
 
 
 def parse_stage(value: str) -> Stage:
@@ -56,7 +56,7 @@ def job(  # noqa: PLR0917 - typer passes options as parameters
     if lane is not None and not LANE.fullmatch(lane):
         typer.echo(f"--lane: expected letters, digits, '.', '_' or '-', got {lane!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    loaded = load_or_exit(config)
+    loaded = load_or_exit(config, credentials=True)
     opts = JobOptions(
         config=loaded.config,
         config_dir=loaded.resolved.parent,

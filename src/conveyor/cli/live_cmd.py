@@ -25,12 +25,13 @@ def live(
     ] = 0.25,
 ) -> None:
     """Show queues, running jobs, recent events and spending; one line per event off a terminal."""
-    loaded = load_or_exit(config).config
+    named = load_or_exit(config)
+    loaded = named.config
     from rich.console import Console
 
     from conveyor.cli.live.follow import LiveView
 
-    home = repo_home(loaded)
+    home = repo_home(named)
     console = Console()
     if not console.is_terminal:
         typer.echo(f"following {home} (Ctrl-C to stop)", err=True)

@@ -34,7 +34,7 @@ ConfigOption = Annotated[
 
 def _load(config: Path | None) -> tuple[Config, Path]:
     """The config and its resolved path, or a usage error naming each mistake."""
-    named = load_or_exit(config)
+    named = load_or_exit(config, credentials=True)
     return named.config, named.resolved
 
 
@@ -122,12 +122,24 @@ def run(  # noqa: PLR0917 - typer passes options as parameters
         float,
         typer.Option("--heartbeat-timeout", min=1.0, help="Seconds a silent worker keeps its job."),
     ] = 30.0,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Print what the next tick would start, in order, each with its reason and"
+            " budgets, and why the rest waits; start nothing and write nothing to the forge.",
+        ),
+    ] = False,
 ) -> None:
     """Keep taking waiting issues through their stages; Ctrl-C cools down, twice stops jobs.
 
     With webhooks, a delivery about the repository's issues, comments, PRs or checks
     ticks at once; polling every `limits.poll_seconds` goes on as the fallback.
     """
+    if dry_run:
+        from conveyor.cli.dry_run import dry_run as preview  # lazy: githubkit is slow to import
+
+        raise typer.Exit(preview(load_or_exit(config, credentials=True)))
     secret = _webhook_secret(webhook_port, webhook_secret_env)
     from conveyor.orchestrator.shell.loop import Interrupts  # lazy: githubkit is slow to import
 

@@ -81,7 +81,7 @@ def _print_timeline(home: Path, issue: int) -> None:
     import shutil
 
     from conveyor.core.timeline import render_text
-    from conveyor.emulator.web.timeline import read_timeline
+    from conveyor.job.timeline_read import read_timeline
 
     drawn = read_timeline(home, issue)
     if not drawn.bars:
@@ -118,7 +118,7 @@ def status(
         typer.echo("--timeline: name the issue with --issue N", err=True)
         raise typer.Exit(2)
     named = load_or_exit(config)
-    home = repo_home(named.config)
+    home = repo_home(named)
     if timeline and issue is not None:
         _print_timeline(home, issue)
         return

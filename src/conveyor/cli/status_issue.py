@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from conveyor.cli.live.feed import is_news, parse_event
 from conveyor.cli.live.lines import duration, line
+from conveyor.core.config_hint import config_flag
 
 if TYPE_CHECKING:
     from conveyor.core.state import IssueState
@@ -138,7 +139,7 @@ def issue_lines(report: dict[str, Any], config: Path | None) -> list[str]:
     if stop := report["stop"]:
         lines.append(f"stopped by {stop['control']} at {stop['stage']}: {stop['reason']}")
         lines.append(f"resume: {stop['resume']}")
-        named = "" if config is None else f" --config {config}"
+        named = "" if config is None else config_flag(config, Path.home())
         run_now = f"{shown_command()} drive{named} --issue {number} --take-stopped"
         lines.append(f"or run it now: {run_now}")
     lines.append(f"last {len(report['events'])} events:")

@@ -44,6 +44,8 @@ def outcome_of(labels: tuple[str, ...], state: IssueState | None, *, is_open: bo
         return "not started"
     if state.stage is Stage.DONE:
         return "done"
+    if state.stage is Stage.APPROVED:
+        return f"approved: a person merges PR #{state.pr}"
     doing = "working on" if Status.WORKING.value in labels else "waiting for"
     return f"{doing} {state.stage.value}"
 

@@ -33,7 +33,7 @@ def transcript(
     """Print the issue's session transcripts: messages, tool calls, results, cost."""
     from conveyor.job.transcripts import issue_transcripts
 
-    loaded = load_or_exit(config, report=lambda lines: say_lines(lines, err=True)).config
+    loaded = load_or_exit(config, report=lambda lines: say_lines(lines, err=True))
     found = issue_transcripts(repo_home(loaded), issue, stage)
     if found.unreadable:
         say_lines([f"skipped (unreadable): {line}" for line in found.unreadable], err=True)

@@ -44,10 +44,11 @@ def _served_repos(paths: list[Path]) -> dict[str, RepoSetup]:
         raise _fail("--config: required, the config file of each repository this worker serves")
     repos: dict[str, RepoSetup] = {}
     for path in paths:
-        loaded = load_or_exit(path).config
+        named = load_or_exit(path, credentials=True)
+        loaded = named.config
         if loaded.repo in repos:
             raise _fail(f"--config {path}: {loaded.repo} is already served by another --config")
-        repos[loaded.repo] = RepoSetup(path.resolve(), repo_home(loaded))
+        repos[loaded.repo] = RepoSetup(named.resolved, repo_home(named))
     return repos
 
 

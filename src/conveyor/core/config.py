@@ -12,9 +12,18 @@ import re
 from pathlib import PurePath
 from typing import Annotated, Any
 
-from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+from pydantic import (
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from conveyor.core.config_forge import AccountConfig, AppAuth, ForgeConfig
+from conveyor.core.config_handover import Handover, Notify
+from conveyor.core.config_intake import Intake
+from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
@@ -37,8 +46,12 @@ __all__ = [
     "Commands",
     "Config",
     "ForgeConfig",
+    "Handover",
+    "Intake",
+    "Judges",
     "Limits",
     "Money",
+    "Notify",
     "Paths",
     "PositiveInt",
     "Role",
@@ -47,6 +60,8 @@ __all__ = [
     "Strict",
     "Wiki",
     "home_path",
+    "repo_dirname",
+    "repo_of_dirname",
 ]
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
@@ -152,6 +167,7 @@ class Config(Strict):
     allowed_users: tuple[str, ...]
     commands: Commands
     paths: Paths = Paths()
+    judges: Judges = Judges()
     limits: Limits = Limits()
     budgets: Budgets = Budgets()
     money: Money = Money()
@@ -160,6 +176,9 @@ class Config(Strict):
     escalation_command: str | None = None
     wiki: bool | Wiki = False
     sandbox: Sandbox = Sandbox()
+    intake: Intake = Intake()
+    handover: Handover = Handover()
+    notify: Notify = Notify()
 
     @field_validator("repo")
     @classmethod
@@ -174,6 +193,31 @@ class Config(Strict):
     def _some_users(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         if not value:
             msg = "expected at least one trusted login (TRUST-1)"
+            raise ValueError(msg)
+        return value
+
+    @field_validator("intake")
+    @classmethod
+    def _narrows_trust(cls, value: Intake, info: ValidationInfo) -> Intake:
+        # The filter narrows the trusted users; it never widens them (TRUST-2 stays the gate).
+        trusted = {login.casefold() for login in info.data.get("allowed_users", ())}
+        strangers = [login for login in value.authors if login.casefold() not in trusted]
+        if trusted and strangers:
+            msg = (
+                f"authors: {', '.join(strangers)} not in allowed_users; the intake filter only"
+                " narrows who is trusted (add them to allowed_users first)"
+            )
+            raise ValueError(msg)
+        return value
+
+    @field_validator("handover")
+    @classmethod
+    def _not_the_author(cls, value: Handover, info: ValidationInfo) -> Handover:
+        # GitHub refuses a review request to the PR's author, which is the pipeline's account.
+        account = info.data.get("account")
+        login = getattr(account, "login", None)
+        if login is not None and any(r.casefold() == login.casefold() for r in value.reviewers):
+            msg = f"reviewers: {login} opens the PRs and cannot be asked to review them"
             raise ValueError(msg)
         return value
 
@@ -197,7 +241,17 @@ class Config(Strict):
     @property
     def repo_dirname(self) -> str:
         """The folder name of this repository under `$CONVEYOR_HOME`."""
-        return f"{self.owner}__{self.name}"
+        return repo_dirname(self.repo)
+
+
+def repo_dirname(repo: str) -> str:
+    """A repository's folder name under `$CONVEYOR_HOME`: `owner/name` as `owner__name`."""
+    return repo.replace("/", "__", 1)
+
+
+def repo_of_dirname(dirname: str) -> str:
+    """The `owner/name` of a folder `repo_dirname` named (an owner never holds `_`)."""
+    return dirname.replace("__", "/", 1)
 
 
 def home_path(config: Config, env_home: str | None, user_home: str) -> PurePath:

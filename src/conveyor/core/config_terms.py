@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from conveyor.core.backends import BackendName
+
 
 class Strict(BaseModel):
     """A config section: unknown keys are errors and values never change after load."""
@@ -35,7 +37,8 @@ PositiveInt = Annotated[int, Field(ge=0)]
 StageName = Literal[
     "triage", "spec", "implement", "review", "fix", "sync", "checks", "accept", "security", "merge"
 ]
-AgentName = Literal["claude", "codex", "opencode", "scripted"]
+# A backend of `core.backends`, or the scripted agent (`backends.SCRIPTED`).
+AgentName = Literal[BackendName, "scripted"]
 
 
 def validate_beside(data: Any, handler: ValidatorFunctionWrapHandler, problem: str | None) -> Any:

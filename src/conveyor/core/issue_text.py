@@ -1,5 +1,8 @@
 """`issue.md`: what agents read of an issue, cleaned of hidden markup (TRUST-5, 6, 11, 12).
 
+Which version of the body and of each comment it shows is `core/taken.py`'s decision (a
+text as the pipeline took it when a later edit is not trusted).
+
 A body or comment longer than its limit (`BODY_LIMIT`, `COMMENT_LIMIT`, in characters)
 is cut, with a line saying so: anyone with the right to comment could otherwise fill a
 session's context with one 60K-character comment before it read a line of code.
@@ -12,9 +15,11 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from conveyor.core.held_note import HELD_KIND
 from conveyor.core.signatures import parse_marker
 from conveyor.core.state_codec import is_state_body
-from conveyor.core.trust import CommentLike, Kind, Trust
+from conveyor.core.taken import BODY, EditedComment, Piece, Taking, comment_key
+from conveyor.core.trust import CommentLike, Edits, Kind, Trust
 
 _HIDDEN = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _LINE_BREAKS = {"\u2028": "\n", "\u2029": "\n\n"}
@@ -24,7 +29,8 @@ COMMENT_LIMIT = 8_000
 # A cut backs off to a line's end when one is this close to the limit, so no line is halved.
 _LINE_SLACK = 0.2
 # Pipeline comments left out of what agents read: claims and the state.
-_LEFT_OUT_KINDS = frozenset({"claim"})
+# The held-edits note quotes text nobody trusted (`core/held_note.py`).
+_LEFT_OUT_KINDS = frozenset({"claim", HELD_KIND})
 
 
 def strip_hidden(text: str) -> str:
@@ -93,12 +99,27 @@ def agent_visible(comment: CommentLike, trust: Trust) -> bool:
     return True
 
 
+def pieces_of(
+    author: str, body: str, edits: Edits | None, comments: Iterable[EditedComment], trust: Trust
+) -> list[Piece]:
+    """The texts `core/taken.py` judges: the body and every comment agents may read."""
+    pieces = [Piece(BODY, author, body, edits)]
+    pieces += [
+        Piece(comment_key(c.id), c.author, c.body, c.edits)
+        for c in comments
+        if agent_visible(c, trust)
+    ]
+    return pieces
+
+
 @dataclass(frozen=True)
 class IssueText:
-    """The issue as agents see it, and how many comments were withheld."""
+    """The issue as agents see it, how many comments were withheld, and how many edits were
+    held (shown as first taken, or withheld with the text they changed)."""
 
     markdown: str
     withheld: int
+    held: int = 0
 
 
 def render_issue(
@@ -109,28 +130,49 @@ def render_issue(
     body: str,
     comments: Iterable[CommentLike],
     trust: Trust,
+    taking: Taking,
 ) -> IssueText:
-    """The text of `issue.md`: the body and trusted comments, oldest first (TRUST-5)."""
-    shown: list[CommentLike] = []
+    """The text of `issue.md`: the body and trusted comments, oldest first (TRUST-5), each
+    as `taking` says (TRUST-12)."""
+    shown: list[tuple[CommentLike, str]] = []
     withheld = 0
     for comment in sorted(comments, key=lambda c: c.id):
         if agent_visible(comment, trust):
-            shown.append(comment)
+            text = taking.shown(comment_key(comment.id), comment.body)
+            if text is not None:
+                shown.append((comment, text))
         elif trust.kind(comment) is Kind.UNTRUSTED:
             withheld += 1
+    taken_body = taking.shown(BODY, body)
     parts = [
         f"# #{number}: {one_line(title)}",
         f"Opened by @{author}.",
-        for_agents(body, BODY_LIMIT, "issue body") or "(no description)",
+        _body_text(taken_body),
     ]
-    for comment in shown:
+    for comment, text in shown:
         stamp = comment.created_at.strftime("%Y-%m-%d %H:%M UTC")
         parts.append(f"## Comment by @{comment.author} ({stamp})")
-        parts.append(for_agents(comment.body, COMMENT_LIMIT, "comment") or "(empty)")
+        parts.append(for_agents(text, COMMENT_LIMIT, "comment") or "(empty)")
     noun = "comment" if withheld == 1 else "comments"
     parts.append(
         f"{withheld} {noun} from users who are not trusted withheld."
         if withheld
         else "No comments withheld."
     )
-    return IssueText("\n\n".join(parts) + "\n", withheld)
+    if taking.held:
+        parts.append(_held_line(len(taking.held)))
+    return IssueText("\n\n".join(parts) + "\n", withheld, len(taking.held))
+
+
+def _body_text(body: str | None) -> str:
+    if body is None:
+        return "(The description was last edited by someone who is not trusted; it is withheld.)"
+    return for_agents(body, BODY_LIMIT, "issue body") or "(no description)"
+
+
+def _held_line(count: int) -> str:
+    noun = "edit" if count == 1 else "edits"
+    return (
+        f"{count} {noun} by users who are not trusted withheld: each text above is as Conveyor "
+        "first took it."
+    )

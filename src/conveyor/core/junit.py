@@ -20,19 +20,35 @@ from dataclasses import dataclass
 MAX_REPORT_BYTES = 32 * 1024 * 1024
 
 
+# How a case that did not fail ended, as the report marks it: pytest's `<skipped
+# type="pytest.xfail">` is an expected failure, any other `<skipped>` a skip.
+SKIPPED = "skipped"
+XFAILED = "xfailed"
+
+
 @dataclass(frozen=True)
 class Case:
-    """One test case: its id, whether it failed or errored, the message and the details."""
+    """One test case: its id, whether it failed or errored, the message and the details.
+
+    `skipped` is "" for a case that ran, else `SKIPPED` or `XFAILED` (its reason in
+    `message`).
+    """
 
     id: str
     failed: bool
     message: str = ""
     text: str = ""
+    skipped: str = ""
 
     @property
     def file(self) -> str:
         """The file part of the id."""
         return self.id.split("::", 1)[0]
+
+    @property
+    def status(self) -> str:
+        """`failed`, `skipped`, `xfailed` or `passed`."""
+        return "failed" if self.failed else self.skipped or "passed"
 
 
 @dataclass(frozen=True)
@@ -72,7 +88,12 @@ def _case_id(attrs: dict[str, str]) -> str:
 def _case(element: ET.Element) -> Case:
     problem = next((c for c in element if c.tag in ("failure", "error")), None)
     if problem is None:
-        return Case(_case_id(dict(element.attrib)), failed=False)
+        skip = next((c for c in element if c.tag == "skipped"), None)
+        if skip is None:
+            return Case(_case_id(dict(element.attrib)), failed=False)
+        kind = XFAILED if skip.get("type") == "pytest.xfail" else SKIPPED
+        why = skip.get("message") or skip.text or ""
+        return Case(_case_id(dict(element.attrib)), False, why, skipped=kind)
     message = problem.get("message") or ""
     return Case(_case_id(dict(element.attrib)), True, message, problem.text or "")
 

@@ -20,6 +20,7 @@ class Status(StrEnum):
     NEEDS_INFO = "agent:needs-info"
     SPLIT = "agent:split"
     MERGED = "agent:merged"
+    APPROVED = "agent:approved"
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,13 @@ _STATUS: dict[Status, LabelDef] = {
         "Conveyor merged the pull request for this issue.",
         "The PR was squash-merged.",
         "Nothing to do.",
+    ),
+    Status.APPROVED: LabelDef(
+        Status.APPROVED,
+        "0075ca",
+        "Conveyor verified and approved the PR; a person merges it (handover.merge).",
+        "The PR passed verify, CI, acceptance and security, with handover.merge = person.",
+        "Review and merge the PR (the forge closes the issue).",
     ),
 }
 

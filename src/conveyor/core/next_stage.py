@@ -13,7 +13,16 @@ from conveyor.core.state import Stage
 from conveyor.core.trust import Trust
 
 HaltReason = Literal[
-    "merged", "stopped", "asked", "split", "waiting", "closed", "untrusted", "leased", "broken"
+    "merged",
+    "approved",
+    "stopped",
+    "asked",
+    "split",
+    "waiting",
+    "closed",
+    "untrusted",
+    "leased",
+    "broken",
 ]
 _SKIPS: dict[str, HaltReason] = {
     "closed": "closed",
@@ -22,6 +31,7 @@ _SKIPS: dict[str, HaltReason] = {
     "left-stopped": "stopped",
     "waiting-for-answer": "asked",
     "merged": "merged",
+    "approved": "approved",
     "split": "split",
     "leased": "leased",
     "state-too-new": "broken",
@@ -65,6 +75,8 @@ def next_stage(
         state = restart(state)
     if state.stage is Stage.DONE:
         return Halt("merged")
+    if state.stage is Stage.APPROVED:
+        return Halt("approved")
     if tuple(open_after):
         return Halt("waiting")
     return state.stage

@@ -29,6 +29,7 @@ Reason = Literal[
     "waiting-for-answer",
     "leased",
     "merged",
+    "approved",
     "split",
     "state-too-new",
     "state-undecodable",
@@ -108,6 +109,8 @@ def _by_status(facts: IssueFacts, now: datetime, lease_hours: float) -> Pickup:
     labels = facts.labels
     if Status.MERGED in labels:
         return Pickup("skip", "merged")
+    if Status.APPROVED in labels:
+        return Pickup("skip", "approved")
     if Status.SPLIT in labels:
         return Pickup("skip", "split")
     if Status.NEEDS_INFO in labels:

@@ -274,8 +274,7 @@ def _schema_text(name: str) -> str:
 
 
 def warm_reply_schemas() -> None:
-    """Build every reply model's schema now (a process that forks jobs calls it first, so
-    each job's sessions list their tools without building one)."""
+    """Build every reply model's schema now (forked jobs' sessions then build none)."""
     for name in reply_names():
         _schema_text(name)
 
@@ -293,8 +292,8 @@ def validate_reply(name: str, data: object) -> ReplyCheck:
     try:
         return ReplyCheck(reply_model(name).model_validate(data), ())
     except ValidationError as exc:
-        found = []
-        for err in exc.errors():
-            where = ".".join(str(part) for part in err["loc"]) or "(reply)"
-            found.append(f"{where}: {err['msg']}")
+        found = [f"{'.'.join(map(str, e['loc'])) or '(reply)'}: {e['msg']}" for e in exc.errors()]
         return ReplyCheck(None, tuple(found))
+
+
+from conveyor.core import review_replies as _review_replies  # noqa: E402, F401 - registers them

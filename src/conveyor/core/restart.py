@@ -28,6 +28,25 @@ def restart_stage(state: IssueState) -> Stage:
     return Stage.REVIEW
 
 
+def restart_note(state: IssueState) -> str:
+    """Where a restart of this stopped issue begins, and why there (said by the stop comment
+    and `conveyor resume`). The rule is STOP-7, STOP-8 and STOP-11's: a restart before any
+    implementation begins at triage again, since what stopped it (a spec refused, a question
+    never answered, the issue text fixed by a person) may change what triage decides."""
+    stage = restart_stage(state)
+    stopped = state.stopped
+    if stopped is not None and stopped.control is StopCode.BRANCH_CHANGED and state.implemented:
+        return "at review: the person's push is reviewed from scratch"
+    if stopped is not None and stopped.control is StopCode.TOO_LARGE:
+        return "at triage: it reads the work so far and splits the issue"
+    if stage is Stage.TRIAGE:
+        where = f" (it stopped at {stopped.stage.value})" if stopped is not None else ""
+        return f"at triage{where}: nothing is implemented yet, so triage and the spec run again"
+    if stage is Stage.REVIEW:
+        return "at review: the branch is reviewed again before it is verified"
+    return f"at {stage.value}: the reviewed head is unchanged, so it is only rebased and verified"
+
+
 def _adopted_heads(state: IssueState) -> dict[str, object]:
     """After branch-changed, the person's push is the work: review it from scratch.
 
@@ -48,12 +67,22 @@ def _adopted_heads(state: IssueState) -> dict[str, object]:
     }
 
 
+def _accepted(state: IssueState) -> dict[str, object]:
+    """After checks-config, what the stop showed is accepted: the person took the label off."""
+    stopped = state.stopped
+    if stopped is None or stopped.control is not StopCode.CHECKS_CONFIG:
+        return {}
+    accepted = tuple(dict.fromkeys((*state.checks_accepted, *state.checks_shown)))
+    return {"checks_accepted": accepted, "checks_shown": ()}
+
+
 def restart(state: IssueState) -> IssueState:
     """A fresh attempt: every limit reset, the stop cleared, the stage chosen by the rule.
 
     Rounds, continuations and resumes start again and the rebase pool is
     emptied (BUD-6); the PR, branch SHAs and findings are kept, except after
-    branch-changed, when the person's head is adopted and reviewed.
+    branch-changed, when the person's head is adopted and reviewed. After checks-config,
+    the configuration changes and suppressions the stop showed are accepted.
     """
     return state.model_copy(
         update={
@@ -65,5 +94,6 @@ def restart(state: IssueState) -> IssueState:
             "merge_rebase": False,
             "stopped": None,
             **_adopted_heads(state),
+            **_accepted(state),
         }
     )

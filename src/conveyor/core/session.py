@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from conveyor.core.agent_failure import InfraKind, retried
+from conveyor.core.backends import BackendName
 from conveyor.core.replies import Reply, reply_model, reply_schema
 from conveyor.core.session_box import SessionSandbox
-
-BackendName = Literal["claude", "codex", "opencode"]
 
 
 class SessionRole(StrEnum):

@@ -16,12 +16,14 @@ class SessionSandbox:
     `allow_hosts` are reachable besides the backend's own model hosts
     (`sandbox/allowlist.py`), and so are the endpoints the job names (the session's
     `base_url`, the fake model's loopback port). `hidden` are the job's
-    paths a session must not see (Conveyor's home, the config's folder, token files);
-    the runner also hides the owner's HOME and `CONVEYOR_HOME`. `readable` are given back
-    read-only (the PATH folders that lie in a hidden one).
+    paths a session must not see (Conveyor's home, the config's folder, token files, host
+    sockets); the runner also hides the owner's HOME and `CONVEYOR_HOME`. `readable` are
+    given back read-only (the owner's tools, as the job's commands get them); `caches`
+    are writable (`[sandbox] caches`).
     """
 
     mode: SandboxMode = "auto"
     allow_hosts: tuple[str, ...] = ()
     hidden: tuple[Path, ...] = ()
     readable: tuple[Path, ...] = ()
+    caches: tuple[Path, ...] = ()

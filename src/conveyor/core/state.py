@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from conveyor.core.spec_tests import SpecTests
 from conveyor.core.stops import StopCode
 
 STATE_VERSION = 1
@@ -37,6 +38,12 @@ class Stage(StrEnum):
     SECURITY = "security"
     MERGE = "merge"
     DONE = "done"
+    # Verified, accepted and security-reviewed, left for a person to merge (handover.merge).
+    APPROVED = "approved"
+
+
+# The stages an issue ends at: merged (done), or handed to a person to merge (approved).
+FINAL = frozenset({Stage.DONE, Stage.APPROVED})
 
 
 class Pool(StrEnum):
@@ -195,6 +202,12 @@ class IssueState(Frozen):
     spec_file: str | None = None
     interfaces: str | None = None
     no_tests_reason: str | None = None
+    # The spec writer's tests by name, as its commit check saw them (core.spec_tests).
+    spec_tests: SpecTests | None = None
+    # What judges the change that a checks-config stop showed (keys of config changes and
+    # suppressions), and what people accepted by lifting such a stop (`verify.judges`).
+    checks_shown: tuple[str, ...] = ()
+    checks_accepted: tuple[str, ...] = ()
     changed_paths: tuple[str, ...] = ()
     stopped: Stopped | None = None
     wiki_only: bool = False
@@ -206,6 +219,9 @@ class IssueState(Frozen):
     # The pipeline closed the PR because the change lives only in the wiki (PR-7).
     pr_closed: bool = False
     feedback: FeedbackSeen = FeedbackSeen()
+    # The hash of each body or comment text taken into issue.md, by key (TRUST-12,
+    # `core/taken.py`): a later edit nobody trusted is held against it.
+    taken: dict[str, str] = Field(default_factory=dict)
 
     def open_blocking(self) -> tuple[Finding, ...]:
         """The blocking findings not yet resolved."""

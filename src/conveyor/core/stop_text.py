@@ -15,9 +15,16 @@ def fence(text: str) -> str:
     return f"{ticks}text\n{text.rstrip()}\n{ticks}"
 
 
-def stop_text(code: StopCode, reason: str, details: str = "", issue: int | None = None) -> str:
+def stop_text(
+    code: StopCode,
+    reason: str,
+    details: str = "",
+    issue: int | None = None,
+    restarts: str | None = None,
+) -> str:
     """The body (after the signature) of the comment a stop posts on the issue and PR (STOP-2);
-    `issue` is the stopped issue's number, named in the resume command."""
+    `issue` is the stopped issue's number, named in the resume command, and `restarts` where
+    a restart would begin."""
     control = code.control
     parts = [
         f"### Stopped by the {control.name} control (`{code.value}`)",
@@ -26,5 +33,5 @@ def stop_text(code: StopCode, reason: str, details: str = "", issue: int | None 
     ]
     if details.strip():
         parts.append(f"**Details:**\n\n{fence(details)}")
-    parts.append(f"**How to resume:** {how_to_resume(code, issue)}")
+    parts.append(f"**How to resume:** {how_to_resume(code, issue, restarts)}")
     return "\n\n".join(parts)

@@ -14,6 +14,7 @@ class StopCode(StrEnum):
     REVIEW_ROUNDS = "review-rounds"
     CHECKS_UNRELATED = "checks-unrelated"
     CHECK_FIXES = "check-fixes"
+    CHECKS_CONFIG = "checks-config"
     NO_CI = "no-ci"
     TRIAGE_REJECTED = "triage-rejected"
     TRIAGE_LIMIT = "triage-limit"
@@ -60,13 +61,16 @@ class Control:
     colour: str
 
 
-def how_to_resume(code: StopCode, issue: int | None = None) -> str:
+def how_to_resume(code: StopCode, issue: int | None = None, restarts: str | None = None) -> str:
     """The control's fix, then taking its label off: `conveyor resume --issue N` does that
-    through the forge's API (GitHub and the embedded forge alike)."""
+    through the forge's API (GitHub and the embedded forge alike); `restarts` says where the
+    restart begins (`core/restart.py::restart_note`)."""
     number = "N" if issue is None else str(issue)
+    where = "" if restarts is None else f" {restarts}"
     return (
         f"{code.control.resume} Then remove the label `{code.label}`"
-        f" (`conveyor resume --issue {number}` does it): the issue restarts with fresh limits."
+        f" (`conveyor resume --issue {number}` does it): the issue restarts with fresh"
+        f" limits{where}."
     )
 
 
@@ -104,6 +108,14 @@ CONTROLS: dict[StopCode, Control] = {
         "check fixes",
         "Checks still fail after max_check_fixes fix attempts.",
         "Look at the failing checks on the PR.",
+        _AMBER,
+    ),
+    StopCode.CHECKS_CONFIG: Control(
+        "what judges the change",
+        "The change alters what judges it (check configuration, suppressions) in a way verify "
+        "could not judge with the base's, and the check fixer did not undo it.",
+        "Read the diffs and suppressions the details show: revert them on the branch, or accept "
+        "them as they are (removing the label accepts exactly those shown).",
         _AMBER,
     ),
     StopCode.NO_CI: Control(

@@ -1,4 +1,11 @@
-"""Trust: which users, comments and saved states the pipeline listens to (TRUST-2..12)."""
+"""Trust: which users, comments and saved states the pipeline listens to (TRUST-2..12).
+
+A body or comment is trusted by who wrote it *and* by who last edited it (TRUST-12): on
+GitHub anyone with write access may edit anyone's issue or comment, so a collaborator
+who is not in `allowed_users` could otherwise put words in a trusted person's mouth.
+`Trust.text` is the one rule; the issue text agents read (`core/taken.py`), the state
+comment and the reviews of people's PRs use it.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +31,37 @@ class CommentLike(Protocol):
     def created_at(self) -> datetime: ...
     @property
     def updated_at(self) -> datetime: ...
+
+
+@dataclass(frozen=True)
+class LastEdit:
+    """Who last edited a body or comment, and when (GraphQL's `editor` and `lastEditedAt`)."""
+
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Edits:
+    """What the forge said of a text's edits: `last` is None when it was never edited.
+
+    A value read without it (REST has no editor field) carries `edits=None` instead, and
+    the rules treat an edit they cannot see as one they cannot trust.
+    """
+
+    last: LastEdit | None = None
+
+
+NEVER_EDITED = Edits()
+
+
+class TextTrust(StrEnum):
+    """Whether a body or comment may be read as its trusted author's words."""
+
+    TRUSTED = "trusted"
+    UNTRUSTED_AUTHOR = "untrusted-author"
+    UNTRUSTED_EDIT = "untrusted-edit"  # a trusted author's text, last edited by someone else
+    UNKNOWN_EDIT = "unknown-edit"  # a trusted author's text read without its edit facts
 
 
 class Kind(StrEnum):
@@ -59,6 +97,20 @@ class Trust:
         if self.pipeline(comment):
             return Kind.PIPELINE
         return Kind.TRUSTED if self.user(comment.author) else Kind.UNTRUSTED
+
+    def text(self, author: str, edits: Edits | None) -> TextTrust:
+        """A text is trusted when its author is and its last editor, if any, is too.
+
+        `edits` None means the read did not say (REST): that is `UNKNOWN_EDIT`, which
+        callers treat as not trusted unless they know the text otherwise.
+        """
+        if not self.user(author):
+            return TextTrust.UNTRUSTED_AUTHOR
+        if edits is None:
+            return TextTrust.UNKNOWN_EDIT
+        if edits.last is None or self.user(edits.last.by):
+            return TextTrust.TRUSTED
+        return TextTrust.UNTRUSTED_EDIT
 
 
 def build_trust(

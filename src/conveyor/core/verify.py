@@ -92,11 +92,19 @@ class VerifyResult:
     lockfiles: CheckResult
     tests_only: bool = False
     migrations: CheckResult = NOT_RUN
+    # The checks that the judges were not gamed: the spec's tests by name, the judges'
+    # configuration, new suppressions (`verify.judges`).
+    judges: tuple[CheckResult, ...] = ()
+    # The keys of the judges' findings a person may accept at a `checks-config` stop.
+    held: tuple[str, ...] = ()
+    # "What this change does to the checks", as the readers see it (`core.check_facts`).
+    facts: str = ""
 
     @property
     def checks(self) -> tuple[CheckResult, ...]:
-        """The checks built on commands: fails-before-fix, lockfiles, migrations (CHK-2..5)."""
-        return (self.fails_before_fix, self.lockfiles, self.migrations)
+        """The checks built on commands: fails-before-fix, lockfiles, migrations (CHK-2..5),
+        then the judges' checks."""
+        return (self.fails_before_fix, self.lockfiles, self.migrations, *self.judges)
 
     @property
     def passed(self) -> bool:
@@ -150,4 +158,4 @@ class VerifyResult:
             f"- {c.name}: {c.outcome.value}" + (f" ({c.reason})" if c.reason else "")
             for c in self.checks
         ]
-        return "\n".join(lines)
+        return "\n".join(lines) + (f"\n\n{self.facts}" if self.facts else "")

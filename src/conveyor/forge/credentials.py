@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from conveyor.core.config import Config
+from conveyor.core.config import AccountConfig, Config
 
 
 class CredentialsError(ValueError):
@@ -26,7 +26,11 @@ def read_file(path_text: str, key: str, base_dir: Path | None) -> str:
 
 def read_token(config: Config, env: Mapping[str, str], base_dir: Path | None = None) -> str:
     """The personal access token from `account.token_env` or `account.token_file`."""
-    account = config.account
+    return account_token(config.account, env, base_dir)
+
+
+def account_token(account: AccountConfig, env: Mapping[str, str], base_dir: Path | None) -> str:
+    """The personal access token the `[account]` table names (`read_token`)."""
     if account.token_env is not None:
         token = env.get(account.token_env, "").strip()
         if not token:
@@ -45,7 +49,12 @@ def read_token(config: Config, env: Mapping[str, str], base_dir: Path | None = N
 
 def read_app_key(config: Config, base_dir: Path | None = None) -> str:
     """The PEM private key of the configured GitHub App (`account.app` must be set)."""
-    app = config.account.app
+    return app_key(config.account, base_dir)
+
+
+def app_key(account: AccountConfig, base_dir: Path | None) -> str:
+    """The PEM private key of the `[account.app]` table (`read_app_key`)."""
+    app = account.app
     assert app is not None
     key = read_file(app.private_key_file, "account.app.private_key_file", base_dir)
     if "PRIVATE KEY" not in key:
@@ -58,11 +67,19 @@ def check_credentials(
     config: Config, env: Mapping[str, str], base_dir: Path | None = None
 ) -> str | None:
     """Why the configured credentials cannot be read, or None when they can."""
+    return account_problem(config.account, env, base_dir)
+
+
+def account_problem(
+    account: AccountConfig, env: Mapping[str, str], base_dir: Path | None = None
+) -> str | None:
+    """Why the `[account]` table's credentials cannot be read, or None when they can (also
+    when the rest of the config is wrong: every mistake is reported in one pass)."""
     try:
-        if config.account.app is not None:
-            read_app_key(config, base_dir)
+        if account.app is not None:
+            app_key(account, base_dir)
         else:
-            read_token(config, env, base_dir)
+            account_token(account, env, base_dir)
     except CredentialsError as exc:
         return str(exc)
     return None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from conveyor.forge.protocol import Forge, Permission
+from conveyor.forge.pr_types import InlineComment, LabelEvent, PullFile, PullPage
+from conveyor.forge.protocol import Forge, Permission, ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
@@ -21,6 +22,7 @@ from conveyor.forge.types import (
     PullRequest,
     RepoInfo,
     RequiredChecks,
+    TextVersion,
 )
 
 
@@ -68,6 +70,10 @@ class ForgeDelegate:
         reviews and conversation comments of that branch's PRs in the same request."""
         return self.inner.read_issue_thread(number, pr_branch)
 
+    def text_versions(self, node_id: str) -> tuple[TextVersion, ...]:
+        """The edit history of an issue's body or a comment, newest first."""
+        return self.inner.text_versions(node_id)
+
     def create_issue(self, title: str, body: str, labels: Sequence[str] = ()) -> Issue:
         """Open a new issue."""
         return self.inner.create_issue(title, body, labels)
@@ -109,6 +115,14 @@ class ForgeDelegate:
     def remove_label(self, number: int, name: str) -> None:
         """Remove a label from an issue or PR; absent labels are not an error."""
         return self.inner.remove_label(number, name)
+
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; its assignees afterwards."""
+        return self.inner.add_assignees(number, logins)
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number`."""
+        self.inner.request_reviewers(number, logins)
 
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue number `child` as a sub-issue of `parent` (the client sends its id)."""
@@ -214,6 +228,30 @@ class ForgeDelegate:
     ) -> CheckRun:
         """Move a check run on (e.g. to completed with a conclusion)."""
         return self.inner.update_check_run(check_run_id, status, conclusion, summary)
+
+    def list_open_prs(self, etag: str | None = None) -> PullPage:
+        """Open PRs, most recently updated first; conditional on `etag`."""
+        return self.inner.list_open_prs(etag)
+
+    def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
+        """The files PR `number` changes."""
+        return self.inner.list_pr_files(number)
+
+    def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
+        """Who added and removed the labels of issue or PR `number`, oldest first."""
+        return self.inner.list_label_events(number)
+
+    def create_review(
+        self,
+        number: int,
+        body: str,
+        event: ReviewEvent | None = "COMMENT",
+        comments: Sequence[InlineComment | tuple[str, int, str]] = (),
+        *,
+        commit_id: str | None = None,
+    ) -> Review:
+        """Submit one review of PR `number` with inline comments."""
+        return self.inner.create_review(number, body, event, comments, commit_id=commit_id)
 
 
 def as_forge(view: ForgeDelegate) -> Forge:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from conveyor.forge.pr_types import InlineComment, LabelEvent, PullFile, PullPage
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
@@ -26,9 +27,11 @@ from conveyor.forge.types import (
     PullRequest,
     RepoInfo,
     RequiredChecks,
+    TextVersion,
 )
 
 Permission = Literal["admin", "maintain", "write", "triage", "read", "none"]
+ReviewEvent = Literal["APPROVE", "REQUEST_CHANGES", "COMMENT"]
 
 
 class Forge(Protocol):
@@ -95,6 +98,11 @@ class Forge(Protocol):
         """Replace an issue's body."""
         ...
 
+    def text_versions(self, node_id: str) -> tuple[TextVersion, ...]:
+        """The edit history of an issue's body or a comment (by its node id), newest first;
+        empty when it was never edited (TRUST-12: a kept text found again after a loss)."""
+        ...
+
     # -- comments -------------------------------------------------------------
     def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
         """All comments of an issue or PR, oldest first; conditional on `etag`."""
@@ -119,6 +127,16 @@ class Forge(Protocol):
 
     def remove_label(self, number: int, name: str) -> None:
         """Remove a label from an issue or PR; absent labels are not an error."""
+        ...
+
+    # -- people ---------------------------------------------------------------
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; returns its assignees afterwards (the forge leaves
+        out, without an error, anyone who cannot be assigned here)."""
+        ...
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number` (`Validation` for anyone else)."""
         ...
 
     # -- sub-issues -----------------------------------------------------------
@@ -186,6 +204,32 @@ class Forge(Protocol):
 
     def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
         """Every inline review comment of PR `number`, oldest first."""
+        ...
+
+    # -- reviewing a person's PR -------------------------------------------------
+    def list_open_prs(self, etag: str | None = None) -> PullPage:
+        """Open PRs, most recently updated first; conditional on `etag`."""
+        ...
+
+    def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
+        """The files PR `number` changes (at most 3000, as GitHub lists them)."""
+        ...
+
+    def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
+        """Who added and removed the labels of issue or PR `number`, oldest first."""
+        ...
+
+    def create_review(
+        self,
+        number: int,
+        body: str,
+        event: ReviewEvent | None = "COMMENT",
+        comments: Sequence[InlineComment | tuple[str, int, str]] = (),
+        *,
+        commit_id: str | None = None,
+    ) -> Review:
+        """Submit one review of PR `number` at `commit_id` (None: its head), with inline
+        comments on lines of its diff; event None leaves it pending."""
         ...
 
     # -- branches -------------------------------------------------------------

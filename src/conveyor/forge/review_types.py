@@ -22,8 +22,8 @@ class Review:
 
 @dataclass(frozen=True)
 class ReviewComment:
-    """An inline comment of a review: the file, the line on the PR's side (None for a
-    comment on the whole file) and the comment it answers, if any."""
+    """An inline comment of a review: the file, the line on its `side` (RIGHT: the PR's new
+    file, LEFT: the old; None for a comment on the whole file) and the comment it answers."""
 
     id: int
     review_id: int | None
@@ -36,3 +36,4 @@ class ReviewComment:
     created_at: datetime
     updated_at: datetime
     html_url: str
+    side: str = "RIGHT"

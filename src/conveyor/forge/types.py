@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from conveyor.core.trust import Edits
 from conveyor.forge.review_types import Review
 
 IssueStateReason = Literal["completed", "not_planned", "reopened"]
@@ -22,7 +23,12 @@ class LabelSpec:
 
 @dataclass(frozen=True)
 class Issue:
-    """An issue (never a pull request: the client drops those from lists)."""
+    """An issue (never a pull request: the client drops those from lists).
+
+    `edits` says who last edited the body (GraphQL's reads); None when the read could not
+    say (REST's), which the trust rules treat as an edit they cannot trust (TRUST-12).
+    `milestone` is its milestone's title.
+    """
 
     number: int
     id: int
@@ -36,6 +42,9 @@ class Issue:
     created_at: datetime
     updated_at: datetime
     html_url: str
+    edits: Edits | None = None
+    assignees: tuple[str, ...] = ()
+    milestone: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,7 +58,8 @@ class IssuePage:
 
 @dataclass(frozen=True)
 class Comment:
-    """An issue or PR conversation comment."""
+    """An issue or PR conversation comment; `edits` and `node_id` as on `Issue` (GraphQL's
+    reads say who last edited it, REST's do not)."""
 
     id: int
     author: str
@@ -57,6 +67,18 @@ class Comment:
     created_at: datetime
     updated_at: datetime
     html_url: str
+    edits: Edits | None = None
+    node_id: str = ""
+
+
+@dataclass(frozen=True)
+class TextVersion:
+    """One version of a body or comment in its edit history (GraphQL's `UserContentEdit`):
+    who left it, when, and its text (None when the version was deleted from the history)."""
+
+    editor: str
+    edited_at: datetime
+    text: str | None
 
 
 @dataclass(frozen=True)

@@ -235,7 +235,7 @@ def _boxing(started: Started) -> Boxing:
     """The job's box and its commands' base plan (its HOME and tmp made)."""
     config, paths = started.config, started.paths
     hidden = hidden_paths(config, started.config_dir, started.environ, paths.home)
-    plan = make_folders(base_plan(paths.job_dir, paths.checkout, hidden, started.environ))
+    plan = make_folders(base_plan(config, paths.job_dir, paths.checkout, hidden, started.environ))
     return command_boxing(job_box(config), config, plan)
 
 

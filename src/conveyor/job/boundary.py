@@ -7,13 +7,22 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from conveyor.agents.boxed import session_allowlist
 from conveyor.agents.environment import build_env, session_vars
 from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
+from conveyor.core.session_box import SessionSandbox
 from conveyor.core.state import Stage
-from conveyor.job.box_plans import base_plan, command_boxing, hidden_paths, job_box
-from conveyor.job.roles import JobRole, agent_role_of, network_list, role_of
+from conveyor.job.box_plans import (
+    base_plan,
+    command_boxing,
+    hidden_paths,
+    job_box,
+    job_caches,
+    job_tools,
+)
+from conveyor.job.roles import JobRole, agent_role_of, role_of
 from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.describe import describe
@@ -102,7 +111,19 @@ def boundary_spec(config: Config, stage: Stage, *, job_dir: Path, issue: int) ->
         control_socket=job_dir / "control.sock",
         git_config=job_dir / "gitconfig",
         base_url=choice.base_url,
+        sandbox=SessionSandbox(config.sandbox.mode, config.sandbox.allow_hosts),
     )
+
+
+def network_list(
+    role: JobRole, spec: SessionSpec, environ: Mapping[str, str], api_url: str
+) -> list[str]:
+    """The hosts the role's job hands its sessions (JB-7): what their box lets through, the
+    model API's hosts for the backend and model (`core.backends`), `[sandbox] allow_hosts` and
+    the endpoints the job names; a merger runs no session and reaches the forge API only."""
+    if role is JobRole.MERGER:
+        return [api_url.split("://", 1)[-1].split("/", 1)[0]]
+    return list(session_allowlist(spec, environ).names())
 
 
 def session_env_names(
@@ -128,7 +149,10 @@ def sandbox_entry(
     """What the job's box enforces for its commands, drawn from the plans the job uses.
 
     `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
-    (the caches writable, the network `[sandbox] setup_network` allows).
+    (the caches writable, the network `[sandbox] setup_network` allows, named in `allow`).
+    Each path given back says why; `not_given` lists what a command named, or the config
+    asked for, that no box may see (a script in the config folder, a cache holding a
+    home), and why.
     """
     try:
         box = job_box(config)
@@ -137,7 +161,7 @@ def sandbox_entry(
     repo_home = job_dir.parent.parent
     hidden = hidden_paths(config, config_dir or repo_home, environ, repo_home)
     checkout = job_dir / "repo"
-    boxing = command_boxing(box, config, base_plan(job_dir, checkout, hidden, environ))
+    boxing = command_boxing(box, config, base_plan(config, job_dir, checkout, hidden, environ))
     env = command_env(
         config,
         environ,
@@ -150,7 +174,15 @@ def sandbox_entry(
     drawn: dict[str, object] = {}
     for name, setup in (("commands", False), ("setup", True)):
         opening = Opening(checkout, (checkout, logs), envs, setup)
-        drawn[name] = describe(box, command_plan(boxing, opening, env, create=False))
+        entry: dict[str, object] = dict(
+            describe(box, command_plan(boxing, opening, env, create=False))
+        )
+        if setup and box.confined and boxing.setup_network == "proxy":
+            entry["allow"] = sorted(boxing.setup_hosts)  # the registries `setup_network` names
+        drawn[name] = entry
+    refused = job_tools(config, hidden, environ, checkout).refused
+    refused += job_caches(config, hidden, environ).refused
+    drawn["not_given"] = [{"path": str(g.path), "why": g.why} for g in refused]
     return drawn
 
 
@@ -163,23 +195,21 @@ def boundary_line(
     issue: int,
     config_dir: Path | None = None,
 ) -> str:
-    """One JSON line: role, checkout path (not created), session env names, network list, and
-    what the sandbox enforces."""
+    """One JSON line: role, checkout path (not created), session env names, network list (for
+    a reader or writer: the `allow` list its sessions' box enforces), and what the sandbox
+    enforces for its commands and its sessions (none for a merger)."""
     role = role_of(stage)
-    choice = config.agents.for_role(agent_role_of(stage))
+    spec = boundary_spec(config, stage, job_dir=job_dir, issue=issue)
     names = session_env_names(config, environ, stage, job_dir=job_dir, issue=issue)
     data = {
         "role": role.value,
         "checkout": str(job_dir / "repo"),
         "env": names,
-        "network": list(network_list(role, choice.agent, config.forge.api_url)),
+        "network": network_list(role, spec, environ, config.forge.api_url),
         "sandbox": sandbox_entry(config, environ, job_dir=job_dir, config_dir=config_dir),
-        "session_sandbox": session_box_entry(
-            config,
-            environ,
-            boundary_spec(config, stage, job_dir=job_dir, issue=issue),
-            job_dir=job_dir,
-            config_dir=config_dir,
-        ),
+        # A merge job runs no agent session: no session box to draw.
+        "session_sandbox": None
+        if role is JobRole.MERGER
+        else session_box_entry(config, environ, spec, job_dir=job_dir, config_dir=config_dir),
     }
     return json.dumps(data)

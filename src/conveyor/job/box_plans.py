@@ -1,12 +1,14 @@
 """The job's box and the base plan its commands (and sessions) start from: one source.
 
 Hidden: the whole `$CONVEYOR_HOME` (other repositories and jobs, caches, answers), the
-config's folder, the token and App key files, and the owner's real home. Readable back:
-Conveyor's own interpreter and package (read-only), the PATH folders that lie in a
-hidden one (`~/.local/bin`, `~/.cargo/bin`), so the tools the owner installed still run,
-and the job's keeps (read-only: the agent's repository borrows their objects, and a
-temporary worktree's git folder lies in one). `git_boxer` runs the git Conveyor must run
-in the agent's own repository in the same box.
+config's folder, the token and App key files, the owner's real home and the host sockets
+the environment names; the box shows none of them (it binds only what it gives).
+Given back read-only: the owner's tools, resolved to their install roots, Conveyor's own
+interpreter, the paths the commands name outside the checkout and `[sandbox] readable`
+(`sandbox/tools.py`), and the job's keeps (the agent's repository borrows their objects,
+and a temporary worktree's git folder lies in one); writable besides the job's own
+folders: `[sandbox] caches`. `git_boxer` runs the git Conveyor must run in the agent's
+own repository in the same box.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
 from conveyor.git.runner import Boxer
 from conveyor.sandbox import Box, BoxPlan, select_box
-from conveyor.sandbox.tools import tool_paths
+from conveyor.sandbox.plan import Given
+from conveyor.sandbox.sockets import named_sockets
+from conveyor.sandbox.tools import Tools, check_caches, find_tools
 from conveyor.verify.boxing import Boxing, Opening, wrapped
 
 # The keeps of a job's checkouts (`repo.git` beside `repo/`, the wiki's), in its folder.
@@ -42,30 +46,75 @@ def hidden_paths(
         found.append(_config_file(account.app.private_key_file, config_dir))
     if environ.get("HOME"):
         found.append(Path(environ["HOME"]))
+    found += named_sockets(environ)
     return _unique(p for p in found if p != Path("/"))
 
 
+def owner_path(text: str, environ: Mapping[str, str]) -> Path:
+    """A configured path: `~/` is the owner's home (not the box's)."""
+    if text.startswith("~/") and environ.get("HOME"):
+        return Path(environ["HOME"]) / text[2:]
+    return Path(text)
+
+
+def config_commands(config: Config) -> tuple[str, ...]:
+    """Every command the config runs in a box."""
+    c = config.commands
+    found = (c.setup, c.test, c.test_files, c.lint, c.typecheck, c.teardown, c.lockfile)
+    return tuple(t for t in (*found, c.migrate_up, c.migrate_down) if t)
+
+
+def job_tools(
+    config: Config, hidden: tuple[Path, ...], environ: Mapping[str, str], checkout: Path
+) -> Tools:
+    """What the job's boxes give back for the owner's tools, its commands and `readable`."""
+    home = Path(environ["HOME"]) if environ.get("HOME") else None
+    return find_tools(
+        environ,
+        [p for p in hidden if p != home],
+        commands=config_commands(config),
+        cwd=checkout,
+        readable=[owner_path(p, environ) for p in config.sandbox.readable],
+    )
+
+
+def job_caches(config: Config, hidden: tuple[Path, ...], environ: Mapping[str, str]) -> Tools:
+    """`[sandbox] caches` the job's boxes write, and those refused (a hidden path, a home)."""
+    home = Path(environ["HOME"]) if environ.get("HOME") else None
+    caches = [owner_path(p, environ) for p in config.sandbox.caches]
+    return check_caches(caches, environ, [p for p in hidden if p != home])
+
+
 def base_plan(
-    job_dir: Path, checkout: Path, hidden: tuple[Path, ...], environ: Mapping[str, str]
+    config: Config,
+    job_dir: Path,
+    checkout: Path,
+    hidden: tuple[Path, ...],
+    environ: Mapping[str, str],
 ) -> BoxPlan:
     """The plan a job's commands start from: HOME `job_dir/home`, tmp `job_dir/tmp` (not
-    created here: `make_folders`). The test world's meeting folder (`TEST_SHARE_ENV`, set
-    only by the tests) is writable too, as in the sessions' box: a test command there says
-    where it got and waits for the test."""
+    created here: `make_folders`), the tools given back, `[sandbox] caches` writable. The
+    test world's meeting folder (`TEST_SHARE_ENV`, set only by the tests) is writable too,
+    as in the sessions' box: a test command there says where it got and waits for the test."""
     shared = environ.get(TEST_SHARE_ENV)
-    return BoxPlan(
+    caches = job_caches(config, hidden, environ).given
+    plan = BoxPlan(
         cwd=checkout,
         home=job_dir / "home",
         tmp=job_dir / "tmp",
         hidden=hidden,
-        readable=(*tool_paths(environ, hidden), *(job_dir / k for k in KEEPS)),
-        writable=(Path(shared),) if shared else (),
+        writable=(*(c.path for c in caches), *((Path(shared),) if shared else ())),
     )
+    keeps = [
+        Given(job_dir / k, "a keep of the job's: the agent's repository borrows its objects")
+        for k in KEEPS
+    ]
+    return plan.with_given(*job_tools(config, hidden, environ, checkout).given, *keeps)
 
 
 def make_folders(plan: BoxPlan) -> BoxPlan:
-    """Create the plan's private HOME and tmp; the plan."""
-    for folder in (plan.home, plan.tmp):
+    """Create the plan's private HOME and tmp, and the caches it writes; the plan."""
+    for folder in (plan.home, plan.tmp, *plan.writable):
         folder.mkdir(parents=True, exist_ok=True)
     return plan
 
@@ -78,7 +127,7 @@ def job_box(config: Config) -> Box:
 def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
     """The boxing of a job's commands: setup reaches exactly the hosts `[sandbox]
     setup_network` names, through the allowlisting proxy; no other command has a network."""
-    hosts = config.sandbox.setup_network
+    hosts = config.sandbox.setup_network or ()
     return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
 
 

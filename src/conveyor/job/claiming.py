@@ -16,7 +16,7 @@ from conveyor.core.state_codec import find_state
 from conveyor.forge.types import Comment, Issue
 from conveyor.ops.forge.claim import Lost, Skipped, Won, claim, decide
 from conveyor.ops.forge.context import OpContext, fetch_comments
-from conveyor.ops.forge.issue_md import write_issue_md
+from conveyor.ops.forge.taking import take_issue
 from conveyor.stages.registry import FIRST
 
 
@@ -111,16 +111,17 @@ def _claimed(
     """Keep the lane's own lease, take a released issue back, or claim it afresh."""
     number = issue.number
     if own and state is not None and decision.reason == "leased":
-        path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
-        return Claimed(state, path, fresh=False)
+        taken = take_issue(ctx, run_dir, issue, comments, state.taken)
+        return Claimed(state.model_copy(update={"taken": taken.hashes}), taken.path, fresh=False)
     released = decision.action == "take" and decision.reason == "released"
     if released and state is not None and _lane_continues(ctx, comments, state, lane, now):
         # The lane's last job released the issue at this stage and its claim is still the
         # live one (CLAIM-14): take it back without posting or saving; the renewed lease is
         # saved with the job's first change to the state.
         renewed = Lease(lane=lane, job_id=ctx.run_id, at=now)
-        path, _ = write_issue_md(run_dir, issue, comments, ctx.trust())
-        return Claimed(state.model_copy(update={"lease": renewed}), path, fresh=False)
+        taken = take_issue(ctx, run_dir, issue, comments, state.taken)
+        update = {"lease": renewed, "taken": taken.hashes}
+        return Claimed(state.model_copy(update=update), taken.path, fresh=False)
     outcome = claim(
         ctx,
         number,

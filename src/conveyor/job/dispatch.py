@@ -79,7 +79,7 @@ _AHEAD: weakref.WeakKeyDictionary[JobHub, Alongside[Launched]] = weakref.WeakKey
 
 
 def launch(
-    ctx: JobContext, _state: IssueState, effect: fx.LaunchSession
+    ctx: JobContext, state: IssueState, effect: fx.LaunchSession
 ) -> fx.SessionEnded | ScenarioMissing:
     """Run the session with the comments posted since (with the sessions it brings
     alongside, each on its own thread), or take how a session started ahead for it ended;
@@ -87,7 +87,7 @@ def launch(
     ahead = _AHEAD.setdefault(ctx.live.hub, Alongside())
     taken = ahead.take(effect)
     if taken is None:
-        told = with_fresh_comments(ctx, effect)
+        told = with_fresh_comments(ctx, state, effect)
         ahead.start(
             tuple(zip(effect.alongside, told.alongside, strict=True)),
             lambda launched, handle: run_launch(ctx, launched, handle),
@@ -181,6 +181,7 @@ def _back(table: Dispatch) -> None:
     )
     table.on(mx.ReadStack, lambda c, s, e: merge.run_read_stack(c.who, e))
     table.on(mx.MergePr, lambda c, s, e: merge.run_merge(c.what, c.who, s, e))
+    table.on(mx.HandOver, lambda c, s, e: merge.run_hand_over(c.what, c.who, s, e))
     table.on(
         mx.CloseOut,
         lambda c, s, e: merge.run_close_out(c.what, c.where, c.who, c.live.pulse, s, effect=e),

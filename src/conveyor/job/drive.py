@@ -26,8 +26,8 @@ from conveyor.job.fork_start import (
     preload,
     preload_sessions,
 )
-from conveyor.job.layout import load_lane
-from conveyor.job.main import EXIT_NOT_CLAIMABLE, repo_home
+from conveyor.job.layout import load_lane, repo_home
+from conveyor.job.main import EXIT_NOT_CLAIMABLE
 from conveyor.job.view_file import read_view
 from conveyor.ops.forge.claim import issue_facts
 from conveyor.ops.forge.context import OpContext
@@ -106,11 +106,12 @@ def drive(
 ) -> int:
     """Run the issue's next stage job until it halts or `through` ran; the last exit code."""
     config = opts.config
-    lane = opts.lane or load_lane(repo_home(config, environ))
-    answers = AnswerFile(repo_home(config, environ) / ANSWERS_FILE, now)
+    home = repo_home(config, environ, opts.config_path.parent)
+    lane = opts.lane or load_lane(home)
+    answers = AnswerFile(home / ANSWERS_FILE, now)
     forge = AnsweredForge(connect(config, environ, base_dir=opts.config_path.parent), answers)
     ops = OpContext(forge, config, run_id="drive")
-    run_dir = repo_home(config, environ) / "runs" / f"issue-{opts.issue}"
+    run_dir = home / "runs" / f"issue-{opts.issue}"
     last: tuple[Stage, dict[str, object]] | None = None
     view: IssueFacts | None = None  # the issue as the last job left it (`view.json`)
     for count in range(MAX_JOBS):

@@ -83,7 +83,7 @@ def session_sandbox(ctx: JobContext) -> SessionSandbox:
         return SessionSandbox(mode=config.mode, allow_hosts=config.allow_hosts)
     plan = boxing.plan
     mode: SandboxMode = "bwrap" if boxing.box.confined else "none"
-    return SessionSandbox(mode, config.allow_hosts, plan.hidden, plan.readable)
+    return SessionSandbox(mode, config.allow_hosts, plan.hidden, plan.readable, plan.writable)
 
 
 def _blocked(ctx: JobContext, spec: SessionSpec) -> Blocked:

@@ -47,9 +47,21 @@ class EventLog:
                 out.write(line)
 
 
-def read_events(path: Path) -> list[dict[str, object]]:
-    """Every event in an events file (a missing file has none)."""
+def read_events(path: Path, *, lenient: bool = False) -> list[dict[str, object]]:
+    """Every event in an events file (a missing file has none). `lenient` skips a line that
+    is not a JSON object (one torn by a crash) instead of raising `ValueError`."""
     if not path.exists():
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            if not lenient:
+                raise
+            continue
+        if isinstance(event, dict) or not lenient:
+            found.append(event)
+    return found

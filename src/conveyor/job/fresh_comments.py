@@ -2,25 +2,27 @@
 
 Before each session the job reads the issue's comments again (a 304 when nothing
 changed). When someone commented, `issue.md` is written again by the same rule as at
-the claim (trusted comments only, hidden markup stripped, the withheld count), and
-when a trusted person was among them the session's task says so.
+the claim (`ops/forge/taking.py`: trusted comments only, each text as taken unless its
+last edit was trusted, hidden markup stripped, the withheld count), and when a trusted
+person was among them the session's task says so.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from conveyor.core.state import IssueState
 from conveyor.core.trust import Kind
 from conveyor.forge.job_view import JobForge
 from conveyor.job.context import JobContext
-from conveyor.ops.forge.issue_md import write_issue_md
+from conveyor.ops.forge.taking import take_issue
 from conveyor.stages.effects import LaunchSession
 
 
-def with_fresh_comments(ctx: JobContext, effect: LaunchSession) -> LaunchSession:
+def with_fresh_comments(ctx: JobContext, state: IssueState, effect: LaunchSession) -> LaunchSession:
     """The launch, after `issue.md` took in the comments posted since the job last read them;
     the sessions `alongside` it are told the same."""
-    line = _fresh_line(ctx)
+    line = _fresh_line(ctx, state)
     if line is None:
         return effect
     return replace(_told(effect, line), alongside=tuple(_told(e, line) for e in effect.alongside))
@@ -30,7 +32,7 @@ def _told(effect: LaunchSession, line: str) -> LaunchSession:
     return replace(effect, task=f"{effect.task.rstrip()}\n\n{line}\n")
 
 
-def _fresh_line(ctx: JobContext) -> str | None:
+def _fresh_line(ctx: JobContext, state: IssueState) -> str | None:
     """Rewrite `issue.md` when someone commented since; the line that says who, when a
     trusted person did."""
     forge = ctx.who.forge
@@ -42,7 +44,7 @@ def _fresh_line(ctx: JobContext) -> str | None:
     trust = ctx.who.ops.trust()
     issue = forge.get_issue(ctx.what.issue)
     comments = forge.list_comments(ctx.what.issue).comments
-    write_issue_md(ctx.where.issue_file.parent, issue, comments, trust)
+    take_issue(ctx.who.ops, ctx.where.issue_file.parent, issue, comments, state.taken)
     heard = sorted({c.author for c in new if trust.kind(c) is Kind.TRUSTED}, key=str.casefold)
     if not heard:
         return None

@@ -1,4 +1,7 @@
-"""Where a stage job keeps its files under `$CONVEYOR_HOME/<owner>__<repo>/` (DESIGN.md)."""
+"""Where Conveyor keeps its files: `$CONVEYOR_HOME/<owner>__<repo>/` and each stage job's
+folders under it (DESIGN.md). `repo_home` is the one answer to "where", for the jobs, the
+orchestrator and every reader (`status`, `cost`, `live`, `transcript`, the worker, the demo).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +11,49 @@ import re
 import secrets
 import socket
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePath
 
+from conveyor.core.config import Config, home_path
 from conveyor.job.jobfile import JOB_FILE, load_job_file, process_start_ticks
 
 LANE_FILE = "lane"
 MAX_SOCKET_PATH = 100
 _LANE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _user_home(environ: Mapping[str, str]) -> str:
+    """The owner's home: `$HOME`, else the password database's."""
+    return environ.get("HOME") or str(Path("~").expanduser())
+
+
+def _expanded(chosen: PurePath, user_home: str, config_dir: Path | None) -> Path:
+    """`chosen` with a leading `~` (or `~name`) expanded; a relative config `home` lies
+    in the config's folder, as `account.token_file` does."""
+    text = str(chosen)
+    if text == "~" or text.startswith("~/"):
+        path = Path(user_home + text[1:])
+    else:
+        path = Path(chosen).expanduser()  # `~name/...`: that account's home
+    if not path.is_absolute() and config_dir is not None:
+        path = config_dir / path
+    return path
+
+
+def conveyor_home(config: Config, environ: Mapping[str, str], config_dir: Path) -> Path:
+    """`$CONVEYOR_HOME`: the config's `home` key, else the variable, else
+    `~/.local/share/conveyor`; `~` expanded, a relative `home` in `config_dir`."""
+    user_home = _user_home(environ)
+    chosen = home_path(config, environ.get("CONVEYOR_HOME"), user_home)
+    return _expanded(chosen, user_home, config_dir if config.home else None)
+
+
+def repo_home(config: Config, environ: Mapping[str, str], config_dir: Path) -> Path:
+    """`$CONVEYOR_HOME/<owner>__<repo>`: this repository's folder, the same for the job, the
+    orchestrator and every reader of its files (`config_dir`: the config file's folder)."""
+    return conveyor_home(config, environ, config_dir) / config.repo_dirname
 
 
 def load_lane(home: Path) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.agents.control import serve_control
-from conveyor.core.config import Config, home_path
+from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.answers import ANSWERS_FILE, AnswerFile
 from conveyor.forge.connect import connect
@@ -32,7 +32,7 @@ from conveyor.job.events import EVENTS_FILE, EventLog
 from conveyor.job.finish import finish_job
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile, JobRecord, Outcome, process_start_ticks
-from conveyor.job.layout import JobPaths, job_stamp, load_lane
+from conveyor.job.layout import JobPaths, job_stamp, load_lane, repo_home
 from conveyor.job.roles import role_of
 from conveyor.job.signals import JobInterrupted, SignalGuard, handling_signals, heartbeat
 from conveyor.job.stacking import has_prereq_branch
@@ -56,15 +56,9 @@ class JobOptions:
     stack_on: int | None = None
 
 
-def repo_home(config: Config, environ: Mapping[str, str]) -> Path:
-    """`$CONVEYOR_HOME/<owner>__<repo>` for this job's environment."""
-    root = home_path(config, environ.get("CONVEYOR_HOME"), environ.get("HOME", "/"))
-    return Path(root) / config.repo_dirname
-
-
 def print_boundary(opts: JobOptions, environ: Mapping[str, str]) -> int:
     """Print the boundary line and start nothing (JB-14)."""
-    home = repo_home(opts.config, environ)
+    home = repo_home(opts.config, environ, opts.config_dir)
     job_id = f"issue-{opts.issue}-{opts.stage.value}-{job_stamp(now_utc())}"
     job_dir = home / "jobs" / job_id
     line = boundary_line(
@@ -88,7 +82,7 @@ def _default_runner() -> StageRunner:
 def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | None = None) -> int:
     """Claim, prepare, run the stage, and always clean up; returns the exit code."""
     config = opts.config
-    home = repo_home(config, environ)
+    home = repo_home(config, environ, opts.config_dir)
     lane = opts.lane or load_lane(home)
     answers = AnswerFile(home / ANSWERS_FILE, now_utc)
     forge = JobForge(connect(config, environ, base_dir=opts.config_dir), answers)

@@ -16,7 +16,7 @@ from typing import Protocol, TypeVar
 
 from conveyor.core.budget import give_back_ahead
 from conveyor.core.replies import SpecReply
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job.context import JobContext, StageEnd
@@ -61,6 +61,11 @@ class Drivable(Protocol[M]):
 def build_inputs(ctx: JobContext) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
     taken = read_taken(ctx.where.issue_file.parent)
+    intake = ctx.what.config.intake
+    oversize = None
+    if intake.max_size is not None and ctx.what.stage is Stage.TRIAGE:
+        # The job read the issue when it claimed it: this read is answered from that copy.
+        oversize = intake.oversize(ctx.who.forge.get_issue(ctx.what.issue).labels)
     return Inputs(
         issue=ctx.what.issue,
         title=taken.title if taken is not None else ctx.who.forge.get_issue(ctx.what.issue).title,
@@ -75,6 +80,8 @@ def build_inputs(ctx: JobContext) -> Inputs:
         withheld=taken.withheld if taken is not None else 0,
         wiki_dir=ctx.where.wiki.dir if ctx.where.wiki else None,
         wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
+        oversize=oversize,
+        hand_over=ctx.what.config.handover.by_person,
     )
 
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from typing import assert_never
 
 from conveyor.core.redact import redact
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, Stage
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.finish import push_local_commits
+from conveyor.job.notify import Happened, run_notify
 from conveyor.ops.forge.ask import ask
 from conveyor.ops.forge.close_out import mark_merged
 from conveyor.ops.forge.context import fetch_comments
 from conveyor.ops.forge.forge_effects import SPEC_MD, signature
-from conveyor.ops.forge.release import release
+from conveyor.ops.forge.handover import mark_approved
+from conveyor.ops.forge.release import release, set_aside
 from conveyor.ops.forge.split import Part, split
 from conveyor.ops.forge.state_store import save_state
 from conveyor.ops.forge.stop import stop
@@ -37,6 +40,10 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             saved = release(
                 ctx.who.ops, ctx.what.issue, lane=ctx.live.lane, now=ctx.live.now(), state=at_stage
             )
+            if stage is Stage.APPROVED:
+                mark_approved(ctx.who.ops, ctx.what.issue, state.pr, now=ctx.live.now())
+                _notify(ctx, Happened("approved", ctx.what.issue, pr=state.pr))
+                return StageEnd("saved", saved, "approved: a person merges the PR")
             if not has_job(stage):
                 mark_merged(ctx.who.ops, ctx.what.issue)
                 return StageEnd("merged", saved, "merged")
@@ -59,11 +66,18 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
                 details=details,
             )
             ctx.live.events.emit("stopped", code=code.value, reason=reason)
+            stopped = Happened(
+                "stopped", ctx.what.issue, state.pr, code.value, ctx.what.stage.value, reason
+            )
+            _notify(ctx, stopped)
             return StageEnd("stopped", state, f"{code.value}: {reason}")
-        case Released(state=state, reason=reason):
+        case Released(state=state, reason=reason, paused=paused):
             released = release(
                 ctx.who.ops, ctx.what.issue, lane=ctx.live.lane, now=ctx.live.now(), state=state
             )
+            if paused:
+                why = redact(reason, ctx.who.token_secrets)
+                set_aside(ctx.who.ops, ctx.what.issue, why, now=ctx.live.now())
             return StageEnd("released", released, reason)
         case Asked(questions=questions, state=state):
             _save(ctx, state)
@@ -83,6 +97,16 @@ def carry_out(ctx: JobContext, end: End) -> StageEnd:
             return StageEnd("split", state.model_copy(update={"lease": None}), str(list(made)))
         case _:
             assert_never(end)
+
+
+def _notify(ctx: JobContext, happened: Happened) -> None:
+    """Tell the operator's `notify.command`; its failure is one line on stderr, not the job's."""
+    problem = run_notify(
+        ctx.what.config, ctx.who.environ, happened, cwd=ctx.where.run_dir,
+        hidden=ctx.who.token_env,
+    )  # fmt: skip
+    if problem is not None:
+        print(problem, file=sys.stderr)  # noqa: T201 - the job's own stderr, as its other notes
 
 
 def restore_spec_md(ctx: JobContext, state: IssueState) -> None:

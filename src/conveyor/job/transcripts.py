@@ -2,8 +2,9 @@
 
 Each job folder (`jobs/issue-N-<stage>-<start>/`) holds `job.json`, whose session records
 carry what the runner counted (tokens, cost, peak context, the error a session ended on),
-and `sessions/<key>/transcript.jsonl`, the CLI's own stream; `core.transcript_read` reads
-what was said from the stream. Read-only; an unreadable `job.json` is skipped, named.
+and `sessions/<key>/transcript.jsonl`, the CLI's own stream; its backend's reader
+(`agents.backends.registry.transcript_reader`) reads what was said from the stream.
+Read-only; an unreadable `job.json` is skipped, named.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from conveyor.agents.backends.registry import transcript_reader
+from conveyor.core.config import repo_dirname
 from conveyor.core.transcript import Found, SessionTranscript, Totals
 from conveyor.core.transcript_read import read_entries
 from conveyor.core.transcript_text import counted
@@ -34,7 +37,7 @@ def _totals(record: SessionRecord) -> Totals:
 def _session(job_dir: Path, stage: str, record: SessionRecord) -> SessionTranscript:
     stream = job_dir / "sessions" / record.key / TRANSCRIPT_FILE
     text = stream.read_text(encoding="utf-8", errors="replace") if stream.is_file() else ""
-    entries, unparsed = read_entries(record.backend, text.splitlines())
+    entries, unparsed = read_entries(transcript_reader(record.backend), text.splitlines())
     totals = counted(_totals(record), entries)
     return SessionTranscript(
         job=job_dir.name,
@@ -78,6 +81,6 @@ def home_transcripts(home: Path) -> Callable[[str, int], Found]:
     """
 
     def read(repo: str, issue: int) -> Found:
-        return issue_transcripts(home / repo.replace("/", "__", 1), issue)
+        return issue_transcripts(home / repo_dirname(repo), issue)
 
     return read

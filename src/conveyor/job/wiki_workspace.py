@@ -10,6 +10,14 @@ git works in a keep of its own beside the job's folder (`wiki.git`), and its `.g
 the agent's. A repository whose wiki is off, or
 whose wiki has no page yet (GitHub creates its git repository with the first page), gets
 no wiki checkout (WT-11).
+
+The spec writer writes the spec's Wiki updates there (SPEC-119); the fixer and the check
+fixer may commit wiki pages too. The job pushes the wiki branch whenever it pushes code, and
+at exit. Reviews of a wiki-only change read the wiki's diff section and are posted on the
+issue (it has no open PR); its branch guard has no code head to compare. The embedded forge
+serves `NAME.wiki.git` like every repository (a `file://` clone URL; GitHub's is
+`https://github.com/OWNER/NAME.wiki.git`, derived from the clone URL when `has_wiki` is
+true), made with its first page on `master` as GitHub does.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from conveyor.core.agent_failure import HOLD_MINUTES, InfraKind, what_to_do
+from conveyor.core.backends import backend_of
 from conveyor.core.config import Config, Role
 from conveyor.core.state import Stage
 from conveyor.orchestrator.decisions import Pause
@@ -42,11 +43,6 @@ WHAT: dict[InfraKind, str] = {
     InfraKind.USAGE_LIMIT: "is at its usage limit",
 }
 DETAIL_CHARS = 160
-
-
-def backend_of(agent: str) -> str:
-    """The CLI an agent choice runs: the scripted agent speaks claude's protocol."""
-    return "claude" if agent == "scripted" else agent
 
 
 def stage_backends(stage: Stage, config: Config) -> frozenset[str]:

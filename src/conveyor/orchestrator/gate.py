@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from conveyor.core.config import Budgets, Config, Limits, Role
+from conveyor.core.findings import CODE_LENSES
 from conveyor.core.state import Stage
 from conveyor.orchestrator.agent_pauses import agent_hold, agent_pauses
 from conveyor.orchestrator.decisions import Pause
@@ -17,7 +18,6 @@ from conveyor.orchestrator.snapshot import IssueView, Snapshot, busy_issues
 READERS = frozenset({Stage.TRIAGE, Stage.SPEC, Stage.REVIEW, Stage.ACCEPT, Stage.SECURITY})
 WRITERS = frozenset({Stage.IMPLEMENT, Stage.FIX, Stage.SYNC, Stage.CHECKS})
 RUNNABLE = READERS | WRITERS | {Stage.MERGE}
-REVIEW_LENSES = 3
 
 
 def stage_cap(stage: Stage, limits: Limits) -> int:
@@ -28,6 +28,12 @@ def stage_cap(stage: Stage, limits: Limits) -> int:
     return limits.readers_per_stage if stage in READERS else limits.writers_per_stage
 
 
+def first_review_charge(budgets: Budgets, lenses: Sequence[str] = CODE_LENSES) -> int:
+    """Tokens a first review charges up front: every lens it runs (the review machine's
+    `lenses`, the code lenses by default: their charges are saved ahead) and the aggregator."""
+    return len(lenses) * budgets.review + budgets.aggregate
+
+
 def launch_charge(issue: IssueView, stage: Stage, budgets: Budgets) -> int:
     """Tokens the job's first launches charge (BUD-1); stages whose sessions are conditional
     (sync's resolver, checks' fixer) and merge (no model) charge nothing up front.
@@ -36,7 +42,7 @@ def launch_charge(issue: IssueView, stage: Stage, budgets: Budgets) -> int:
         case Stage.REVIEW if issue.rereview_lenses > 0:
             return issue.rereview_lenses * budgets.rereview
         case Stage.REVIEW:
-            return REVIEW_LENSES * budgets.review + budgets.aggregate
+            return first_review_charge(budgets)
         case (
             Stage.TRIAGE | Stage.SPEC | Stage.IMPLEMENT | Stage.FIX | Stage.ACCEPT | Stage.SECURITY
         ):
@@ -89,7 +95,7 @@ def pauses(snapshot: Snapshot, config: Config, now: datetime) -> tuple[Pause, ..
     """Every pause in force: cool-down, the provider's usage limit, the money budget."""
     found: list[Pause] = []
     if snapshot.cooling_down:
-        found.append(Pause("cool-down", "interrupted: start nothing new"))
+        found.append(Pause("cool-down", snapshot.cooling_reason))
     until = snapshot.usage_limit_until
     if until is not None and now < until:
         found.append(Pause("usage-limit", f"provider usage limit until {until.isoformat()}"))

@@ -20,6 +20,13 @@ from conveyor.orchestrator.gate import (
     open_gate,
     pauses,
 )
+from conveyor.orchestrator.intake import (
+    LargeCap,
+    dispatch_order,
+    intake_hold,
+    large_in_flight,
+    start_reason,
+)
 from conveyor.orchestrator.snapshot import IssueView, Snapshot
 from conveyor.orchestrator.stacking import (
     Restack,
@@ -132,11 +139,14 @@ def merge_queue(
     return tuple(issue.number for issue in ranked)
 
 
-def _held_when_full(rest: list[IssueView], facts: _Facts, gate: Gate, full: str) -> list[Hold]:
+def _held_when_full(
+    rest: list[IssueView], facts: _Facts, gate: Gate, full: str, *, large: LargeCap, config: Config
+) -> list[Hold]:
     """Holds once nothing more can start: the gate's answer is known without asking it.
 
     One comprehension, because at 10,000 issues nearly every issue ends here.
     """
+    intake = config.intake
     return [
         hold(
             issue.number,
@@ -149,20 +159,25 @@ def _held_when_full(rest: list[IssueView], facts: _Facts, gate: Gate, full: str)
                 and issue.stacked_on is None
                 else _issue_hold(issue, facts)
             )
+            or (intake_hold(issue, intake, large) if issue.new else None)
             or (full if issue.lease is None else lease_hold(gate, issue) or full),
         )
         for issue in rest
     ]
 
 
-def _start_reason(issue: IssueView, rank: dict[int, int], unblocks: Counter[int]) -> str:
+def _start_reason(
+    issue: IssueView, rank: dict[int, int], unblocks: Counter[int], config: Config
+) -> str:
     """Why this issue starts now."""
     if issue.number in rank:
         waiting = unblocks[issue.number]
         return f"merge queue {rank[issue.number] + 1}/{len(rank)}, unblocks {waiting}"
     if issue.ci_wait is not None:
         return f"ci-wait due for {issue.ci_wait.sha[:12]}"
-    return f"{issue.stage.value} ready, oldest first"
+    if issue.new:
+        return start_reason(issue, config.intake)
+    return f"{issue.stage.value} ready, in flight, oldest first"
 
 
 def _start(
@@ -189,7 +204,8 @@ def _start(
 def schedule(
     snapshot: Snapshot, config: Config, now: datetime, gate: Gate | None = None
 ) -> Decisions:
-    """Starts and holds for one tick, in a deterministic order: merges by rank, then oldest first.
+    """Starts and holds for one tick, in a deterministic order: merges by rank, then work in
+    flight oldest first, then new work as intake orders it (`orchestrator/intake.py`).
 
     `gate` is the watchdog's gate when it ran first (its resumes already counted).
     Stopped and done issues, and issues with a live job, get no decision.
@@ -207,15 +223,20 @@ def schedule(
         if issue.stopped is None and issue.stage in RUNNABLE and issue.number not in busy:
             (merges if issue.number in rank else others).append(issue)
     merges.sort(key=lambda issue: rank[issue.number])
-    ordered = [*merges, *_oldest_first(others)]
+    ordered = [*merges, *dispatch_order(others, config.intake)]
     starts: list[StartJob] = []
     holds: list[Hold] = []
     full = full_reason(current, config)
+    large = LargeCap(
+        large_in_flight(snapshot.issues, config.intake), config.intake.max_large_in_flight
+    )
     index = 0
     while full is None and index < len(ordered):
         issue = ordered[index]
         index += 1
         rule = _issue_rule(issue, facts)
+        if rule is None and issue.new:
+            rule = intake_hold(issue, config.intake, large)
         if isinstance(rule, str):
             holds.append(hold(issue.number, issue.stage, rule))
             continue
@@ -226,8 +247,9 @@ def schedule(
                 holds.append(hold(issue.number, issue.stage, admitted))
                 continue
             current, full = admitted, full_reason(admitted, config)
+            large = large.took(issue, config.intake)
             charge = launch_charge(issue, issue.stage, config.budgets)
-            why = _start_reason(issue, rank, unblocks)
+            why = _start_reason(issue, rank, unblocks, config)
             starts.append(StartJob(issue.number, issue.stage, why, charge=charge))
             continue
         start = _start(current, config, issue, rule, partners=pair)
@@ -238,7 +260,9 @@ def schedule(
         full = full_reason(current, config)
         starts.append(job)
     if full is not None:
-        holds.extend(_held_when_full(ordered[index:], facts, current, full))
+        holds.extend(
+            _held_when_full(ordered[index:], facts, current, full, large=large, config=config)
+        )
     found = pauses(snapshot, config, now)
     return Decisions(
         starts=tuple(starts),

@@ -50,6 +50,8 @@ class IssueView:
     `stacked_on` and `stacked_head` its stacking (STK-7), `head` its branch's
     recorded head and `open_findings` its blocking findings not yet resolved;
     `code_flow` is False for a wiki-only change (FLOW-5: no code branch of its own).
+    `labels`, `author`, `assignees` and `milestone` are what the intake filter reads; `new`
+    is True while the pipeline holds no state for the issue (it is not work in flight).
     """
 
     number: int
@@ -70,6 +72,11 @@ class IssueView:
     head: str | None = None
     open_findings: int = 0
     code_flow: bool = True
+    labels: tuple[str, ...] = ()
+    author: str = ""
+    assignees: tuple[str, ...] = ()
+    milestone: str | None = None
+    new: bool = False
 
     @property
     def writer_paths(self) -> tuple[str, ...]:
@@ -152,7 +159,7 @@ class Snapshot:
     `ci_reported` the commits whose CI a webhook said finished since the last
     pass, and `feedback_prs` the PRs a webhook said people reviewed or commented
     on (their CI waits are due now); `closed_merged` the merged issues whose
-    close-out did not finish.
+    close-out did not finish; `cooling_reason` why nothing new starts while `cooling_down`.
     """
 
     lane: str
@@ -164,6 +171,7 @@ class Snapshot:
     closed_unmerged: frozenset[int] = frozenset()
     money_paused: bool = False
     cooling_down: bool = False
+    cooling_reason: str = "interrupted: start nothing new"
     stack_behind: frozenset[int] = frozenset()
     ci_reported: frozenset[str] = frozenset()
     feedback_prs: frozenset[int] = frozenset()

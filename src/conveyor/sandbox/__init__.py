@@ -2,7 +2,9 @@
 
 `BoxPlan` says what a boxed process sees (`plan.py`); `Box` turns a plan and an argv
 into the bwrap argv, or runs the argv bare in mode none (`box.py`); `bwrap.py` builds
-that argv; `host.py` says why a box cannot be built here and how to fix it;
+that argv from an empty root and the system folders (`system.py`); `tools.py` finds what
+to give back for the owner's tools (`toolchains.py`, `resolve.py`), `sockets.py` the host
+sockets to hide; `host.py` says why a box cannot be built here and how to fix it;
 `describe.py` draws a plan for `--print-boundary`. A box with network "proxy" reaches only
 its allowlist (`allowlist.py`) through `proxy.py`, outside, joined by `bridge.py` inside.
 """

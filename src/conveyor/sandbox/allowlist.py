@@ -6,18 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-# Each CLI's model API hosts; opencode's follow the provider its model names.
-BACKEND_HOSTS: dict[str, tuple[str, ...]] = {
-    "claude": ("api.anthropic.com",),
-    # chatgpt.com serves a ChatGPT sign-in's requests, auth.openai.com refreshes its token.
-    "codex": ("api.openai.com", "chatgpt.com", "auth.openai.com"),
-}
-OPENCODE_PROVIDERS: dict[str, tuple[str, ...]] = {
-    "anthropic": ("api.anthropic.com",),
-    "openai": ("api.openai.com",),
-    "openrouter": ("openrouter.ai",),
-    "google": ("generativelanguage.googleapis.com",),
-}
+from conveyor.core import backends
+
 WEB_PORTS = frozenset({80, 443})
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
@@ -27,11 +17,9 @@ class AllowlistError(ValueError):
 
 
 def model_hosts(backend: str, model: str) -> tuple[str, ...]:
-    """The model API hosts of one backend's CLI (opencode: its model's provider)."""
-    if backend == "opencode":
-        provider = model.split("/", 1)[0] if "/" in model else "anthropic"
-        return OPENCODE_PROVIDERS.get(provider, ())
-    return BACKEND_HOSTS.get(backend, ())
+    """The model API hosts of one backend's CLI (its row in `core.backends`; opencode's follow
+    its model's provider)."""
+    return backends.model_hosts(backend, model)
 
 
 def _clean(host: str) -> str:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TypedDict
 
 from conveyor.sandbox.box import Box
 from conveyor.sandbox.bwrap import TMP, mounts
 from conveyor.sandbox.plan import BoxPlan
 
-_ACCESS = {"--tmpfs": "hidden", "--null": "hidden", "--tmp": "tmp", "--bind": "rw"}
+_ACCESS = {
+    "--tmpfs": "hidden",
+    "--null": "hidden",
+    "--tmp": "tmp",
+    "--bind": "rw",
+    "--symlink": "link",
+}
 
 
 class Drawn(TypedDict):
@@ -23,8 +30,14 @@ class Drawn(TypedDict):
     cwd: str
 
 
+def _why(plan: BoxPlan) -> dict[Path, str]:
+    return {g.path.resolve(): g.why for g in plan.given}
+
+
 def describe(box: Box, plan: BoxPlan) -> Drawn:
-    """What `box` enforces for `plan`, drawn from the same mounts `Box.wrap` lays."""
+    """What `box` enforces for `plan`, drawn from the same mounts `Box.wrap` lays: each mount
+    with its access (and why, for what was given back), then each hidden path that needed
+    no cover (`absent`: nothing bound holds it)."""
     if not box.confined:
         return Drawn(
             mode="none",
@@ -35,14 +48,24 @@ def describe(box: Box, plan: BoxPlan) -> Drawn:
             home=str(plan.home),
             cwd=str(plan.cwd),
         )
+    why = _why(plan)
     drawn = []
-    for mount in mounts(plan):
+    laid = mounts(plan)
+    for mount in laid:
         access = _ACCESS.get(mount.option, "ro")
         path = str(TMP) if access == "tmp" else str(mount.path)
         entry = {"path": path, "access": "rw" if access == "tmp" else access}
         if access == "tmp":
             entry["from"] = str(mount.path)
+        if access == "link":
+            entry["to"] = mount.target
+        if mount.path in why:
+            entry["why"] = why[mount.path]
         drawn.append(entry)
+    covered = {m.path for m in laid}
+    for hidden in dict.fromkeys(p.resolve() for p in plan.hidden):
+        if hidden not in covered:
+            drawn.append({"path": str(hidden), "access": "hidden", "how": "absent"})
     network = {
         "none": "own loopback only",
         "proxy": "own loopback, out only through the allowlisting proxy",
@@ -50,7 +73,7 @@ def describe(box: Box, plan: BoxPlan) -> Drawn:
     }[plan.network]
     return Drawn(
         mode="bwrap",
-        root="read-only",
+        root="empty and read-only: the system folders, then what the plan binds",
         mounts=drawn,
         network=network,
         pid_namespace="own (no other process visible or signalable)",

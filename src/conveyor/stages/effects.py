@@ -9,6 +9,7 @@ from conveyor.core.config import Role
 from conveyor.core.flows import PrAction
 from conveyor.core.replies import Interface, Reply
 from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.spec_tests import SpecTests
 from conveyor.core.state import IssueState
 from conveyor.stages.effects_merge import MergeEffect, MergeStageResult
 from conveyor.stages.effects_review import ReviewEffect, ReviewResult
@@ -200,13 +201,15 @@ class Checked:
     `environment`, when set, is an environment error (the command and its output's
     tail): the check could not judge the work, which is nobody's fault in the session.
     `adopted` is the head a branch guard found pushed by the pipeline itself (a job
-    that died before saving it): the recorded head moves there.
+    that died before saving it): the recorded head moves there. `spec_tests` is what the
+    spec's commit check saw of the spec writer's tests (kept for every later verify).
     """
 
     ok: bool
     findings: tuple[str, ...] = ()
     environment: str = ""
     adopted: str | None = None
+    spec_tests: SpecTests | None = None
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,14 @@ class MergePr:
 
 
 @dataclass(frozen=True)
+class HandOver:
+    """Leave the PR, verified at `sha`, for a person to merge (`handover.merge = "person"`):
+    its label, assignees and review requests, and a signed comment on the issue and the PR."""
+
+    sha: str
+
+
+@dataclass(frozen=True)
 class CloseOut:
     """After the merge: comment, labels, claims, issue, branch, checkout, teardown, parent."""
 
@@ -127,6 +135,7 @@ LandingEffect = (
     | RebaseHere
     | ReadStack
     | MergePr
+    | HandOver
     | CloseOut
     | CheckWiki
     | PublishWiki
@@ -143,7 +152,9 @@ MergeEffect = (
 class Verified:
     """Verify's verdict at `head_sha`: a summary and one line per failure.
 
-    `environment` names an environment error (command and output tail), if any.
+    `environment` names an environment error (command and output tail), if any. `held`
+    names what a person may accept when every failure is the judges' (check configuration
+    and suppressions; `verify.judges`), with `facts` showing them; empty otherwise.
     """
 
     passed: bool
@@ -151,6 +162,8 @@ class Verified:
     summary: str
     failures: tuple[str, ...] = ()
     environment: str = ""
+    held: tuple[str, ...] = ()
+    facts: str = ""
 
 
 @dataclass(frozen=True)
@@ -225,6 +238,14 @@ class MergeTried:
 
 
 @dataclass(frozen=True)
+class HandedOver:
+    """The PR is left for a person: `pr`, and what could not be asked of whom (`notes`)."""
+
+    pr: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class WikiPublished:
     """Publishing the wiki: done, nothing to publish, or the commits no longer apply (`note`)."""
 
@@ -240,6 +261,7 @@ MergeStageResult = (
     | QueueRead
     | BehindRead
     | MergeTried
+    | HandedOver
     | StackRead
     | WikiPublished
 )

@@ -36,10 +36,13 @@ class Stopped:
 
 @dataclass(frozen=True)
 class Released:
-    """The job ends unfinished (e.g. rate limited): the lease is released, the stage kept."""
+    """The job ends unfinished: the lease is released, the stage kept. `paused` when no agent
+    session could run (an agent CLI missing, signed out, rate limited: `deferred`): nothing
+    works on the issue until that lifts, so it must not look claimed meanwhile."""
 
     state: IssueState
     reason: str
+    paused: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,9 @@ def over_budget(run: Noted) -> Stopped:
 
 
 def deferred(run: Noted) -> Released:
-    """Rate limited: the job ends, the lease is released and the stage kept."""
-    return Released(run.state, run.note)
+    """The agent could not run (rate limited, CLI missing, …): the job ends, the lease is
+    released and the stage kept, and the issue is set aside until a job claims it again."""
+    return Released(run.state, run.note, paused=True)
 
 
 def branch_changed(run: Noted) -> Stopped:
@@ -119,7 +123,9 @@ class Inputs:
     `head_sha` is the checkout's head when the job started; `withheld` how many
     comments `issue.md` left out; the file paths are what prompts point sessions at.
     `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
-    the job has a wiki checkout (WT-7).
+    the job has a wiki checkout (WT-7). `oversize` says why a person's size label asks for a
+    split first (intake's `max_size`), None when it does not; `hand_over` leaves a finished
+    PR for a person to merge (`handover.merge = "person"`).
     """
 
     issue: int
@@ -135,6 +141,8 @@ class Inputs:
     withheld: int = 0
     wiki_dir: str | None = None
     wiki_head: str | None = None
+    oversize: str | None = None
+    hand_over: bool = False
 
 
 M = TypeVar("M")

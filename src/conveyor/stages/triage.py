@@ -122,6 +122,15 @@ def reply_findings(reply: TriageReply, depth: int) -> tuple[str, ...]:
     return tuple(found)
 
 
+def split_required(reply: TriageReply, oversize: str | None, depth: int) -> TriageReply:
+    """A `ready` for an issue a person sized above intake's `max_size` becomes a suggested
+    split with that reason (busybees sends such an issue back to triage to be split); a
+    sub-issue cannot split again (TRI-7), so its reply stands."""
+    if oversize is None or depth > 0 or reply.decision != "ready":
+        return reply
+    return reply.model_copy(update={"decision": "split-suggested", "reason": oversize})
+
+
 def _failed(run: Triage, why: str, findings: tuple[str, ...] = ()) -> tuple[Event, Triage]:
     rounds = run.state.rounds.model_copy(
         update={"triage_attempts": run.state.rounds.triage_attempts + 1}
@@ -145,6 +154,7 @@ def classify(run: Triage, result: Result) -> tuple[Event, Triage]:
         case SessionEnded(error=error) if result.deferred:
             return Event.DEFERRED, replace(run, note=error or "rate limited")
         case SessionEnded(status=SessionStatus.REPLIED, reply=TriageReply() as reply):
+            reply = split_required(reply, run.inputs.oversize, run.state.depth)
             if findings := reply_findings(reply, run.state.depth):
                 return _failed(run, "the triage reply was refused", findings)
             events = {
@@ -177,6 +187,7 @@ def _launch(run: Triage) -> Effect:
         questions=run.inputs.limits.triage_questions,
         spec_so_far=run.state.spec,
         findings=run.findings,
+        oversize=run.inputs.oversize if run.state.depth == 0 else None,
     )
     return launch.reader("triage", Role.TRIAGE, prompt.render(data), run.attempt)
 

@@ -102,6 +102,18 @@ class FaultyForge(ForgeDelegate):
         """A counted write."""
         self._write("remove_label", number, lambda: self.inner.remove_label(number, name))
 
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """A counted write."""
+        return self._write(
+            "add_assignees", number, lambda: self.inner.add_assignees(number, logins)
+        )
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """A counted write."""
+        self._write(
+            "request_reviewers", number, lambda: self.inner.request_reviewers(number, logins)
+        )
+
     def add_sub_issue(self, parent: int, child: int) -> None:
         """A counted write."""
         self._write("add_sub_issue", parent, lambda: self.inner.add_sub_issue(parent, child))

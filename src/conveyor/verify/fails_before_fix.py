@@ -46,12 +46,25 @@ def _comments_only(ctx: Context, base: str, head: str, path: str) -> bool:
 
 
 def skip_reason(
-    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+    ctx: Context,
+    paths: Paths,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+    *,
+    infra: frozenset[str] = frozenset(),
 ) -> str | None:
-    """Why fails-before-fix does not apply to this change, or None when it does."""
+    """Why fails-before-fix does not apply to this change, or None when it does.
+
+    A change to test infrastructure (`infra`: test configuration, a conftest, the scripts the
+    test command runs) is never "no code changed": that is where a failing test is made to
+    stop counting.
+    """
     if not changes:
         return "nothing changed between the base and the head"
     kinds = classify([c.path for c in changes], paths)
+    if infra:
+        return None
     if not kinds.code:
         what = "test and non-code paths" if kinds.tests else "non-code paths"
         return f"no code changed: only {what}"
@@ -149,17 +162,25 @@ def failing_new_tests(
     return theirs, ""
 
 
-def skip_check(
-    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+def skip_check(  # noqa: PLR0917 - verify's inputs, passed on
+    ctx: Context,
+    paths: Paths,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+    infra: frozenset[str] = frozenset(),
 ) -> CheckResult | None:
     """fails-before-fix skipped, with why, or None when it runs (git reads only).
 
     Besides `skip_reason`: tests that are exactly the spec writer's, whose commit check
-    saw them fail before the fix from this base, are not run again (CHK-17).
+    saw them fail before the fix from this base, are not run again (CHK-17), unless the
+    change touched test infrastructure (`infra`): then it always runs.
     """
-    reason = skip_reason(ctx, paths, base, head, changes)
+    reason = skip_reason(ctx, paths, base, head, changes, infra=infra)
     if reason is not None:
         return CheckResult(NAME, Outcome.SKIPPED, reason)
+    if infra:
+        return None
     tests = classify([c.path for c in changes], paths).tests
     if (spec_head := proved_by_spec(ctx, base, head, tests)) is not None:
         why = (
@@ -171,14 +192,21 @@ def skip_check(
 
 
 def run_fails_before_fix(
-    ctx: Context, paths: Paths, base: str, head: str, changes: Sequence[Change]
+    ctx: Context,
+    paths: Paths,
+    base: str,
+    head: str,
+    changes: Sequence[Change],
+    *,
+    infra: frozenset[str] = frozenset(),
 ) -> CheckResult:
     """Run the tests at `head` with its non-test changes since `base` reverted; they must fail.
 
     Only real failures of the changed tests count: an environment error is its
     own outcome, and failures the base already had are not the change's.
     `base` is the merge base the changes are measured from. The caller asks
-    `skip_check` first, and counts this only once the tests pass at the head.
+    `skip_check` first, and counts this only once the tests pass at the head. With the
+    test infrastructure changed (`infra`), a run that cannot show the changed tests fails.
     """
     tests = classify([c.path for c in changes], paths).tests
     reverted = [c for c in changes if c.path not in tests]
@@ -187,6 +215,11 @@ def run_fails_before_fix(
     suite = run_tests_reverted(ctx, base, head, reverted, files=files)
     runs = suite.runs
     if note := cannot_run_tests(ctx, suite, tests):
+        if infra:  # the change's own test infrastructure is why: never a skip
+            why = f"{note.split(':', 1)[0]}, and the change touched the test infrastructure"
+            return CheckResult(
+                NAME, Outcome.FAILED, f"{why} ({', '.join(sorted(infra))})", reverted_paths, runs
+            )
         return CheckResult(NAME, Outcome.SKIPPED, note, reverted_paths, runs)
     if (broken := suite.environment) is not None:
         return CheckResult(NAME, Outcome.ENVIRONMENT, broken.reason, reverted_paths, runs)

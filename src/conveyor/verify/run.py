@@ -9,15 +9,18 @@ from pathlib import Path
 from typing import TypedDict
 
 from conveyor.core.config import Commands, Paths
+from conveyor.core.junit import Report
 from conveyor.core.test_runs import RunKind, TestVerdict, foreign_imports, imports_note, listing
 from conveyor.core.verify import CheckResult, CommandResult, Outcome, VerifyResult, skipped
 from conveyor.git import plain
 from conveyor.git.plain import Change
 from conveyor.verify.beside import Beside
 from conveyor.verify.boxing import Boxing
+from conveyor.verify.config_check import Heads
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import NAME as FBF
 from conveyor.verify.fails_before_fix import run_fails_before_fix, skip_check
+from conveyor.verify.judges import Judging, judge_head, test_infrastructure
 from conveyor.verify.lockfiles import check_lockfiles
 from conveyor.verify.migrations import NAME as MIGRATIONS
 from conveyor.verify.migrations import check_migrations
@@ -74,48 +77,52 @@ def _foreign(
 
 def _commands(
     ctx: Context, tests_only: bool, base: str, changed: set[str], set_up: Callable[[], None]
-) -> tuple[CommandResult, ...]:
+) -> tuple[tuple[CommandResult, ...], Report | None]:
     suite = run_suite(ctx, set_up=set_up)
+    report = suite.verdict.report
     setup, test = suite.runs
     if (mine := blame_change(ctx, suite, base)) is not None:
         setup, test = (mine, test) if mine.name == setup.name else (setup, mine)
     if not setup.ok:
         held = f"setup {setup.outcome.value}"
-        return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck")))
+        return (setup, *(skipped(n, held) for n in ("test", "lint", "typecheck"))), None
     if suite.verdict.kind is RunKind.FAILED and suite.verdict.failures:
         test = _against_base(ctx, test, suite.verdict, base, changed)
     if tests_only:
         why = "tests only: lint and typecheck stand from the verified head"
-        return setup, test, skipped("lint", why), skipped("typecheck", why)
+        return (setup, test, skipped("lint", why), skipped("typecheck", why)), report
     lint = ctx.run("lint", ctx.commands.lint)
     typecheck = ctx.run("typecheck", ctx.commands.typecheck)
-    return setup, test, lint, typecheck
+    return (setup, test, lint, typecheck), report
 
 
 def _with_fails_before_fix(  # noqa: PLR0917 - verify's inputs, passed on
     ctx: Context,
     paths: Paths,
+    judging: Judging,
     tests_only: bool,
     base: str,
     head: str,
     changes: Sequence[Change],
-) -> tuple[tuple[CommandResult, ...], CheckResult]:
-    """The checkout's commands, and fails-before-fix: counted only once the tests pass.
+) -> tuple[tuple[CommandResult, ...], Report | None, CheckResult]:
+    """The checkout's commands, their test report, and fails-before-fix: counted only once
+    the tests pass.
 
     A fails-before-fix that runs does so in its own worktree, so it starts once setup
     passed and runs beside the checkout's test, lint and typecheck (`verify.beside`).
     """
-    skip = None if tests_only else skip_check(ctx, paths, base, head, changes)
-    work = lambda c: run_fails_before_fix(c, paths, base, head, changes)  # noqa: E731
+    infra = test_infrastructure(ctx, judging, base, head, changes)
+    skip = None if tests_only else skip_check(ctx, paths, base, head, changes, infra)
+    work = lambda c: run_fails_before_fix(c, paths, base, head, changes, infra=infra)  # noqa: E731
     with Beside(ctx, work) as beside:
         start = beside.start if skip is None and not tests_only else _nothing
-        results = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
+        results, report = _commands(ctx, tests_only, base, {c.path for c in changes}, start)
         if tests_only:
-            return results, CheckResult(FBF, Outcome.SKIPPED, _TESTS_ONLY)
+            return results, report, CheckResult(FBF, Outcome.SKIPPED, _TESTS_ONLY)
         if results[1].outcome is not Outcome.PASSED:
             beside.stop()
-            return results, CheckResult(FBF, Outcome.SKIPPED, _COUNTED_ONCE)
-        return results, skip or beside.result()
+            return results, report, CheckResult(FBF, Outcome.SKIPPED, _COUNTED_ONCE)
+        return results, report, skip or beside.result()
 
 
 _TESTS_ONLY = "tests only: not rerun after a clean rebase"
@@ -139,6 +146,7 @@ def verify(
     work_dir: Path | None = None,
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
+    judging: Judging | None = None,
     git_dir: Path | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
@@ -148,8 +156,10 @@ def verify(
     `logs_dir`. `tests_only` (after a clean rebase at merge) runs setup, test, the
     lockfile and the migration checks only. `heartbeat` is called every few seconds while a
     command runs. `shared` names the shared set-up environments and baselines
-    (see `Context`). `git_dir` is the checkout's keep (None: its own `.git`, a repository
-    no agent writes). Git failures raise `PlainGitError`.
+    (see `Context`). `judging` is what the head is held to beyond its commands
+    (`verify.judges`): the spec writer's tests by name, the judges' own configuration, no
+    new suppression no rule allows. `git_dir` is the checkout's keep (None: its own
+    `.git`, a repository no agent writes). Git failures raise `PlainGitError`.
     """
     ctx = Context(
         checkout,
@@ -170,7 +180,12 @@ def verify(
         raise VerifyInputError(msg)
     base = plain.merge_base(ctx.tree, base_sha, head)
     changes = plain.changes(ctx.tree, base, head)
-    results, fbf = _with_fails_before_fix(ctx, paths, tests_only, base, head, changes)
+    judging = judging or Judging()
+    results, report, fbf = _with_fails_before_fix(
+        ctx, paths, judging, tests_only, base, head, changes
+    )
+    heads = Heads(base, head, changes, report, tests_only)
+    judged = judge_head(ctx, paths, judging, heads, results[0], results[1])
     lockfiles = check_lockfiles(ctx, paths, head, changes)
     if results[0].ok:
         migrations = check_migrations(ctx, paths, changes)
@@ -184,4 +199,7 @@ def verify(
         lockfiles=lockfiles,
         tests_only=tests_only,
         migrations=migrations,
+        judges=judged.checks,
+        held=judged.held,
+        facts=judged.facts,
     )

@@ -18,8 +18,9 @@ from conveyor.agents.control import ControlHandlers, refused_paths, serve_contro
 from conveyor.agents.hooks import commit_msg_hook
 from conveyor.agents.launch import launch
 from conveyor.agents.runner import run_session
+from conveyor.core.backends import BackendName
 from conveyor.core.replies import AcceptReply
-from conveyor.core.session import BackendName, FailureKind, SessionRole, SessionStatus
+from conveyor.core.session import FailureKind, SessionRole, SessionStatus
 from tests.contract.agents.conftest import ACCEPT, IMPLEMENT_DONE, Sessions, git
 
 pytestmark = pytest.mark.contract

@@ -158,7 +158,7 @@ def hostile_job(root: Path, box: Box, token_kind: str) -> Iterator[HostileJob]:
     auth = PushAuth(write_askpass(job_dir / "askpass.sh"), token, "nonce").for_urls(url)
     cache = update_cache(home / "cache.git", url, replace(env, extra=auth.fetch_variables()))
     made = agent_checkout(cache, job_dir / "repo", url, branch=BRANCH, base="main", env=env)
-    plan = make_folders(base_plan(job_dir, made.path, (home.parent,), dict(os.environ)))
+    plan = make_folders(base_plan(config, job_dir, made.path, (home.parent,), dict(os.environ)))
     boxing = Boxing(box, plan)
     repo = replace(made, box=git_boxer(boxing))
     install_checkout_hooks(repo, auth.nonce, commit_msg_hook("implementer"))

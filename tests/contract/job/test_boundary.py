@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from conveyor.testing.world import TOKEN_ENV, World
+from tests.fake_machine import make_fake_machine
 
 SECRETS = {
     "GH_TOKEN": "gh-secret-1",
@@ -98,4 +99,41 @@ def test_the_boundary_draws_the_box_the_jobs_commands_run_in(world: World) -> No
     setup_access = {m["path"]: m["access"] for m in setup["mounts"]}
     assert setup_access[str(world.repo_home / "cache")] == "rw"
     assert setup["network"] == "own loopback, out only through the allowlisting proxy"
+    assert setup["allow"] == ["pypi.org"]
     assert not (world.repo_home / "jobs").exists()
+
+
+def test_the_boundary_says_what_was_given_back_and_why_and_what_was_not(world: World) -> None:
+    """Issue 46: with a user's home (pyenv, nvm, a hand-installed tool), `[sandbox]
+    readable` and `caches`, and a setup script in the config folder, the commands' box
+    shows pyenv's root read-only saying why, the readable path, the cache writable, the
+    home itself absent, and names the script it would not give under `not_given`."""
+    machine = make_fake_machine(world.root / "owner")
+    script = world.config_path.parent / "setup.sh"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text("echo setup\n")
+    world.extra_env |= {
+        "HOME": str(machine.home),
+        "PATH": machine.environ(os.environ["PATH"])["PATH"],
+    }
+    world.write_config(
+        {
+            "commands": {"setup": f"bash {script}", "test": "python -m pytest"},
+            "sandbox": {"readable": ["~/notes"], "caches": ["~/.cache/go-build"]},
+        }
+    )
+    (machine.home / "notes").mkdir()
+    done = world.job(1, "implement", "--print-boundary")
+    assert done.returncode == 0, done.stderr
+    sandbox = json.loads(done.stdout)["sandbox"]
+    mounts = {m["path"]: m for m in sandbox["commands"]["mounts"]}
+    assert mounts[str(machine.pyenv.resolve())]["access"] == "ro"
+    assert "pyenv" in mounts[str(machine.pyenv.resolve())]["why"]
+    assert mounts[str((machine.home / "notes").resolve())]["why"] == "[sandbox] readable"
+    assert mounts[str((machine.home / ".cache" / "go-build").resolve())]["access"] == "rw"
+    assert mounts[str(machine.home.resolve())]["access"] == "hidden"
+    refused = {entry["path"]: entry["why"] for entry in sandbox["not_given"]}
+    assert str(script) in refused
+    session = json.loads(done.stdout)["session_sandbox"]
+    session_mounts = {m["path"]: m["access"] for m in session["mounts"]}
+    assert session_mounts[str(machine.pyenv.resolve())] == "ro"

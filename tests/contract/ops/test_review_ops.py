@@ -62,6 +62,21 @@ def test_the_review_diff_is_the_change_since_the_merge_base_not_the_bases_new_co
     assert made.paths == ("app.py",)
 
 
+def test_a_gitattributes_the_change_adds_cannot_hide_lines_from_the_readers(
+    branch: Path, tmp_path: Path
+) -> None:
+    """Issue 45: `*.py -diff` would show "Binary files differ"; the readers see the lines,
+    after the facts of what the change does to the checks."""
+    commit(branch, ".gitattributes", "*.py -diff\n")
+    commit(branch, "app.py", "x = 2  # noqa\n")
+    facts = "## What this change does to the checks\n- suppressions added: app.py:1"
+    made = prepare_review(Repo(branch), "base", tmp_path / "review.diff", facts=facts)
+    text = made.path.read_text()
+    assert "+x = 2  # noqa" in text
+    assert "Binary files" not in text
+    assert text.index("# ## What this change does to the checks") < text.index("+x = 2")
+
+
 def test_a_rereview_diff_holds_only_the_fix(branch: Path, tmp_path: Path) -> None:
     """FIX-2: base_sha..head."""
     reviewed = git(branch, "rev-parse", "HEAD")

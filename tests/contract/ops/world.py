@@ -19,6 +19,7 @@ from conveyor.core.invariants import (
     Violation,
     check_invariants,
 )
+from conveyor.core.state_codec import Decoded, decode_state, encode_state, is_state_body
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.errors import NotFound
 from conveyor.forge.github import GitHubForge, token_forge
@@ -70,7 +71,14 @@ class World:
         return self.home / self.config.repo_dirname / "runs" / f"issue-{number}"
 
     def normal(self, text: str) -> str:
-        """Text with this world's repository name and comment ids made generic."""
+        """Text with this world's repository name and comment ids made generic (in a state
+        comment too: the hashes of the texts taken are kept by comment id)."""
+        outcome = decode_state(text) if is_state_body(text) else None
+        decoded = outcome.state if isinstance(outcome, Decoded) else None
+        if decoded is not None:
+            taken = {re.sub(r"comment:\d+", "comment:ID", k): v for k, v in decoded.taken.items()}
+            text = encode_state(decoded.model_copy(update={"taken": taken}))
+        text = re.sub(r"comment:\d+", "comment:ID", text)
         text = re.sub(r"issuecomment-\d+", "issuecomment-ID", text.replace(self.slug, "SLUG"))
         text = re.sub(r"bad-state-\d+", "bad-state-ID", text)
         # issue.md stamps each comment with the forge's minute: runs of one test

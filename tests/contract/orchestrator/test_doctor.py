@@ -47,15 +47,16 @@ def test_doctor_fails_on_a_user_who_is_not_a_collaborator_and_a_missing_command(
     assert _failed(done.stdout) == ["commands.test", f"allowed user {VISITOR}"]
 
 
-def test_doctor_reports_a_bad_config_and_exits_1(tmp_path: Path) -> None:
-    """A config with an unknown key fails the doctor's first check, naming the key."""
+def test_doctor_reports_a_bad_config_and_exits_2(tmp_path: Path) -> None:
+    """A config with an unknown key fails the doctor's first check, naming the key; exit 2, as
+    every command exits on a config mistake (issue 48)."""
     config = tmp_path / "conveyor.toml"
     config.write_text('repo = "a/b"\nsurprise = 1\n')
     done = subprocess.run(
         [*conveyor_argv(), "doctor", "--config", str(config)],
         capture_output=True, text=True, check=False, env={"PATH": "/usr/bin:/bin"},
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "FAIL config" in done.stdout
     assert "surprise: unknown key" in done.stdout
 
@@ -63,12 +64,13 @@ def test_doctor_reports_a_bad_config_and_exits_1(tmp_path: Path) -> None:
 def test_doctor_refuses_a_config_inside_a_repository_naming_the_path_and_why(
     forge_server: ForgeServer, tmp_path: Path
 ) -> None:
-    """The config's folder made a git repository: only the config check fails, naming both."""
+    """The config's folder made a git repository: the config check fails, naming both, and
+    the doctor stops there with the config mistakes' code."""
     world = World.create(forge_server, tmp_path / "world", config={"commands": {"test": "true"}})
     folder = world.config_path.parent
     subprocess.run(["git", "init", "-q", str(folder)], check=True, timeout=30)
     done = world.run("doctor", "--fix")
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert _failed(done.stdout) == ["config"]
     (refusal,) = [line for line in done.stdout.splitlines() if line.startswith("FAIL config")]
     assert str(world.config_path) in refusal

@@ -9,13 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from conveyor.agents.launch import launch
-from conveyor.core.session import (
-    BackendName,
-    SessionIdentity,
-    SessionResult,
-    SessionRole,
-    SessionSpec,
-)
+from conveyor.core.backends import BackendName
+from conveyor.core.session import SessionIdentity, SessionResult, SessionRole, SessionSpec
 from conveyor.testing.fake_model import FakeModel, Script
 from tests.contract.realcli.clis import cli_path
 from tests.e2e.realcli.agents import CLIS

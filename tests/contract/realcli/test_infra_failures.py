@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.agent_failure import InfraKind
-from conveyor.core.session import BackendName, FailureKind, SessionStatus
+from conveyor.core.backends import BackendName
+from conveyor.core.session import FailureKind, SessionStatus
 from conveyor.testing.fake_model import Hangup, Reject, Script
 from tests.contract.realcli.launches import environ, run, session
 

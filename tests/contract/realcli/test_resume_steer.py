@@ -11,9 +11,9 @@ import pytest
 
 from conveyor.agents.launch import launch
 from conveyor.agents.process import SessionHandle
+from conveyor.core.backends import BackendName
 from conveyor.core.session import (
     HANDOFF_STEER,
-    BackendName,
     ContextLimits,
     SessionRole,
     SessionSpec,

@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 
 from conveyor.agents.runner import run_session
-from conveyor.core.session import (
-    BackendName,
-    SessionIdentity,
-    SessionRole,
-    SessionSpec,
-    SessionStatus,
-)
+from conveyor.core.backends import FACTS, BackendName
+from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec, SessionStatus
 from conveyor.testing.fake_model import CallTool, FakeModel, RecordedRequest, Script, WriteFile
 from tests.contract.realcli.clis import CliEnvironments, cli_path
 
@@ -36,14 +31,6 @@ REPLY: dict[str, object] = {
     "deviations": [],
 }
 NOTE = "written by the fake model\n"
-# CLI start-up extras that keep opencode offline and quiet (it would fetch a model list).
-OPENCODE_OFFLINE = {
-    "OPENCODE_DISABLE_MODELS_FETCH": "1",
-    "OPENCODE_DISABLE_AUTOUPDATE": "1",
-    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
-    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-    "OPENCODE_DISABLE_SHARE": "1",
-}
 
 
 @dataclass(frozen=True)
@@ -54,11 +41,9 @@ class Case:
     model: str
 
     def environ(self, url: str) -> dict[str, str]:
-        """The provider variables this CLI needs (all fake)."""
-        if self.backend == "codex":
-            return {"OPENAI_API_KEY": "fake-openai-key"}
-        extra = OPENCODE_OFFLINE if self.backend == "opencode" else {}
-        return {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "fake-anthropic-key", **extra}
+        """The provider variables this CLI needs (all fake: its row's `demo_env`)."""
+        fake = dict(FACTS[self.backend].demo_env)
+        return fake if self.backend == "codex" else {"ANTHROPIC_BASE_URL": url, **fake}
 
     def settings(self, url: str) -> Mapping[str, object]:
         """The backend settings that point the CLI's provider at the fake model."""

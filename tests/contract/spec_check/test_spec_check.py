@@ -10,7 +10,8 @@ import pytest
 from conveyor.core.config import Commands, Paths
 from conveyor.core.replies import Interface
 from conveyor.git.plain import Tree
-from conveyor.ops.local.spec_check import SpecCheck, check_spec_commits, spec_test_findings
+from conveyor.ops.local.spec_check import SpecCheck, check_spec_commits
+from conveyor.ops.local.spec_guard import spec_test_findings
 from conveyor.verify.context import Context
 from tests.contract.verify.repo_kit import BASE_FILES, PYTEST, GitRepo
 
@@ -63,6 +64,20 @@ def test_a_stub_and_a_failing_test_pass_the_check(
     work, start = repo
     work.commit({"calc/div.py": STUB, "tests/test_div.py": FAILING_TEST})
     assert check(work, start, tmp_path).findings == ()
+
+
+def test_a_passed_check_keeps_the_spec_tests_by_node_id(
+    repo: tuple[GitRepo, str], tmp_path: Path
+) -> None:
+    """Every later verify holds these ids: the report at the spec's head named them."""
+    work, start = repo
+    two = FAILING_TEST + "\n\ndef test_div_by_one():\n    assert div(5, 1) == 5\n"
+    work.commit({"calc/div.py": STUB, "tests/test_div.py": two})
+    seen = check(work, start, tmp_path).spec_tests
+    assert seen is not None
+    assert seen.read
+    assert seen.files == ("tests/test_div.py",)
+    assert seen.ids == ("tests/test_div.py::test_div", "tests/test_div.py::test_div_by_one")
 
 
 def test_a_changed_code_file_is_named_as_not_allowed(

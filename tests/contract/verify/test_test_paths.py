@@ -40,3 +40,12 @@ def test_words_that_are_not_test_paths_are_never_dropped(tmp_path: Path) -> None
     """Options, interpreters and folders are kept even when no such file exists."""
     command = "bin/run-tests --junit out.xml tests -p no:cacheprovider"
     assert fit_command(command, _tree(tmp_path), GLOBS) == command
+
+
+def test_mochas_require_value_is_kept_though_no_file_has_that_exact_name(tmp_path: Path) -> None:
+    """Issue 47: `test/support/env` names `test/support/env.js`; it is --require's value, kept."""
+    tree = _tree(tmp_path, "test/support/env.js", "test/app.render.js")
+    command = "mocha --require test/support/env --check-leaks test/app.render.js test/new.js"
+    fitted = "mocha --require test/support/env --check-leaks test/app.render.js"
+    assert fit_command(command, tree, (*GLOBS, "test/**")) == fitted
+    assert fit_command(fitted, tree, GLOBS) == fitted

@@ -18,6 +18,7 @@ from conveyor.emulator.app.server import ForgeServer
 from conveyor.emulator.web.layout import contrast
 from conveyor.job.ledger import save_job_sessions
 from conveyor.ops.forge.labels import spec_of
+from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 from conveyor.orchestrator.shell.status_file import _job_entry
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world, open_pr
 from tests.unit.cli.live.recorded import NOW, copy_home, recorded_jobs
@@ -120,7 +121,7 @@ def test_the_pipeline_page_shows_the_queue_by_stage_running_jobs_and_spending(
     (repo_home / "status.json").write_text(json.dumps(status), encoding="utf-8")
     for job in jobs:
         save_job_sessions(repo_home, job.record)
-    with ForgeServer(tmp_path / "forge", pipeline_home=repo_home.parent) as server:
+    with ForgeServer(tmp_path / "forge", pipeline=PipelineFiles(repo_home.parent)) as server:
         page.goto(f"{server.url}/")
         page.get_by_role("link", name="Pipeline").click()
         queue = page.locator("table", has=page.locator("th", has_text="Stage"))

@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.emulator.web.pipeline import REFRESH_SECONDS
 from conveyor.job.transcripts import home_transcripts
+from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 from tests.contract.emulator_repos.conftest import make_git_world, open_pr
 from tests.contract.web.job_folders import STARTS, write_job
 
@@ -33,7 +34,9 @@ def test_an_issue_on_this_forge_links_to_its_page_and_the_pr_that_closes_it(
     transcript; the page reloads by itself."""
     home = tmp_path / "home"
     reader = home_transcripts(home)
-    with ForgeServer(tmp_path / "forge", pipeline_home=home, transcripts=reader) as server:
+    with ForgeServer(
+        tmp_path / "forge", pipeline=PipelineFiles(home), transcripts=reader
+    ) as server:
         gw = make_git_world(server, tmp_path)
         with gw.client(gw.writer_token) as writer:
             issue = writer.post(f"{gw.repo_path}/issues", json={"title": "Needs b"}).json()
@@ -71,7 +74,7 @@ def test_a_github_deployment_s_issues_link_to_github_with_their_recorded_prs(
     home = tmp_path / "home"
     _status(home, "octo/widgets", forge_url="https://github.com", prs={"4": 9},
             queue={"implement": [4, 5]})  # fmt: skip
-    with ForgeServer(tmp_path / "forge", pipeline_home=home) as server:
+    with ForgeServer(tmp_path / "forge", pipeline=PipelineFiles(home)) as server:
         page.goto(f"{server.url}/pipeline")
         queue = page.locator("table", has=page.locator("th", has_text="Waiting"))
         hrefs = [a.get_attribute("href") for a in queue.get_by_role("link").all()]

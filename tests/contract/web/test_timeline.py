@@ -12,7 +12,8 @@ from playwright.sync_api import Page
 
 from conveyor.core.timeline import render_text
 from conveyor.emulator.app.server import ForgeServer
-from conveyor.emulator.web.timeline import read_timeline
+from conveyor.job.timeline_read import read_timeline
+from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 from tests.contract.emulator_repos.conftest import make_git_world
 from tests.contract.web.timeline_home import EXPECTED, write_jobs
 
@@ -52,7 +53,7 @@ def test_the_text_timeline_scales_each_bar_to_the_width_and_ends_with_the_total(
 def test_the_issue_page_and_the_pipeline_page_draw_the_timeline(tmp_path: Path, page: Page) -> None:
     """In a browser: one rect per job, session and command run, each saying what and how long."""
     home = tmp_path / "home"
-    with ForgeServer(tmp_path / "forge", pipeline_home=home) as server:
+    with ForgeServer(tmp_path / "forge", pipeline=PipelineFiles(home)) as server:
         gw = make_git_world(server, tmp_path)
         with gw.client(gw.writer_token) as writer:
             issue = writer.post(f"{gw.repo_path}/issues", json={"title": "Timed"}).json()

@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.transcripts import home_transcripts
+from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 from tests.contract.emulator_repos.conftest import GitWorld, make_git_world
 from tests.contract.web.job_folders import write_job as _job
 
@@ -24,7 +25,7 @@ def world(tmp_path: Path) -> Iterator[tuple[GitWorld, Path]]:
     """A forge told where a Conveyor home is, a repository on it, and that home's folder."""
     home = tmp_path / "home"
     with ForgeServer(
-        tmp_path / "forge", pipeline_home=home, transcripts=home_transcripts(home)
+        tmp_path / "forge", pipeline=PipelineFiles(home), transcripts=home_transcripts(home)
     ) as server:
         gw = make_git_world(server, tmp_path)
         yield gw, home / gw.slug.replace("/", "__")

@@ -100,8 +100,7 @@ def test_the_session_home_holds_only_the_clis_own_login_file(tmp_path: Path) -> 
     ):
         (owner / relative).parent.mkdir(parents=True, exist_ok=True)
         (owner / relative).write_text("secret")
-    home = tmp_path / "session-home"
-    prepare_home({"HOME": str(owner)}, "claude", home, tmp_path / "codex-home")
+    home = prepare_home({"HOME": str(owner)}, "claude", tmp_path / "session")
     copied = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file())
     assert copied == [".claude/.credentials.json"]
     assert (home / ".claude/.credentials.json").stat().st_mode & 0o077 == 0
@@ -113,7 +112,7 @@ def test_codex_gets_its_auth_file_in_its_own_codex_home(tmp_path: Path) -> None:
     (owner / ".codex").mkdir(parents=True)
     (owner / ".codex" / "auth.json").write_text("{}")
     (owner / ".codex" / "config.toml").write_text("model = 'x'")
-    home, codex_home = tmp_path / "home", tmp_path / "codex-home"
-    prepare_home({"HOME": str(owner)}, "codex", home, codex_home)
+    home = prepare_home({"HOME": str(owner)}, "codex", tmp_path)
+    codex_home = tmp_path / "codex-home"
     assert [p.name for p in codex_home.iterdir()] == ["auth.json"]
     assert list(home.iterdir()) == []

@@ -48,6 +48,11 @@ def test_init_writes_a_starter_config_that_loads_and_refuses_to_overwrite(tmp_pa
     assert done.exit_code == 0, done.output
     config = load_config(target)
     assert (config.repo, config.allowed_users) == ("octo/widgets", ("bob",))
+    # Issue 48: opt-in by label and a daily money cap by default, each saying how to widen it.
+    assert (config.intake.labels, config.money.per_day) == (("conveyor",), 10.0)
+    text = target.read_text(encoding="utf-8")
+    assert "set labels = []" in text
+    assert "remove the line for no daily cap" in text
     assert f"conveyor doctor --config {target}" in done.output
     before = target.read_text(encoding="utf-8")
     again = CliRunner().invoke(app, args)
@@ -74,10 +79,10 @@ def test_a_config_that_is_not_utf8_is_one_line_naming_the_file_and_line(tmp_path
     bad = tmp_path / "latin1.toml"
     bad.write_bytes('repo = "a/b"\n# café\n'.encode("latin-1"))
     check = _run("config", "check", "--config", str(bad))
-    assert check.returncode == 1
-    assert check.stderr.strip().splitlines() == [f"{bad}: not UTF-8 text (line 2, byte 18: 0xe9)"]
+    assert check.returncode == 2  # a config error, as for every command (issue 48)
+    assert check.stderr.strip().splitlines() == [f"{bad}:2: not UTF-8 text (byte 18: 0xe9)"]
     doctor = CliRunner().invoke(app, ["doctor", "--config", str(bad), "--json"])
-    assert doctor.exit_code == 1
+    assert doctor.exit_code == 2
     report = json.loads(doctor.output)
     assert (report["ok"], report["failed"]) == (False, ["config"])
     assert "not UTF-8" in report["checks"][0]["detail"]

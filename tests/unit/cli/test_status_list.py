@@ -13,7 +13,8 @@ from conveyor.cli.app import app
 from conveyor.core.labels import Status
 from conveyor.core.pickup import IssueFacts
 from conveyor.core.state import IssueState, Stage
-from conveyor.core.trust import Trust
+from conveyor.core.taken import BODY, Piece, take
+from conveyor.core.trust import NEVER_EDITED, Trust
 from conveyor.forge.types import Issue
 from conveyor.job.view_file import VIEW_FILE, IssueView
 from conveyor.ops.forge.issue_md import write_issue_md
@@ -41,7 +42,9 @@ def _home(tmp_path: Path) -> tuple[Path, Path]:
         store.replace(None, [entry])
     run_dir = repo_home / "runs" / "issue-3"
     merged = _issue(3, "Add a low-stock report", (Status.MERGED.value,), state="closed")
-    write_issue_md(run_dir, merged, [], Trust(ACCOUNT, frozenset({"alice"})))
+    trust = Trust(ACCOUNT, frozenset({"alice"}))
+    taking = take([Piece(BODY, "alice", "", NEVER_EDITED)], trust, {}, {})
+    write_issue_md(run_dir, merged, [], trust, taking)
     facts = IssueFacts(
         number=3, author="alice", open=False, labels=merged.labels,
         state=IssueState(stage=Stage.DONE, pr=9),

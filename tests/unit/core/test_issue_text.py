@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from conveyor.core.claims import claim_body
-from conveyor.core.issue_text import BODY_LIMIT, COMMENT_LIMIT, render_issue, strip_hidden
+from conveyor.core.issue_text import (
+    BODY_LIMIT,
+    COMMENT_LIMIT,
+    pieces_of,
+    render_issue,
+    strip_hidden,
+)
 from conveyor.core.signatures import Signature
 from conveyor.core.state import IssueState
 from conveyor.core.state_codec import encode_state
-from conveyor.core.trust import build_trust
+from conveyor.core.taken import take
+from conveyor.core.trust import NEVER_EDITED, build_trust
 from conveyor.forge.types import Comment
 from tests.unit.core.factory import ACCOUNT, comment
 
@@ -16,9 +23,11 @@ TRUST = build_trust(ACCOUNT, ["owner"], {"owner": True})
 
 
 def render(body: str, *comments: Comment) -> str:
-    """issue.md of issue 1 by the owner with the given comments."""
+    """issue.md of issue 1 by the owner (its body never edited) with the given comments."""
+    pieces = pieces_of("owner", body, NEVER_EDITED, comments, TRUST)
+    taking = take(pieces, TRUST, {}, {})
     text = render_issue(
-        1, title="Fix it", author="owner", body=body, comments=comments, trust=TRUST
+        1, title="Fix it", author="owner", body=body, comments=comments, trust=TRUST, taking=taking
     )
     return text.markdown
 

@@ -21,11 +21,13 @@ STOP4 = (
     "push-rejected merge-refused error"
 )
 STOP5 = "job no-work spec-files environment user-harm users-rights financial-harm abuse-risk"
+# Issue 45: what judges the change, held for a person.
+ISSUE45 = "checks-config"
 
 
 def test_every_stop_code_of_the_references_is_a_member() -> None:
-    """The enum holds the STOP-4 table and the STOP-5 extras, and nothing else."""
-    assert {c.value for c in StopCode} == set(f"{STOP4} {STOP5}".split())
+    """The enum holds the STOP-4 table, the STOP-5 extras and issue 45's, and nothing else."""
+    assert {c.value for c in StopCode} == set(f"{STOP4} {STOP5} {ISSUE45}".split())
 
 
 def test_every_label_is_unique_coloured_and_described_within_githubs_limit() -> None:

@@ -31,14 +31,15 @@ ENVIRON = {
     ("stage", "role", "network"),
     [
         (Stage.TRIAGE, "reader", ["api.anthropic.com"]),
-        (Stage.IMPLEMENT, "writer", ["api.anthropic.com", "pypi.org"]),
+        (Stage.IMPLEMENT, "writer", ["api.anthropic.com"]),
         (Stage.MERGE, "merger", ["api.github.com"]),
     ],
 )
 def test_each_role_has_its_network_and_no_token_names(
     tmp_path: Path, stage: Stage, role: str, network: list[str]
 ) -> None:
-    """Readers reach the model, writers also the registry, the merger only the forge."""
+    """Readers' and writers' sessions reach the model API (a writer's setup reaches only what
+    `setup_network` names, drawn under `sandbox.setup`), the merger only the forge."""
     line = boundary_line(CONFIG, ENVIRON, stage, job_dir=tmp_path / "jobs" / "j", issue=3)
     boundary = json.loads(line)
     assert (boundary["role"], boundary["network"]) == (role, network)

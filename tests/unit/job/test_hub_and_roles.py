@@ -6,16 +6,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from conveyor.agents.process import SessionHandle
-from conveyor.core.state import Stage
+from conveyor.core.state import FINAL, Stage
 from conveyor.job.hub import JobHub
-from conveyor.job.roles import JobRole, network_list, role_of
+from conveyor.job.roles import JobRole, role_of
 
 
 def test_every_stage_has_its_role() -> None:
     """Readers: triage, review, accept, security; merger: merge; the rest write (JB-2)."""
     readers = {Stage.TRIAGE, Stage.REVIEW, Stage.ACCEPT, Stage.SECURITY}
     for stage in Stage:
-        if stage is Stage.DONE:
+        if stage in FINAL:
             continue
         expected = (
             JobRole.READER
@@ -25,15 +25,6 @@ def test_every_stage_has_its_role() -> None:
             else JobRole.WRITER
         )
         assert role_of(stage) is expected
-
-
-def test_the_network_list_grows_with_the_role() -> None:
-    """Reader: the model API; writer: also the registry; merger: only the forge API (JB-7)."""
-    assert network_list(JobRole.READER, "claude", "https://api.github.com") == (
-        "api.anthropic.com",
-    )
-    assert network_list(JobRole.WRITER, "codex", "x") == ("api.openai.com", "pypi.org")
-    assert network_list(JobRole.MERGER, "claude", "http://127.0.0.1:9/api") == ("127.0.0.1:9",)
 
 
 def test_check_reply_asks_the_registered_checks() -> None:

@@ -15,16 +15,19 @@ LANE = "lane-a"
 
 
 def config(**limits: Any) -> Config:
-    """A valid configuration with the given limits (and money, as `money=`) overridden."""
+    """A valid configuration with the given limits (and money and intake, as `money=` and
+    `intake=`) overridden."""
     money = limits.pop("money", {})
+    intake = limits.pop("intake", {})
     return Config.model_validate(
         {
             "repo": "acme/widgets",
             "account": {"login": "conveyor-bot", "token_env": "CONVEYOR_TOKEN"},
-            "allowed_users": ["alice"],
+            "allowed_users": ["alice", "bob"],
             "commands": {"test": "pytest -q"},
             "limits": limits,
             "money": money,
+            "intake": intake,
         }
     )
 

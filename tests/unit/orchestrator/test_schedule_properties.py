@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conveyor.core.config import Config
-from conveyor.core.state import Stage
+from conveyor.core.state import FINAL, Stage
 from conveyor.orchestrator.gate import READERS, WRITERS, stage_cap
 from conveyor.orchestrator.overlap import compile_globs, overlaps
 from conveyor.orchestrator.schedule import schedule
@@ -98,7 +98,7 @@ def test_every_issue_is_started_held_with_a_reason_or_left_alone_for_a_cause(
     }
     for item in snap.issues:
         if item.number not in decided:
-            resting = item.stopped is not None or item.stage is Stage.DONE
+            resting = item.stopped is not None or item.stage in FINAL
             assert resting or item.number in live_issues | owned
 
 
@@ -114,4 +114,4 @@ def test_started_launch_charges_stay_within_the_hourly_limit(snap: Snapshot, con
 def test_readers_and_writers_partition_the_job_stages() -> None:
     """Every stage but merge and done is a reader or a writer, never both."""
     assert READERS.isdisjoint(WRITERS)
-    assert set(Stage) - READERS - WRITERS == {Stage.MERGE, Stage.DONE}
+    assert set(Stage) - READERS - WRITERS == {Stage.MERGE, *FINAL}

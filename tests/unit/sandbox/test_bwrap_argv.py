@@ -55,17 +55,16 @@ def test_every_namespace_but_the_network_is_private_and_the_network_too_by_defau
 
 
 def test_a_writable_path_inside_a_hidden_one_is_bound_after_the_cover(tmp_path: Path) -> None:
-    """The checkout inside Conveyor's home is bound back after the home is covered, and the
-    cover is made read-only afterwards."""
+    """The checkout inside Conveyor's home (under /tmp, where its mount points would be made
+    in the box's writable /tmp) is bound back after the home is covered, and the cover is
+    made read-only afterwards."""
     plan = _plan(tmp_path)
     argv = bwrap_argv(BWRAP, plan, ["true"])
     home, checkout = str((tmp_path / "conveyor-home").resolve()), str(plan.cwd.resolve())
-    cover = argv.index("--tmpfs", argv.index("/dev/shm"))
-    assert argv[cover + 1] == home
+    cover = next(i for i, a in enumerate(argv) if a == "--tmpfs" and argv[i + 1] == home)
     bind = next(i for i, a in enumerate(argv) if a == "--bind" and argv[i + 1] == checkout)
-    remount = argv.index("--remount-ro")
+    remount = next(i for i, a in enumerate(argv) if a == "--remount-ro" and argv[i + 1] == home)
     assert cover < bind < remount
-    assert argv[remount + 1] == home
     assert _pairs(argv, "--chdir") == [checkout]
 
 
@@ -88,15 +87,34 @@ def test_a_readable_path_inside_a_writable_one_is_not_bound_read_only(tmp_path: 
     assert str(covered.resolve()) in read_only
 
 
-def test_a_hidden_file_is_covered_with_dev_null(tmp_path: Path) -> None:
-    """A token file is covered with /dev/null; a missing hidden path needs no cover."""
-    token = tmp_path / "token"
-    token.write_text("secret")
-    plan = _plan(tmp_path, hidden=(token, tmp_path / "absent"))
+def test_a_hidden_file_inside_a_bind_is_covered_with_dev_null(tmp_path: Path) -> None:
+    """A token file inside a folder the plan gives back is covered with /dev/null; one
+    outside everything bound gets no mount at all (its path is not in the box's mount
+    table), nor does a missing hidden path."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    inside, outside = tools / "token", tmp_path / "token"
+    for token in (inside, outside):
+        token.write_text("secret")
+    plan = _plan(tmp_path, readable=(tools,), hidden=(inside, outside, tmp_path / "absent"))
     argv = bwrap_argv(BWRAP, plan, ["true"])
-    at = argv.index(str(token.resolve()))
+    at = argv.index(str(inside.resolve()))
     assert argv[at - 2 : at] == ["--ro-bind", "/dev/null"]
+    assert str(outside.resolve()) not in argv
     assert str((tmp_path / "absent").resolve()) not in argv
+
+
+def test_the_root_is_empty_but_the_system_folders_and_read_only_at_the_end(
+    tmp_path: Path,
+) -> None:
+    """No bind of the host's root; /usr read-only; /run, /home and /var not there at all;
+    the root remounted read-only after the last mount."""
+    argv = bwrap_argv(BWRAP, _plan(tmp_path), ["true"])
+    bound = {argv[i + 2] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")}
+    assert "/" not in bound
+    assert "/usr" in _pairs(argv, "--ro-bind")
+    assert not {"/run", "/home", "/var", "/root"} & bound
+    assert argv[argv.index("--chdir") - 2 : argv.index("--chdir")] == ["--remount-ro", "/"]
 
 
 def test_the_private_tmp_and_home_are_the_plans_folders(tmp_path: Path) -> None:

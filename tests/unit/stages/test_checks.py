@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from conveyor.core.ci_gate import Verdict
 from conveyor.core.config import Role
+from conveyor.core.restart import restart
 from conveyor.core.session import SessionRole, SessionStatus
 from conveyor.core.state import CiWait, IssueState, Rounds, Stage
+from conveyor.core.state import Stopped as Stopped_
 from conveyor.core.stops import StopCode
 from conveyor.stages import checks
 from conveyor.stages.effects import (
@@ -173,6 +175,44 @@ def test_a_fixer_that_cannot_fix_or_changes_nothing_stops_check_fixes() -> None:
         step, _ = run_through(step, checks.transition, [Charged(step.memory.state), *answers])
         assert isinstance(step.action, Stopped)
         assert step.action.code is StopCode.CHECK_FIXES
+
+
+def test_red_checks_that_are_only_the_judges_stop_checks_config_showing_them() -> None:
+    """Issue 45: out of fixes, every failure a config change or a suppression a person may
+    accept: the stop of its own, with what it shows kept for the person's lift."""
+    held = Verified(
+        False,
+        HEAD,
+        "verify: failed",
+        ("suppressions: failed: 1 new, no rule allows: a.py:1: `noqa`",),
+        held=("k1",),
+        facts="## What this change does to the checks",
+    )
+    used = STATE.model_copy(update={"rounds": Rounds(check_fix=2)})
+    step = checks.start(inputs(head_sha=HEAD), used)
+    step, _ = run_through(step, checks.transition, [Checked(True), held])
+    assert isinstance(step.action, Stopped)
+    assert step.action.code is StopCode.CHECKS_CONFIG
+    assert step.action.state.checks_shown == ("k1",)
+    assert "What this change does to the checks" in step.action.details
+    assert "`noqa`" in step.action.details
+
+
+def test_restarting_after_checks_config_accepts_exactly_what_the_stop_showed() -> None:
+    """The person took the label off: the shown keys join the accepted ones."""
+    stopped = Stopped_(control=StopCode.CHECKS_CONFIG, reason="x", stage=Stage.CHECKS, at=NOW)
+    state = STATE.model_copy(
+        update={"stopped": stopped, "checks_shown": ("k2",), "checks_accepted": ("k1",)}
+    )
+    again = restart(state)
+    assert again.checks_accepted == ("k1", "k2")
+    assert again.checks_shown == ()
+    other = restart(
+        state.model_copy(
+            update={"stopped": stopped.model_copy(update={"control": StopCode.CHECK_FIXES})}
+        )
+    )
+    assert other.checks_accepted == ("k1",)
 
 
 def test_a_rate_limited_fixer_releases_and_an_unpayable_one_stops_budget() -> None:

@@ -218,7 +218,7 @@ def test_a_reader_launch_is_never_a_continuation_and_may_name_its_reply_model() 
 def test_the_shared_ends_keep_the_state_and_say_why() -> None:
     """Deferral releases with the reason; a moved branch stops with the guard's findings."""
     run = Toy(inputs(), STATE, note="head moved")
-    assert deferred(run) == Released(STATE, "head moved")
+    assert deferred(run) == Released(STATE, "head moved", paused=True)
     stopped = branch_changed(run)
     assert (stopped.code, stopped.details, stopped.state) == (
         StopCode.BRANCH_CHANGED,

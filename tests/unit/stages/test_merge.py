@@ -13,6 +13,8 @@ from conveyor.stages.effects_merge import (
     CheckBehind,
     CloseOut,
     GuardBranch,
+    HandedOver,
+    HandOver,
     MergePr,
     MergeTried,
     QueueRead,
@@ -201,3 +203,35 @@ def test_a_head_the_guard_adopted_is_kept_while_the_issue_waits_in_the_merge_ord
     step, _ = run_through(step, merge.transition, [Checked(True, adopted=NEW), QueueRead((3,))])
     assert isinstance(step.action, Released)
     assert step.action.state.head_sha == NEW
+
+
+def test_with_a_person_merging_a_current_branch_is_handed_over_and_ends_approved() -> None:
+    """Issue 48: no merge order, the behind check, then the handover instead of the squash;
+    the issue ends at `approved`, not `done`, with nothing merged or closed out."""
+    step = merge.start(inputs(head_sha=HEAD, hand_over=True), PASSED)
+    step, asked = run_through(
+        step, merge.transition, [Checked(True), BehindRead(None), HandedOver(12)]
+    )
+    assert asked == [GuardBranch(HEAD), CheckBehind(HEAD), HandOver(HEAD)]
+    end = step.action
+    assert isinstance(end, SavedAt)
+    assert end.stage is Stage.APPROVED
+
+
+def test_with_a_person_merging_a_behind_branch_is_rebased_retested_then_handed_over() -> None:
+    """The person gets a PR current with its base: rebased here, tests re-run, then handed."""
+    step = merge.start(inputs(head_sha=HEAD, hand_over=True), PASSED)
+    step, asked = run_through(
+        step,
+        merge.transition,
+        [
+            Checked(True),
+            BEHIND,
+            Rebased("clean", NEW),
+            Verified(True, NEW, "s", ()),
+            HandedOver(12),
+        ],
+    )
+    assert asked[-1] == HandOver(NEW)
+    assert isinstance(step.action, SavedAt)
+    assert step.action.stage is Stage.APPROVED

@@ -41,6 +41,8 @@ from conveyor.stages.effects_merge import (
     FinishSync,
     FinishWiki,
     GuardBranch,
+    HandedOver,
+    HandOver,
     MergePr,
     MergeTried,
     PublishWiki,
@@ -148,6 +150,8 @@ def _moving_result(data: st.DataObject, effect: Effect) -> Result:
         case MergePr():
             tried = [MergeTried("merged", "m"), MergeTried("behind"), MergeTried("refused")]
             return data.draw(st.sampled_from(tried))
+        case HandOver():
+            return HandedOver(3, data.draw(st.sampled_from([(), ("x cannot be assigned",)])))
     raise AssertionError(effect)
 
 
@@ -160,7 +164,7 @@ def test_any_run_of_results_reaches_an_end_without_an_illegal_move(
     start, transition = MACHINES[name]
     sha = HEAD if passed else None
     state = IssueState(head_sha=HEAD, verified_sha=sha, passed_sha=sha, flows=flows, pr=3)
-    step = start(inputs(head_sha=HEAD), state)
+    step = start(inputs(head_sha=HEAD, hand_over=data.draw(st.booleans())), state)
     for _ in range(60):
         if isinstance(step.action, End):
             return

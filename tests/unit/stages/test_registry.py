@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from conveyor.core.state import Stage
+from conveyor.core.state import FINAL, Stage
 from conveyor.stages.registry import DEFINITIONS, FIRST, STAGES, definition, has_job
 from conveyor.stages.stage_def import JobRole
 
 
 def test_every_stage_but_done_has_exactly_one_definition_under_its_own_name() -> None:
     """The registry is exhaustive: a new `Stage` without a definition fails here."""
-    assert set(STAGES) == set(Stage) - {Stage.DONE}
+    assert set(STAGES) == set(Stage) - FINAL
     assert len(DEFINITIONS) == len(STAGES)
     assert all(STAGES[stage].stage is stage for stage in STAGES)
 
@@ -19,6 +19,7 @@ def test_every_stage_but_done_has_exactly_one_definition_under_its_own_name() ->
 def test_done_has_no_job_and_asking_for_its_definition_names_the_stage() -> None:
     """`done` is the pipeline's end: no job, and a clear error when one is asked for."""
     assert not has_job(Stage.DONE)
+    assert not has_job(Stage.APPROVED)
     with pytest.raises(ValueError, match="'done' has no job"):
         definition(Stage.DONE)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from conveyor.core.config import Limits
 from conveyor.core.replies import SPEC_END
 from conveyor.core.session import SessionRole, SessionStatus
+from conveyor.core.spec_tests import SpecTests
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import spec
@@ -72,6 +73,16 @@ def test_ready_checks_the_commits_posts_the_spec_opens_the_pr_and_saves_at_imple
     assert "counts every item" in saved.spec
     assert saved.interfaces is not None
     assert "inventory/total.py" in saved.interfaces
+
+
+def test_the_spec_tests_its_check_saw_are_saved_for_every_later_verify() -> None:
+    """The passed check's record of the spec's tests by name rides into the state."""
+    seen = SpecTests(files=("tests/test_t.py",), ids=("tests/test_t.py::test_t",), read=True)
+    step = spec.transition(launched().memory, replied(spec_reply()))
+    step = spec.transition(step.memory, Checked(ok=True, spec_tests=seen))
+    end = spec.transition(spec.transition(step.memory, Done()).memory, PrOpened(12, SPEC_HEAD))
+    assert isinstance(end.action, SavedAt)
+    assert end.action.state.spec_tests == seen
 
 
 def test_a_long_spec_is_kept_whole_in_spec_md_and_the_state_points_to_it() -> None:

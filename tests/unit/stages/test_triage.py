@@ -149,3 +149,33 @@ def test_the_session_usage_is_recorded_beside_its_launch_charge() -> None:
     step = triage.transition(step.memory, ended)
     assert step.memory.state.charges[0].used == 1234
     assert step.memory.state.charges[0].tokens == 50_000
+
+
+OVERSIZE = "a person sized it xl (label `size/xl`), above the intake's max_size l: split it"
+
+
+def test_a_ready_for_an_issue_sized_above_max_size_becomes_a_split_with_that_reason() -> None:
+    """Issue 48 (BB-REC-5): an oversized issue goes on only as a split; the comment says why."""
+    state = IssueState()
+    step = triage.start(inputs(oversize=OVERSIZE), state)
+    step = triage.transition(step.memory, Charged(state))
+    assert isinstance(step.action, LaunchSession)
+    assert "must be split" in step.action.task
+    step = triage.transition(step.memory, replied(triage_reply("ready")))
+    assert isinstance(step.action, PostComment)
+    assert "Triage: split-suggested" in step.action.text
+    assert OVERSIZE in step.action.text
+    end = triage.transition(step.memory, Done()).action
+    assert isinstance(end, SavedAt)
+    assert end.state.split_suggested
+
+
+def test_a_sub_issue_sized_above_max_size_is_not_split_again() -> None:
+    """TRI-7 wins: a sub-issue's ready stands whatever its size label says."""
+    state = IssueState(parent=1, depth=1)
+    step = triage.start(inputs(oversize=OVERSIZE), state)
+    step = triage.transition(step.memory, Charged(state))
+    step = triage.transition(step.memory, replied(triage_reply("ready")))
+    end = triage.transition(step.memory, Done()).action
+    assert isinstance(end, SavedAt)
+    assert not end.state.split_suggested

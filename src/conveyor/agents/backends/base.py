@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from conveyor.agents.backends.reset_time import reset_after
+from conveyor.core.backends import BackendName
+from conveyor.core.config import AgentChoice
 from conveyor.core.session import SessionRole, SessionSpec, Usage, turn_context
+from conveyor.core.transcript import Entry
 
 USAGE_LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
 RESET_EPOCH = re.compile(r"\|(\d{10})\b")
@@ -101,10 +105,11 @@ class StreamParser(Protocol):
 
 
 class Backend(Protocol):
-    """One agent CLI: `steerable` takes messages on stdin while it runs; `resumable` can be
-    started again on its session with a new message (how the others are steered)."""
+    """One agent CLI's code (its facts are its row in `core.backends`): `steerable` takes
+    messages on stdin while it runs; `resumable` can be started again on its session with a
+    new message (how the others are steered)."""
 
-    name: str
+    name: BackendName
     steerable: bool
     resumable: bool
 
@@ -128,6 +133,15 @@ class Backend(Protocol):
         text: str,
     ) -> Launch | None:
         """The process that continues session `session_id` with the message `text`."""
+
+    def transcript(self, event: dict[str, Any]) -> list[Entry]:
+        """What one event of the CLI's stream shows in a transcript (`core.transcript_read`)."""
+
+    def signed_in(
+        self, code: int, output: str, choice: AgentChoice, env: Mapping[str, str]
+    ) -> tuple[bool, str]:
+        """Whether its sign-in status command (`status_args`), which exited `code` and printed
+        `output` in a session's environment `env`, says the CLI can work; the line to show."""
 
 
 def decode(line: str, state: StreamState) -> dict[str, Any] | None:

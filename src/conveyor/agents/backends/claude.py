@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decode, is_writer, num
+from conveyor.core.backends import FACTS, BackendName
+from conveyor.core.config import AgentChoice
 from conveyor.core.session import SessionSpec, Usage
+from conveyor.core.transcript import Entry
+from conveyor.core.transcript_read import args_of, cost_text, obj, text_of
 
 SERVER = "conveyor"
+BASE_URL_VAR = FACTS["claude"].base_url_var or "ANTHROPIC_BASE_URL"
 MCP_START_MS = "120000"  # how long claude waits for the MCP server to start (`MCP_TIMEOUT`)
 READER_TOOLS = (
     "Read",
@@ -47,7 +53,7 @@ def user_message(text: str) -> str:
 class ClaudeBackend:
     """`claude -p --output-format stream-json --verbose --input-format stream-json`."""
 
-    name = "claude"
+    name: BackendName = "claude"
     steerable = True
     resumable = False
 
@@ -84,7 +90,7 @@ class ClaudeBackend:
         # and the job's endpoint can take longer, and a session without its tools is lost.
         env = {"MCP_TIMEOUT": MCP_START_MS}
         if spec.base_url:
-            env["ANTHROPIC_BASE_URL"] = spec.base_url.rstrip("/")
+            env[BASE_URL_VAR] = spec.base_url.rstrip("/")
         return Launch(
             argv=argv,
             stdin_text=user_message(spec.task),
@@ -114,6 +120,41 @@ class ClaudeBackend:
         """claude is steered live; it is never resumed."""
         del spec, model, executable, mcp, session_id, text
         return None
+
+    def transcript(self, event: dict[str, Any]) -> list[Entry]:
+        """Assistant text, thinking and tool calls; tool results; the result's cost."""
+        kind = event.get("type")
+        blocks = obj(event.get("message")).get("content")
+        out: list[Entry] = []
+        for block in blocks if isinstance(blocks, list) else []:
+            part = obj(block)
+            if kind == "assistant" and part.get("type") == "text":
+                out.append(Entry("text", str(part.get("text", ""))))
+            elif kind == "assistant" and part.get("type") == "thinking":
+                out.append(Entry("thinking", str(part.get("thinking", ""))))
+            elif kind == "assistant" and part.get("type") == "tool_use":
+                out.append(Entry("call", args_of(part.get("input")), name=str(part.get("name"))))
+            elif kind == "user" and part.get("type") == "tool_result":
+                failed = part.get("is_error") is True
+                out.append(Entry("result", text_of(part.get("content", "")), failed=failed))
+        if kind == "result":
+            if event.get("is_error") is True:
+                out.append(Entry("error", text_of(event.get("result", event.get("subtype")))))
+            out.append(Entry("turn", cost_text(event.get("total_cost_usd"))))
+        return out
+
+    def signed_in(
+        self, code: int, output: str, choice: AgentChoice, env: Mapping[str, str]
+    ) -> tuple[bool, str]:
+        """`claude auth status --json` says `loggedIn`."""
+        del choice, env
+        try:
+            said = json.loads(output)
+        except ValueError:
+            said = {}
+        if code == 0 and isinstance(said, dict) and said.get("loggedIn") is True:
+            return True, f"signed in ({said.get('authMethod', 'unknown')})"
+        return False, "not signed in"
 
 
 def _usage(raw: dict[str, Any]) -> Usage:

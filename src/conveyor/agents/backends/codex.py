@@ -9,9 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conveyor.agents.backends.base import Launch, McpCommand, StreamState, decode, is_writer, num
+from conveyor.core.backends import FACTS, BackendName
+from conveyor.core.config import AgentChoice
 from conveyor.core.session import SessionSpec, Usage
+from conveyor.core.transcript import Entry
+from conveyor.core.transcript_read import args_of, obj, text_of
 
 SERVER = "conveyor"
+ROW = FACTS["codex"]
 PROVIDER = "conveyor-provider"
 TRANSIENT = "Reconnecting..."
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -73,7 +78,7 @@ def codex_sandbox(spec: SessionSpec) -> str:
 class CodexBackend:
     """`codex exec --json`, sandboxed read-only or workspace-write by role."""
 
-    name = "codex"
+    name: BackendName = "codex"
     steerable = False
     resumable = True
 
@@ -125,7 +130,32 @@ class CodexBackend:
         return Launch(argv=argv, stdin_text=text, env=self._env(spec))
 
     def _env(self, spec: SessionSpec) -> dict[str, str]:
-        return {"CODEX_HOME": str(spec.session_dir / "codex-home")}
+        """`CODEX_HOME`: the session's own, holding the copied `auth.json` (`prepare_home`)."""
+        return {ROW.state_var or "CODEX_HOME": str(spec.session_dir / ROW.state_dir)}
+
+    def transcript(self, event: dict[str, Any]) -> list[Entry]:
+        """Completed items (messages, reasoning, commands, MCP calls), errors, turn ends."""
+        kind = event.get("type")
+        item = obj(event.get("item"))
+        if kind in {"turn.failed", "error"}:
+            detail = obj(event.get("error")).get("message", event.get("message"))
+            return [Entry("error", text_of(detail))]
+        if kind == "turn.completed":
+            return [Entry("turn", "")]
+        if kind != "item.completed":
+            return []
+        return _item_entries(item)
+
+    def signed_in(
+        self, code: int, output: str, choice: AgentChoice, env: Mapping[str, str]
+    ) -> tuple[bool, str]:
+        """`codex login status` exits 0; an API key for a configured base URL also works."""
+        last = output.splitlines()[-1] if output else ""
+        if code == 0:
+            return True, last or "logged in"
+        if choice.base_url and env.get("OPENAI_API_KEY"):
+            return True, f"OPENAI_API_KEY for {choice.base_url}"
+        return False, last or "not logged in"
 
     def _overrides(self, spec: SessionSpec, mcp: McpCommand) -> list[str]:
         """The `-c key=value` overrides: instructions, the MCP server, the provider."""
@@ -205,3 +235,30 @@ class CodexParser:
             self.state.call(f"{item.get('server')}.{item.get('tool')}", item.get("arguments"))
             if item.get("error") or item.get("status") == "failed":
                 self.state.fail_tool(f"{item.get('server')}.{item.get('tool')}", item.get("error"))
+
+
+def _item_entries(item: dict[str, Any]) -> list[Entry]:
+    """A completed item's transcript entries."""
+    shape = item.get("type")
+    if shape == "agent_message":
+        return [Entry("text", str(item.get("text", "")))]
+    if shape == "reasoning":
+        return [Entry("thinking", str(item.get("text", "")))]
+    if shape == "error":
+        return [Entry("error", str(item.get("message", "")))]
+    if shape == "command_execution":
+        failed = item.get("exit_code") not in (0, None)
+        output = str(item.get("aggregated_output", ""))
+        return [
+            Entry("call", str(item.get("command", "")), name="shell"),
+            Entry("result", output, failed=failed),
+        ]
+    if shape == "mcp_tool_call":
+        name = f"{item.get('server')}.{item.get('tool')}"
+        error = item.get("error")
+        result = obj(item.get("result")).get("content", "") if error is None else error
+        return [
+            Entry("call", args_of(item.get("arguments")), name=name),
+            Entry("result", text_of(result), failed=error is not None),
+        ]
+    return []

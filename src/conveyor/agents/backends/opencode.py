@@ -16,7 +16,11 @@ from conveyor.agents.backends.base import (
     num,
     obj,
 )
+from conveyor.core.backends import FACTS, BackendName
+from conveyor.core.config import AgentChoice
 from conveyor.core.session import SessionSpec, Usage
+from conveyor.core.transcript import Entry
+from conveyor.core.transcript_read import args_of, cost_text, text_of
 
 # opencode npm-installs `@opencode-ai/plugin` into $HOME/.config/opencode at start-up; every
 # session has a fresh HOME, so that was a registry download (tens of seconds) per session.
@@ -24,6 +28,7 @@ from conveyor.core.session import SessionSpec, Usage
 OFFLINE_NPM = {"npm_config_offline": "true"}
 
 SERVER = "conveyor"
+ROW = FACTS["opencode"]
 MAX_ARG_TASK = 100_000
 REFUSED = "ContentFilterError"
 
@@ -53,7 +58,7 @@ def outside_folders(spec: SessionSpec) -> dict[str, str]:
 class OpencodeBackend:
     """`opencode run --format json`; instructions and the MCP server in `opencode.json`."""
 
-    name = "opencode"
+    name: BackendName = "opencode"
     steerable = False
     resumable = True
 
@@ -85,7 +90,7 @@ class OpencodeBackend:
             },
         }
         if spec.base_url:
-            provider = model.split("/", 1)[0] if "/" in model else "anthropic"
+            provider = ROW.provider_of(model)
             options = {"options": {"baseURL": f"{spec.base_url.rstrip('/')}/v1"}}
             config = merge(config, {"provider": {provider: options}})
         config = merge(config, spec.backend_settings)
@@ -119,6 +124,37 @@ class OpencodeBackend:
     def parser(self) -> OpencodeParser:
         """A fresh stream parser."""
         return OpencodeParser()
+
+    def transcript(self, event: dict[str, Any]) -> list[Entry]:
+        """Text, reasoning, tool calls with their results, errors, each step's cost."""
+        kind = event.get("type")
+        part = obj(event.get("part"))
+        if kind in {"text", "reasoning"}:
+            return [Entry("text" if kind == "text" else "thinking", str(part.get("text", "")))]
+        if kind == "error":
+            error = event.get("error")
+            return [Entry("error", text_of(obj(error).get("data", error)))]
+        if kind == "step_finish":
+            return [Entry("turn", cost_text(part.get("cost")))]
+        if kind != "tool_use":
+            return []
+        state = obj(part.get("state"))
+        failed = state.get("status") == "error"
+        output = state.get("error") if failed else state.get("output", "")
+        return [
+            Entry("call", args_of(state.get("input")), name=str(part.get("tool"))),
+            Entry("result", text_of(output), failed=failed),
+        ]
+
+    def signed_in(
+        self, code: int, output: str, choice: AgentChoice, env: Mapping[str, str]
+    ) -> tuple[bool, str]:
+        """`opencode auth list` lists the provider the configured model names."""
+        del code, env
+        provider = ROW.provider_of(choice.model).lower()
+        if any(provider in line for line in output.lower().splitlines()):
+            return True, f"{provider} credentials found"
+        return False, f"no credentials for {provider}"
 
     def steer_line(self, text: str) -> str:
         """opencode run cannot be steered; never called."""

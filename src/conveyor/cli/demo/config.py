@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from conveyor.cli.demo.issues import ACCOUNT, REPO, TRUSTED, test_command
+from conveyor.core.backends import NAMES
 
 # The pipeline account's token, in a file beside the config (owner-only): the config
 # still works after the demo exits (`conveyor status`, `doctor`, `run` against the forge
 # served again), and no process environment carries the token.
 TOKEN_FILE = "token"  # noqa: S105 - the file's name, not a secret
-REAL_AGENTS = ("claude", "codex", "opencode")
+REAL_AGENTS: tuple[str, ...] = NAMES
 # A real agent's run is capped: the demo's issues are small, this is a safety net.
 REAL_AGENT_DAY_BUDGET = 5.0
 

@@ -49,7 +49,7 @@ def next_steps(runner: str, data_dir: Path, config: Path) -> list[str]:
         f"  {runner} transcript --config {conf} --issue 2   # its agent sessions, as on its page",
         f"  {runner} cost --config {conf} --by issue   # tokens and cost per issue",
         f"  {runner} doctor --config {conf}   # what a real repository needs (forge served)",
-        f"  {runner} init ~/widgets.toml --repo OWNER/NAME --user LOGIN   # your own config",
+        f"  {runner} init --repo OWNER/NAME --user LOGIN   # your own config, found by any command",
     ]
 
 

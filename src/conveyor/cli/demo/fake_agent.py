@@ -12,24 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conveyor.core.backends import FACTS
 from conveyor.testing.fake_model import FakeModel
 from conveyor.testing.fake_model.playbook import Playbook, parts_from_scenario
-
-# A model name each CLI accepts; the fake model answers to any.
-MODELS = {
-    "claude": "claude-sonnet-4-5",
-    "codex": "fake-model",
-    "opencode": "anthropic/claude-sonnet-4-5",
-}
-FAKE_KEYS = {"ANTHROPIC_API_KEY": "fake-anthropic-key", "OPENAI_API_KEY": "fake-openai-key"}
-# opencode stays offline and quiet: no model list, no update check, no share, no LSP.
-OPENCODE_OFFLINE = {
-    "OPENCODE_DISABLE_MODELS_FETCH": "1",
-    "OPENCODE_DISABLE_AUTOUPDATE": "1",
-    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
-    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-    "OPENCODE_DISABLE_SHARE": "1",
-}
 
 
 def demo_playbook(scenario: Path) -> Playbook:
@@ -38,9 +23,18 @@ def demo_playbook(scenario: Path) -> Playbook:
     return Playbook(parts_from_scenario(sessions))
 
 
+def demo_model(agent: str) -> str:
+    """A model name the CLI accepts (its row's `demo_model`); the fake model answers to any."""
+    return FACTS[agent].demo_model  # type: ignore[index]
+
+
 def fake_environ() -> dict[str, str]:
-    """What the CLIs need to believe they have a provider: fake keys, opencode offline."""
-    return {**FAKE_KEYS, **OPENCODE_OFFLINE}
+    """What the CLIs need to believe they have a provider: every row's `demo_env` (fake keys,
+    opencode offline and quiet)."""
+    found: dict[str, str] = {}
+    for row in FACTS.values():
+        found |= row.demo_env
+    return found
 
 
 def start_fake_model(playbook: Playbook) -> FakeModel:

@@ -91,9 +91,9 @@ def set_stage(server: ForgeServer) -> tuple[str, dict[str, int]]:
 
     Returns the pipeline account's token and each opened issue's number by tag.
     """
-    from conveyor.core.labels import all_labels
+    from conveyor.core.config_intake import Intake
     from conveyor.forge.github import token_forge
-    from conveyor.ops.forge.labels import spec_of
+    from conveyor.ops.forge.labels import wanted_labels
 
     tokens = {login: server.add_user(login) for login in (ACCOUNT, TRUSTED, VISITOR)}
     server.create_repo(REPO, sample_template(), ci=test_command(), wiki=True)
@@ -101,7 +101,7 @@ def set_stage(server: ForgeServer) -> tuple[str, dict[str, int]]:
     server.add_collaborator(REPO, TRUSTED)
     # As `conveyor doctor --fix` does on a real repository: the pipeline's labels exist.
     pipeline = token_forge(REPO, tokens[ACCOUNT], base_url=server.url)
-    pipeline.ensure_labels([spec_of(label) for label in all_labels()])
+    pipeline.ensure_labels(wanted_labels(Intake()))  # the demo's config sets no [intake]
     numbers: dict[str, int] = {}
     for issue in ISSUES:
         forge = token_forge(REPO, tokens[issue.author], base_url=server.url)

@@ -77,7 +77,7 @@ def prepare(
     token, numbers = demo_issues.set_stage(server)
     files.root.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shipped_path(), files.scenario)
-    model = None if model_url is None else (fake_agent.MODELS[agent], model_url)
+    model = None if model_url is None else (fake_agent.demo_model(agent), model_url)
     values = demo_config(
         api_url=server.url,
         home=files.home,
@@ -138,10 +138,10 @@ def _run(
     playbook: Playbook | None,
 ) -> DemoRun:
     """The orchestrator passes, the actor answering, then the facts."""
-    from conveyor.cli.config_load import repo_home
     from conveyor.cli.live.follow import start_live
     from conveyor.forge.connect import connect
     from conveyor.forge.github import token_forge
+    from conveyor.job.layout import repo_home
 
     person = token_forge(
         demo_issues.REPO, server.add_user(demo_issues.TRUSTED), base_url=server.url
@@ -156,7 +156,7 @@ def _run(
     actor = Actor(
         person, demo_issues.TRUSTED, demo_issues.ACCOUNT, demo_issues.ANSWERS, on_answer=advance
     )
-    home = repo_home(config)
+    home = repo_home(config, environ, files.config.resolve().parent)
     live = start_live(home, console, money_per_day=config.money.per_day)
     argv = [*conveyor_argv(), "run", "--until-idle", "--config", str(files.config)]
     interrupted = False

@@ -14,6 +14,7 @@ from conveyor.cli.live.lines import Printed, mark_printed, next_lines
 from conveyor.cli.live.model import View, build_view
 from conveyor.cli.live.render import render
 from conveyor.cli.screen import Printable
+from conveyor.core.config import repo_of_dirname
 from conveyor.core.printable import printable
 from conveyor.orchestrator.shell.status_file import STATUS_FILE
 
@@ -65,7 +66,7 @@ class LiveView:
             self._clock(),
             money_per_day=self._per_day,
             status_problem=problem,
-            repo=self.repo_home.name.replace("__", "/", 1),  # `owner__name`, until status says
+            repo=repo_of_dirname(self.repo_home.name),  # until status says
         )
 
     def refresh(self) -> None:

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from conveyor.core.pipeline_view import PipelineReader
 from conveyor.emulator.app import control as app_control
 from conveyor.emulator.app.middleware import ForgeMiddleware
 from conveyor.emulator.graphql import endpoint as graphql_endpoint
@@ -33,9 +34,11 @@ from conveyor.emulator.model.http import ApiError, error
 from conveyor.emulator.model.state import EmulatorState, Knobs, TranscriptReader
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.repos import create as repos_create
+from conveyor.emulator.repos import forks as repos_forks
 from conveyor.emulator.repos import repo_plan as repos_repo_plan
 from conveyor.emulator.repos import wiki as repos_wiki
 from conveyor.emulator.rest import apps as rest_apps
+from conveyor.emulator.rest import assignees as rest_assignees
 from conveyor.emulator.rest import branches as rest_branches
 from conveyor.emulator.rest import checks as rest_checks
 from conveyor.emulator.rest import comments as rest_comments
@@ -43,6 +46,7 @@ from conveyor.emulator.rest import issues as rest_issues
 from conveyor.emulator.rest import labels as rest_labels
 from conveyor.emulator.rest import merge as rest_merge
 from conveyor.emulator.rest import protection as rest_protection
+from conveyor.emulator.rest import pull_files as rest_pull_files
 from conveyor.emulator.rest import pulls as rest_pulls
 from conveyor.emulator.rest import reviews as rest_reviews
 from conveyor.emulator.rest import rulesets as rest_rulesets
@@ -65,13 +69,16 @@ ROUTE_MODULES: tuple[ModuleType, ...] = (
     rest_comments,
     rest_labels,
     rest_sub_issues,
+    rest_assignees,
     hooks_webhooks,
     # The git half (A2): protection before branches, whose `{branch:path}` would swallow it.
     repos_create,
     repos_wiki,
     repos_repo_plan,
+    repos_forks,
     rest_pulls,
     rest_reviews,
+    rest_pull_files,
     rest_merge,
     rest_protection,
     rest_rulesets,
@@ -123,12 +130,13 @@ def build_app(
     fail_rate: float = 0.0,
     list_lag_ms: int = 0,
     seed: int | None = None,
-    pipeline_home: Path | None = None,
+    pipeline: PipelineReader | None = None,
     transcripts: TranscriptReader | None = None,
 ) -> Starlette:
     """The emulator's ASGI app over the store in `data_dir` (created when missing).
 
-    `pipeline_home` is a `$CONVEYOR_HOME` whose status and ledger `/pipeline` shows;
+    `pipeline` reads a `$CONVEYOR_HOME`'s status, spending and timelines for `/pipeline` and
+    the issue pages (`conveyor.orchestrator.shell.pipeline_files.PipelineFiles`);
     `transcripts` reads an issue's agent sessions for its page and transcript pages
     (`conveyor.job.transcripts.home_transcripts`).
     """
@@ -139,7 +147,7 @@ def build_app(
         data_dir=data_dir,
         knobs=Knobs(fail_rate=fail_rate, list_lag_ms=list_lag_ms),
         rng=random.Random(seed),
-        pipeline_home=pipeline_home,
+        pipeline=pipeline,
         transcripts=transcripts,
     )
     routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
@@ -212,7 +220,7 @@ def serve(
     list_lag_ms: int = 0,
     seed: int | None = None,
     on_ready: Callable[[str], None] | None = None,
-    pipeline_home: Path | None = None,
+    pipeline: PipelineReader | None = None,
     transcripts: TranscriptReader | None = None,
 ) -> None:
     """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
@@ -221,7 +229,7 @@ def serve(
         fail_rate=fail_rate,
         list_lag_ms=list_lag_ms,
         seed=seed,
-        pipeline_home=pipeline_home,
+        pipeline=pipeline,
         transcripts=transcripts,
     )
     sock = bind(host, port)

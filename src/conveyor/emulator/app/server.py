@@ -17,6 +17,7 @@ from conveyor.emulator.repos.repo_plan import set_plan
 from conveyor.emulator.repos.wiki import create_wiki
 
 if TYPE_CHECKING:
+    from conveyor.core.pipeline_view import PipelineReader
     from conveyor.emulator.model.state import EmulatorState, TranscriptReader
     from conveyor.emulator.model.store import Store
 
@@ -33,7 +34,7 @@ class ForgeServer:
         fail_rate: float = 0.0,
         list_lag_ms: int = 0,
         seed: int | None = None,
-        pipeline_home: Path | None = None,
+        pipeline: PipelineReader | None = None,
         transcripts: TranscriptReader | None = None,
         port: int = 0,
     ) -> None:
@@ -43,7 +44,7 @@ class ForgeServer:
             "fail_rate": fail_rate,
             "list_lag_ms": list_lag_ms,
             "seed": seed,
-            "pipeline_home": pipeline_home,
+            "pipeline": pipeline,
             "transcripts": transcripts,
         }
         self.url = ""

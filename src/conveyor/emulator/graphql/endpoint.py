@@ -219,6 +219,7 @@ async def graphql_endpoint(request: Request) -> Response:
     )
     root = {
         "repository": query.repository,
+        "node": query.node,
         "markPullRequestReadyForReview": _draft_mutation(request, user["id"], draft=False),
         "updatePullRequest": _update_mutation(request, user["id"]),
         "convertPullRequestToDraft": _draft_mutation(request, user["id"], draft=True),

@@ -1,5 +1,8 @@
 """GraphQL's `repository { issueOrPullRequest(number:) }`: an issue with its labels and comments.
 
+An issue and each comment carry GitHub's edit fields (`lastEditedAt`, `editor`,
+`userContentEdits`: `edit_fields.py`); `node(id:)` answers an issue or a comment by its id.
+
 Answered as GitHub does for the fields the pipeline reads: connections take `first` (1 to
 100, required) and `after` (an opaque cursor), with `pageInfo` and `totalCount`; a `Bot`
 author's `login` has no `[bot]` suffix (REST's `user.login` has it); ids past 32 bits are
@@ -14,12 +17,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from conveyor.emulator.graphql.edit_fields import edit_fields
 from conveyor.emulator.graphql.paging import JSON, NotFoundError, page, window
 from conveyor.emulator.model.issue_rows import association_of, issue_labels
 from conveyor.emulator.model.pull_rows import get_pull
 from conveyor.emulator.model.records import issue_row, repo_row
 from conveyor.emulator.model.shapes import repo_html_url
 from conveyor.emulator.model.state import EmulatorState
+from conveyor.emulator.model.store import parse_node_id
 
 REASONS = {"completed": "COMPLETED", "not_planned": "NOT_PLANNED", "reopened": "REOPENED"}
 PullShape = Callable[[Any], JSON]
@@ -49,6 +54,29 @@ class IssueQuery:
             "_row": repo,
             "issueOrPullRequest": lambda _i, number: self._issue_or_pull(repo, number),
         }
+
+    def node(self, _info: Any, id: str) -> JSON:  # noqa: A002 (GraphQL's name)
+        """`node(id:)`: an issue or an issue comment (what the pipeline asks by id)."""
+        kind, ident = parse_node_id(id) or ("", 0)
+        table = {"I": "issues", "IC": "comments"}.get(kind)
+        row = self.store.one(f"SELECT * FROM {table} WHERE id = ?", (ident,)) if table else None
+        repo = self._repo_by_id(row["repo_id"]) if row is not None else None
+        if row is None or repo is None:
+            raise NotFoundError(f"Could not resolve to a node with the global id of '{id}'")
+        if kind == "I":
+            return self._issue(repo, row)
+        issue = self.store.one("SELECT * FROM issues WHERE id = ?", (row["issue_id"],))
+        assert issue is not None
+        owner, name = repo["owner_login"], repo["name"]
+        url = f"{repo_html_url(self.root, owner, name)}/issues/{issue['number']}"
+        return self._comment_node(repo, row, url, {})
+
+    def _repo_by_id(self, repo_id: int) -> sqlite3.Row | None:
+        return self.store.one(
+            "SELECT repos.*, users.login AS owner_login FROM repos "
+            "JOIN users ON users.id = repos.owner_id WHERE repos.id = ?",
+            (repo_id,),
+        )
 
     def _issue_or_pull(self, repo: sqlite3.Row, number: int) -> JSON | None:
         row = issue_row(self.store, repo["id"], number)
@@ -103,6 +131,7 @@ class IssueQuery:
             "comments": lambda _i, first=None, after=None, last=None, **_: self._comments(
                 repo, row, url=url, first=first, after=after, last=last
             ),
+            **edit_fields(self.store, self._actor, "issue", row["id"]),
         }
 
     def _labels(
@@ -146,24 +175,27 @@ class IssueQuery:
             [*params, start, first + 1],
         )
         authors: dict[int, JSON | None] = {}
-        nodes = []
-        for r in rows:
-            if r["author_id"] not in authors:
-                authors[r["author_id"]] = self._actor(r["author_id"])
-            nodes.append(
-                {
-                    "__typename": "IssueComment",
-                    "id": r["node_id"],
-                    "databaseId": r["id"],
-                    "fullDatabaseId": str(r["id"]),
-                    "body": r["body"] or "",
-                    "url": f"{url}#issuecomment-{r['id']}",
-                    "createdAt": r["created_at"],
-                    "updatedAt": r["updated_at"],
-                    "author": authors[r["author_id"]],
-                    "authorAssociation": association_of(self.store, repo, r["author_id"]),
-                }
-            )
+        nodes = [self._comment_node(repo, r, url, authors) for r in rows]
         return page([r["id"] for r in rows], first, nodes) | {
             "totalCount": int(total["n"]) if total else 0
+        }
+
+    def _comment_node(
+        self, repo: sqlite3.Row, r: sqlite3.Row, url: str, authors: dict[int, JSON | None]
+    ) -> JSON:
+        """An `IssueComment` (`authors` keeps the actors already read for this page)."""
+        if r["author_id"] not in authors:
+            authors[r["author_id"]] = self._actor(r["author_id"])
+        return {
+            "__typename": "IssueComment",
+            "id": r["node_id"],
+            "databaseId": r["id"],
+            "fullDatabaseId": str(r["id"]),
+            "body": r["body"] or "",
+            "url": f"{url}#issuecomment-{r['id']}",
+            "createdAt": r["created_at"],
+            "updatedAt": r["updated_at"],
+            "author": authors[r["author_id"]],
+            "authorAssociation": association_of(self.store, repo, r["author_id"]),
+            **edit_fields(self.store, self._actor, "comment", r["id"]),
         }

@@ -36,7 +36,8 @@ class CiWorker:
         self.wake = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="conveyor-ci", daemon=True)
         self.box = ci_box()
-        found = [state.data_dir, state.pipeline_home, os.environ.get("HOME")]
+        home = state.pipeline.home if state.pipeline is not None else None
+        found = [state.data_dir, home, os.environ.get("HOME")]
         self.hidden = tuple(Path(p) for p in found if p and Path(p) != Path("/"))
 
     def _loop(self) -> None:

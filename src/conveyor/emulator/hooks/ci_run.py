@@ -15,7 +15,9 @@ from pathlib import Path
 from conveyor.git import GitError, Repo, checkout_detached
 from conveyor.git.runner import git_text
 from conveyor.sandbox import Box, BoxPlan, BoxUnavailable, select_box
-from conveyor.sandbox.tools import tool_paths
+from conveyor.sandbox.sockets import named_sockets
+from conveyor.sandbox.toolchains import manager_roots, root_variables
+from conveyor.sandbox.tools import find_tools
 
 LOG_TAIL_CHARS = 60_000
 TIMEOUT_S = 1800.0
@@ -31,8 +33,9 @@ class CiOutcome:
 
 
 def ci_environment(home: Path) -> dict[str, str]:
-    """The command's whole environment: a PATH, a throwaway HOME, `CI=true`; no tokens."""
-    return {
+    """The command's whole environment: a PATH, a throwaway HOME, `CI=true`, the version
+    managers' root variables (the HOME is not the owner's); no tokens."""
+    return root_variables(manager_roots(os.environ)) | {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "TMPDIR": str(home),
@@ -64,19 +67,23 @@ def ci_box() -> Box:
         return Box("none")
 
 
-def ci_plan(root: Path, checkout: Path, hidden: tuple[Path, ...]) -> BoxPlan:
+def ci_plan(root: Path, checkout: Path, hidden: tuple[Path, ...], command: str = "") -> BoxPlan:
     """A CI run's plan: it writes only its checkout, HOME and tmp under `root`, no network,
-    and sees neither the forge's data nor the owner's home (`hidden`)."""
+    and sees neither the forge's data nor the owner's home (`hidden`); the owner's tools
+    and what `command` names outside the checkout are given back read-only, as in a job."""
     tmp = root / "tmp"
     tmp.mkdir(exist_ok=True)
-    return BoxPlan(
+    home = os.environ.get("HOME")
+    strict = [p for p in hidden if home is None or p != Path(home)]
+    tools = find_tools(os.environ, strict, commands=(command,), cwd=checkout)
+    plan = BoxPlan(
         cwd=checkout,
         home=root / "home",
         tmp=tmp,
         writable=(checkout,),
-        readable=tool_paths(os.environ, hidden),
-        hidden=hidden,
+        hidden=(*hidden, *named_sockets(os.environ)),
     )
+    return plan.with_given(*tools.given)
 
 
 def run_ci(
@@ -109,7 +116,7 @@ def run_ci(
             return CiOutcome("failure", tail(f"checkout of {sha} failed: {exc}\n"))
         argv = ["/bin/sh", "-c", command]
         if box is not None and box.confined:
-            argv = box.wrap(argv, ci_plan(root, checkout.path, hidden))
+            argv = box.wrap(argv, ci_plan(root, checkout.path, hidden, command))
         with log_path.open("wb") as log:
             proc = subprocess.Popen(
                 argv,

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from conveyor.emulator.model.assign_rows import milestone_json, milestones_of, people_of
 from conveyor.emulator.model.shapes import issue_json, repo_api_url
 from conveyor.emulator.model.store import Store, make_node_id
 
@@ -72,8 +73,11 @@ def issues_json(
             ids,
         )
     }
+    assignees = people_of(store, "issue_assignees", ids)
+    milestones = milestones_of(store, ids)
     out = []
     for row in rows:
+        milestone = milestones.get(row["id"])
         author = row["author_id"]
         association = (
             "OWNER"
@@ -96,6 +100,10 @@ def issues_json(
                 closed_by=closed_by,
                 sub_issues=subs.get(row["id"], (0, 0)),
                 parent_url=parents.get(row["id"]),
+                assignees=assignees.get(row["id"], ()),
+                milestone=None
+                if milestone is None
+                else milestone_json(store, base, repo, milestone),
             )
         )
     return out

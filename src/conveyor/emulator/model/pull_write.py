@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from conveyor.emulator.model.check_rows import queue_ci_run
+from conveyor.emulator.model.fork_rows import set_head_repo
 from conveyor.emulator.model.pull_rows import Pull, get_pull, update_pull
 from conveyor.emulator.model.records import (
     create_issue_row,
@@ -40,16 +41,21 @@ def open_pull(
     head: tuple[str, str],
     base: tuple[str, str],
     draft: bool,
+    head_repo_id: int | None = None,
 ) -> Pull | None:
-    """Open a PR from `head` to `base` ((branch, SHA) each) and queue its CI.
+    """Open a PR from `head` to `base` ((branch, SHA) each) and queue its CI; `head_repo_id`
+    names the fork the head branch lives in (None: this repository).
 
     None when an open PR already joins that head and base.
     """
+    head_repo = repo_id if head_repo_id is None else head_repo_id
     with store.tx() as conn:
         clash = conn.execute(
             "SELECT 1 FROM pulls p JOIN issues i ON i.id = p.issue_id WHERE p.repo_id = ? "
-            "AND p.head_ref = ? AND p.base_ref = ? AND i.state = 'open'",
-            (repo_id, head[0], base[0]),
+            "AND p.head_ref = ? AND p.base_ref = ? AND i.state = 'open' AND COALESCE("
+            "(SELECT h.head_repo_id FROM pull_heads h WHERE h.issue_id = p.issue_id), p.repo_id)"
+            " = ?",
+            (repo_id, head[0], base[0], head_repo),
         ).fetchone()
         if clash is not None:
             return None
@@ -61,6 +67,8 @@ def open_pull(
             "draft) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (issue["id"], store.next_id(conn), repo_id, *head, *base, int(draft)),
         )
+        if head_repo != repo_id:
+            set_head_repo(conn, int(issue["id"]), head_repo)
         queue_ci_run(store, conn, repo_id, head[1])
     pull = get_pull(store, repo_id, int(issue["number"]))
     assert pull is not None

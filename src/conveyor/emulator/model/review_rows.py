@@ -37,8 +37,9 @@ EVENTS = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMEN
 
 @dataclass(frozen=True)
 class Where:
-    """Where a review comment sits: a file, the line on the new side (None: the whole
-    file), the first line of a range, the commit it was made on and its diff hunk."""
+    """Where a review comment sits: a file, the line on its side (RIGHT: the new file, LEFT:
+    the old; None: the whole file), the first line of a range, the commit it was made on and
+    its diff hunk."""
 
     path: str
     line: int | None
@@ -46,6 +47,7 @@ class Where:
     commit_id: str
     diff_hunk: str
     in_reply_to: int | None = None
+    side: str = "RIGHT"
 
 
 def insert_review(
@@ -106,9 +108,9 @@ def insert_comment(
             body,
             where.path,
             where.line,
-            "RIGHT",
+            where.side,
             where.start_line,
-            None if where.start_line is None else "RIGHT",
+            None if where.start_line is None else where.side,
             where.commit_id,
             where.diff_hunk,
             where.in_reply_to,

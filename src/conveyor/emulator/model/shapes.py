@@ -196,6 +196,8 @@ def issue_json(
     closed_by: Row | None = None,
     sub_issues: tuple[int, int] = (0, 0),
     parent_url: str | None = None,
+    assignees: Sequence[Row] = (),
+    milestone: JSON | None = None,
 ) -> JSON:
     """An issue (pull requests too: those carry a `pull_request` key, as on GitHub)."""
     api = f"{repo_api_url(base, owner, repo)}/issues/{issue['number']}"
@@ -219,9 +221,9 @@ def issue_json(
         "body": issue["body"],
         "user": user_json(base, author),
         "labels": [label_json(base, owner, repo, label) for label in labels],
-        "assignee": None,
-        "assignees": [],
-        "milestone": None,
+        "assignee": user_json(base, assignees[0]) if assignees else None,
+        "assignees": [user_json(base, user) for user in assignees],
+        "milestone": milestone,
         "locked": bool(issue["locked"]),
         "active_lock_reason": None,
         "comments": comments,

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conveyor.core.pipeline_view import PipelineReader
 from conveyor.core.transcript import Found
 from conveyor.emulator.model.etag_cache import EtagCache
 from conveyor.emulator.model.hook_queue import HookQueue
@@ -96,7 +97,7 @@ class EmulatorState:
     lock: threading.Lock = field(default_factory=threading.Lock)
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
     etags: EtagCache = field(default_factory=EtagCache)
-    pipeline_home: Path | None = None  # a `$CONVEYOR_HOME` the pipeline page reads
+    pipeline: PipelineReader | None = None  # a Conveyor home's files, for the pipeline pages
     transcripts: TranscriptReader | None = None  # the issue pages' agent sessions
     hooks: HookQueue = field(default_factory=HookQueue)
 

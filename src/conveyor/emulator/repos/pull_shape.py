@@ -6,6 +6,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from conveyor.emulator.model.assign_rows import people_of
+from conveyor.emulator.model.fork_rows import head_repo_of
 from conveyor.emulator.model.issue_rows import association_of, issue_labels
 from conveyor.emulator.model.pull_rows import Pull
 from conveyor.emulator.model.records import clone_url
@@ -86,6 +88,8 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
     owner_user = view.repo["owner"]
     base_sha = base_sha_of(view.bare, pull)
     labels = issue_labels(state.store, pull.issue_id)
+    assignees = people_of(state.store, "issue_assignees", [pull.issue_id]).get(pull.issue_id, [])
+    asked = people_of(state.store, "review_requests", [pull.issue_id]).get(pull.issue_id, [])
     links = {
         "self": api,
         "html": html,
@@ -115,7 +119,7 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
         "title": pull.title,
         "user": author,
         "body": pull.body,
-        "labels": [label_json(view.base, view.owner, view.name, label) for label in labels],
+        "labels": [_label(view, label, full=full) for label in labels],
         "milestone": None,
         "active_lock_reason": None,
         "created_at": pull.created_at,
@@ -123,11 +127,11 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
         "closed_at": pull.closed_at,
         "merged_at": pull.merged_at,
         "merge_commit_sha": pull.merge_commit_sha,
-        "assignee": None,
-        "assignees": [],
-        "requested_reviewers": [],
+        "assignee": simple_user_json(view.base, assignees[0]) if assignees else None,
+        "assignees": [simple_user_json(view.base, user) for user in assignees],
+        "requested_reviewers": [simple_user_json(view.base, user) for user in asked],
         "requested_teams": [],
-        "head": _end(view, pull.head_ref, pull.head_sha, owner_user),
+        "head": _head(state, view, pull),
         "base": _end(view, pull.base_ref, base_sha, owner_user),
         "_links": {key: {"href": href} for key, href in links.items()},
         "author_association": association_of(state.store, view.row, pull.author_id),
@@ -155,6 +159,32 @@ def pull_json(state: EmulatorState, view: RepoView, pull: Pull, *, full: bool) -
             changed_files=files,
         )
     return data
+
+
+def _label(view: RepoView, label: sqlite3.Row, *, full: bool) -> dict[str, Any]:
+    """A PR's label: `pull-request-simple` (the list) describes `description` as a string."""
+    data = label_json(view.base, view.owner, view.name, label)
+    if not full and data["description"] is None:
+        data["description"] = ""
+    return data
+
+
+def _head(state: EmulatorState, view: RepoView, pull: Pull) -> dict[str, Any]:
+    """The PR's head: in this repository, or in a fork (its owner, its repository)."""
+    head_repo = head_repo_of(state.store, pull.issue_id, pull.repo_id)
+    if head_repo == pull.repo_id:
+        return _end(view, pull.head_ref, pull.head_sha, view.repo["owner"])
+    row = state.store.one(
+        "SELECT repos.*, users.login AS owner_login FROM repos JOIN users "
+        "ON users.id = repos.owner_id WHERE repos.id = ?",
+        (head_repo,),
+    )
+    if row is None:  # the fork is gone: GitHub shows a null head repository
+        return {**_end(view, pull.head_ref, pull.head_sha, view.repo["owner"]), "repo": None}
+    fork = repo_view(state, view.base, row)
+    return _end(fork, pull.head_ref, pull.head_sha, fork.repo["owner"]) | {
+        "repo": {**fork.repo, "fork": True}
+    }
 
 
 def _end(view: RepoView, ref: str, sha: str, owner: dict[str, Any]) -> dict[str, Any]:

@@ -17,12 +17,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.emulator.model.check_rows import queue_ci_run
-from conveyor.emulator.model.pull_rows import Pull, list_pulls, update_pull
+from conveyor.emulator.model.fork_rows import head_repo_of, pulls_headed_in
+from conveyor.emulator.model.pull_rows import Pull, get_pull, list_pulls, update_pull
 from conveyor.emulator.model.records import bare_repo_path, set_issue_state, touch_issue
 from conveyor.emulator.model.shapes import now_iso
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.model.store import Store, register_schema
-from conveyor.git import ZERO_SHA, GitEnv, Identity, Repo, install_hook, read_ref
+from conveyor.git import (
+    ZERO_SHA,
+    GitEnv,
+    GitError,
+    Identity,
+    Repo,
+    install_hook,
+    read_ref,
+    update_ref,
+)
 
 PUSH_LOG = "pushes.log"
 register_schema(
@@ -99,7 +109,15 @@ def read_push_log(state: EmulatorState) -> list[Moved]:
                 "INSERT OR REPLACE INTO push_log_offset (id, offset_bytes) VALUES (1, ?)",
                 (offset + end,),
             )
+    _publish_moves(state, moves)
     return moves
+
+
+def _publish_moves(state: EmulatorState, moves: list[Moved]) -> None:
+    for moved in moves:
+        pull = get_pull(state.store, moved.repo_id, moved.number)
+        if pull is not None:
+            publish_head(state, pull)
 
 
 def apply_push(
@@ -111,7 +129,15 @@ def apply_push(
     moves = []
     branch = ref.removeprefix("refs/heads/")
     conn.execute("UPDATE repos SET pushed_at = ? WHERE id = ?", (now_iso(), repo_id))
-    for pull in list_pulls(store, repo_id, head_ref=branch):
+    headed = [
+        get_pull(store, base, number) for base, number in pulls_headed_in(store, repo_id, branch)
+    ]
+    own = [
+        p
+        for p in list_pulls(store, repo_id, head_ref=branch)
+        if head_repo_of(store, p.issue_id, repo_id) == repo_id
+    ]
+    for pull in [*own, *(p for p in headed if p is not None)]:
         if new == ZERO_SHA:  # GitHub closes a PR whose head branch is deleted
             set_issue_state(conn, pull.issue_id, "closed", None, None)
             conn.execute("UPDATE issues SET state_reason = NULL WHERE id = ?", (pull.issue_id,))
@@ -161,8 +187,28 @@ def reconcile_heads(state: EmulatorState) -> list[Moved]:
         repo_id = int(row["repo_id"])
         bare = repo_git(store, state.data_dir, repo_id)
         for pull in list_pulls(store, repo_id):
-            sha = read_ref(bare, f"refs/heads/{pull.head_ref}")
+            if head_repo_of(store, pull.issue_id, repo_id) == repo_id:
+                sha = read_ref(bare, f"refs/heads/{pull.head_ref}")
+            else:
+                sha = head_branch_sha(state, pull)
             if sha is not None and sha != pull.head_sha:
                 with store.tx() as conn:
                     moves.append(move_head(store, conn, pull, sha))
+    _publish_moves(state, moves)
     return moves
+
+
+def publish_head(state: EmulatorState, pull: Pull) -> None:
+    """Point the base repository's `refs/pull/N/head` at the PR's head (a fork's commits are
+    there too: the base reads its forks' objects)."""
+    bare = repo_git(state.store, state.data_dir, pull.repo_id)
+    try:
+        update_ref(bare, f"refs/pull/{pull.number}/head", pull.head_sha)
+    except GitError:
+        return  # the commit is gone (a fork deleted): the ref keeps what it had
+
+
+def head_branch_sha(state: EmulatorState, pull: Pull) -> str | None:
+    """The SHA of the PR's head branch in the repository that holds it (None: deleted)."""
+    head_repo = head_repo_of(state.store, pull.issue_id, pull.repo_id)
+    return read_ref(repo_git(state.store, state.data_dir, head_repo), f"refs/heads/{pull.head_ref}")

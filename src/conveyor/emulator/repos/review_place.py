@@ -12,27 +12,34 @@ from dataclasses import dataclass
 
 from conveyor.git import GitError, Repo, merge_base, run_git, try_rev_parse
 
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+# The lines a side does not show: the new side skips removed lines, the old side added ones.
+_SKIPS = {"RIGHT": "-", "LEFT": "+"}
 
 
 @dataclass(frozen=True)
 class Hunk:
-    """One hunk of a file's diff: its text lines and the new-side lines it covers."""
+    """One hunk of a file's diff: its text lines and the lines it covers on each side."""
 
     lines: tuple[str, ...]
     first: int
     count: int
+    old_first: int = 0
+    old_count: int = 0
 
-    def covers(self, line: int) -> bool:
-        """Whether new-side `line` is shown in this hunk."""
+    def covers(self, line: int, side: str = "RIGHT") -> bool:
+        """Whether `line` of `side` (RIGHT: the new file, LEFT: the old) is shown here."""
+        if side == "LEFT":
+            return self.old_first <= line < self.old_first + self.old_count
         return self.first <= line < self.first + self.count
 
-    def up_to(self, line: int) -> str:
-        """The hunk's text from its header through new-side `line`."""
-        out, at = [self.lines[0]], self.first
+    def up_to(self, line: int, side: str = "RIGHT") -> str:
+        """The hunk's text from its header through `line` of `side`."""
+        skip = _SKIPS.get(side, "-")
+        out, at = [self.lines[0]], self.old_first if side == "LEFT" else self.first
         for text in self.lines[1:]:
             out.append(text)
-            if not text.startswith("-"):
+            if not text.startswith((skip, "\\")):
                 if at == line:
                     break
                 at += 1
@@ -43,18 +50,19 @@ def hunks(text: str) -> tuple[Hunk, ...]:
     """The hunks of one file's unified diff."""
     found: list[Hunk] = []
     current: list[str] = []
-    first = count = 0
+    sizes = (0, 0, 0, 0)
     for raw in text.splitlines():
         match = _HUNK.match(raw)
         if match:
             if current:
-                found.append(Hunk(tuple(current), first, count))
+                found.append(Hunk(tuple(current), sizes[2], sizes[3], sizes[0], sizes[1]))
             current = [raw]
-            first, count = int(match.group(1)), int(match.group(2) or "1")
+            old, old_n, new, new_n = match.groups()
+            sizes = (int(old), int(old_n or "1"), int(new), int(new_n or "1"))
         elif current and raw[:1] in {" ", "+", "-", "\\"}:
             current.append(raw)
     if current:
-        found.append(Hunk(tuple(current), first, count))
+        found.append(Hunk(tuple(current), sizes[2], sizes[3], sizes[0], sizes[1]))
     return tuple(found)
 
 
@@ -78,8 +86,11 @@ def known_commit(bare: Repo, sha: str) -> str | None:
     return try_rev_parse(bare, f"{sha}^{{commit}}") if sha else None
 
 
-def place(bare: Repo, base_sha: str, commit: str, path: str, line: int | None) -> str | None:
-    """The comment's diff hunk, or None when `path` (or `line`) is not part of the PR's diff.
+def place(
+    bare: Repo, base_sha: str, commit: str, path: str, line: int | None, *, side: str = "RIGHT"
+) -> str | None:
+    """The comment's diff hunk, or None when `path` (or `line` of `side`) is not part of the
+    PR's diff.
 
     A file-level comment (`line` None) gets the file's first hunk.
     """
@@ -91,8 +102,8 @@ def place(bare: Repo, base_sha: str, commit: str, path: str, line: int | None) -
         return "" if line is None else None
     if line is None:
         return "\n".join(found[0].lines)
-    hunk = next((h for h in found if h.covers(line)), None)
-    return None if hunk is None else hunk.up_to(line)
+    hunk = next((h for h in found if h.covers(line, side)), None)
+    return None if hunk is None else hunk.up_to(line, side)
 
 
 def position(bare: Repo, base_sha: str, commit: str, path: str, line: int | None) -> int | None:

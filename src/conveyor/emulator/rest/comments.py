@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.emulator.hooks.events import emit_comment
+from conveyor.emulator.model.content_edits import record_edit
 from conveyor.emulator.model.http import (
     ApiError,
     base_url,
@@ -164,13 +165,15 @@ async def get_comment(request: Request) -> Response:
 
 
 async def edit_comment(request: Request) -> Response:
-    """Replace a comment's body; the id stays, `updated_at` moves, and so does the issue's."""
+    """Replace a comment's body; the id stays, `updated_at` moves, and so does the issue's;
+    the edit is kept with who made it (GraphQL's `userContentEdits`)."""
     user = require_user(request)
     store, repo, row = _target(request)
     body = await read_object(request)
     text = field_str(body, "body", "IssueComment", required=True)
     _check_editor(store, repo, row, user)
     with store.tx() as conn:
+        record_edit(store, conn, "comment", row, new=text, editor_id=user["id"])
         conn.execute(
             "UPDATE comments SET body = ?, updated_at = ? WHERE id = ?",
             (text, now_iso(), row["id"]),

@@ -11,11 +11,14 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from conveyor.emulator.hooks.events import emit_issue, emit_labels, label_names
+from conveyor.emulator.model.assign_rows import assignable, set_milestone, set_people
+from conveyor.emulator.model.content_edits import record_edit
 from conveyor.emulator.model.etag_cache import conditional
 from conveyor.emulator.model.http import (
     ApiError,
     base_url,
     emulator,
+    field_int,
     field_str,
     field_str_list,
     json_response,
@@ -25,6 +28,7 @@ from conveyor.emulator.model.http import (
     require_user,
     validation_failed,
 )
+from conveyor.emulator.model.issue_events import names_in, record_label_changes
 from conveyor.emulator.model.issue_rows import add_issue_labels, issues_json
 from conveyor.emulator.model.records import (
     create_issue_row,
@@ -144,14 +148,33 @@ async def create_issue(request: Request) -> Response:
     text = field_str(body, "body", "Issue")
     labels = field_str_list(body, "labels", "Issue") or []
     writer = permission_of(store, repo, user["id"]) in WRITERS
+    people = assignable(store, repo, field_str_list(body, "assignees", "Issue") or [])
+    milestone = _milestone(store, repo, body)
     with store.tx() as conn:
         row = create_issue_row(
             store, conn, repo["id"], title=title, body=text, author_id=user["id"]
         )
         if writer and labels:
             add_issue_labels(store, conn, repo["id"], row["id"], labels)
+            record_label_changes(store, conn, (repo["id"], row["id"]), user["id"], set())
+        if writer:  # GitHub drops what only people with push access may set
+            set_people(conn, "issue_assignees", row["id"], people, replace=True)
+            set_milestone(conn, row["id"], milestone)
     emit_issue(request, repo, row["id"], "opened")
     return issue_response(store, request, repo, row["id"], 201)
+
+
+def _milestone(store: Store, repo: sqlite3.Row, body: dict[str, Any]) -> int | None:
+    """The id of the milestone `milestone` numbers (null: none); 422 for an unknown number."""
+    number = field_int(body, "milestone", "Issue")
+    if number is None:
+        return None
+    row = store.one(
+        "SELECT id FROM milestones WHERE repo_id = ? AND number = ?", (repo["id"], number)
+    )
+    if row is None:
+        raise validation_failed("Issue", "milestone", "invalid")
+    return int(row["id"])
 
 
 def _check_state(body: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -177,6 +200,8 @@ async def update_issue(request: Request) -> Response:
     title = field_str(body, "title", "Issue")
     text = field_str(body, "body", "Issue")
     labels = field_str_list(body, "labels", "Issue")
+    people = assignable(store, repo, field_str_list(body, "assignees", "Issue") or [])
+    milestone = _milestone(store, repo, body)
     state, reason = _check_state(body)
     writer = permission_of(store, repo, user["id"]) in WRITERS
     if not writer and issue["author_id"] != user["id"]:
@@ -185,14 +210,20 @@ async def update_issue(request: Request) -> Response:
         raise validation_failed("Issue", "title", "missing_field")
     labels_before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
+        if "body" in body:
+            record_edit(store, conn, "issue", issue, new=text, editor_id=user["id"])
         sets = {"title": title, "body": text} if "body" in body else {"title": title}
         for column, value in sets.items():
             if value is not None or column == "body":
                 conn.execute(f"UPDATE issues SET {column} = ? WHERE id = ?", (value, issue["id"]))
         touch_issue(conn, issue["id"])
         if labels is not None and writer:
+            had = names_in(conn, issue["id"])
             conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
             add_issue_labels(store, conn, repo["id"], issue["id"], labels)
+            record_label_changes(store, conn, (repo["id"], issue["id"]), user["id"], had)
+        if writer:
+            _set_people_and_milestone(conn, issue["id"], body, people, milestone)
         if state == "closed" or (state is None and reason and issue["state"] == "closed"):
             set_issue_state(conn, issue["id"], "closed", reason, user["id"])
         elif state == "open":
@@ -200,6 +231,20 @@ async def update_issue(request: Request) -> Response:
     _emit_update(request, repo, issue, {"title": title, "body": text if "body" in body else None})
     emit_labels(request, repo, issue["id"], labels_before, label_names(request, repo, issue["id"]))
     return issue_response(store, request, repo, issue["id"])
+
+
+def _set_people_and_milestone(
+    conn: sqlite3.Connection,
+    issue_id: int,
+    body: dict[str, Any],
+    people: list[sqlite3.Row],
+    milestone: int | None,
+) -> None:
+    """A writer's `assignees` and `milestone`, each only when the request names it."""
+    if "assignees" in body:
+        set_people(conn, "issue_assignees", issue_id, people, replace=True)
+    if "milestone" in body:
+        set_milestone(conn, issue_id, milestone)
 
 
 def _emit_update(

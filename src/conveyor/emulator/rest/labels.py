@@ -26,6 +26,7 @@ from conveyor.emulator.model.http import (
     require_user,
     validation_failed,
 )
+from conveyor.emulator.model.issue_events import names_in, record_label_changes
 from conveyor.emulator.model.issue_rows import DEFAULT_LABEL_COLOR, add_issue_labels, issue_labels
 from conveyor.emulator.model.records import require_issue, require_push, require_repo, touch_issue
 from conveyor.emulator.model.shapes import label_json
@@ -193,9 +194,11 @@ async def add_or_set_labels(request: Request) -> Response:
     names = _names(await read_json(request))
     before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
+        had = names_in(conn, issue["id"])
         if request.method == "PUT":
             conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
         add_issue_labels(store, conn, repo["id"], issue["id"], names)
+        record_label_changes(store, conn, (repo["id"], issue["id"]), user["id"], had)
         touch_issue(conn, issue["id"])
     emit_labels(request, repo, issue["id"], before, label_names(request, repo, issue["id"]))
     return _issue_labels_answer(request, store, repo, issue["id"])
@@ -209,6 +212,7 @@ async def remove_label(request: Request) -> Response:
     require_push(store, repo, user)
     name = request.path_params["name"]
     with store.tx() as conn:
+        had = names_in(conn, issue["id"])
         gone = conn.execute(
             "DELETE FROM issue_labels WHERE issue_id = ? AND label_id = "
             "(SELECT id FROM labels WHERE repo_id = ? AND name = ?)",
@@ -216,6 +220,7 @@ async def remove_label(request: Request) -> Response:
         ).rowcount
         if not gone:
             raise ApiError(404, "Label does not exist")
+        record_label_changes(store, conn, (repo["id"], issue["id"]), user["id"], had)
         touch_issue(conn, issue["id"])
     emit_labels(request, repo, issue["id"], {name}, set())
     return _issue_labels_answer(request, store, repo, issue["id"])
@@ -229,7 +234,9 @@ async def remove_all_labels(request: Request) -> Response:
     require_push(store, repo, user)
     before = label_names(request, repo, issue["id"])
     with store.tx() as conn:
+        had = names_in(conn, issue["id"])
         conn.execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
+        record_label_changes(store, conn, (repo["id"], issue["id"]), user["id"], had)
         touch_issue(conn, issue["id"])
     emit_labels(request, repo, issue["id"], before, set())
     return no_content()

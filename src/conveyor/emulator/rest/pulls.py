@@ -11,6 +11,7 @@ from starlette.routing import Route
 from conveyor.emulator.hooks.ci import wake
 from conveyor.emulator.hooks.events import emit_pull
 from conveyor.emulator.hooks.push import sync_pushes
+from conveyor.emulator.model.fork_rows import fork_owned_by, head_repo_of
 from conveyor.emulator.model.http import (
     ApiError,
     base_url,
@@ -35,8 +36,10 @@ from conveyor.emulator.model.pull_write import (
 )
 from conveyor.emulator.model.records import require_repo
 from conveyor.emulator.model.state import EmulatorState
+from conveyor.emulator.repos.forks import head_branch_sha, publish_head
 from conveyor.emulator.repos.mergeability import base_sha_of, refresh
 from conveyor.emulator.repos.pull_shape import RepoView, pull_json, repo_view
+from conveyor.emulator.repos.pushes import repo_git
 from conveyor.emulator.repos.repo_plan import DRAFTS_REFUSED, drafts_allowed
 from conveyor.git import is_ancestor, try_rev_parse
 
@@ -79,12 +82,30 @@ async def list_route(request: Request) -> Response:
         head_ref=_branch_of(view, head, view.owner) if head else None,
         base_ref=request.query_params.get("base"),
     )
+    if head:  # `OWNER:BRANCH` names the repository the branch is in: a fork's PRs are apart
+        own = int(repo["id"])
+        pulls = [p for p in pulls if head_repo_of(state.store, p.issue_id, own) == own]
     if request.query_params.get("direction") == "asc":
         pulls.reverse()
     page = page_params(request)
     chosen = pulls[page.offset : page.offset + page.per_page]
     items = [pull_json(state, view, pull, full=False) for pull in chosen]
     return paged_response(request, items, page, len(pulls))
+
+
+def _head_of(
+    state: EmulatorState, repo: sqlite3.Row, view: RepoView, spec: str
+) -> tuple[str, int | None, str | None]:
+    """A new PR's head from `BRANCH` or `OWNER:BRANCH` (OWNER's fork of this repository):
+    (branch, the fork's id or None, the branch's SHA or None when there is no such branch)."""
+    who, sep, branch = spec.rpartition(":")
+    if not sep or who.lower() == view.owner.lower():
+        return branch, None, try_rev_parse(view.bare, f"refs/heads/{branch}") if branch else None
+    fork = fork_owned_by(state.store, int(repo["id"]), who)
+    if fork is None or not branch:
+        return branch, None, None
+    bare = repo_git(state.store, state.data_dir, int(fork["id"]))
+    return branch, int(fork["id"]), try_rev_parse(bare, f"refs/heads/{branch}")
 
 
 async def create_route(request: Request) -> Response:
@@ -102,8 +123,7 @@ async def create_route(request: Request) -> Response:
     assert title is not None
     assert head_spec is not None
     assert base is not None
-    head = _branch_of(view, head_spec, view.owner)
-    head_sha = try_rev_parse(view.bare, f"refs/heads/{head}") if head else None
+    head, head_repo_id, head_sha = _head_of(state, repo, view, head_spec)
     if head_sha is None:
         raise validation_failed("PullRequest", "head", "invalid")
     base_sha = try_rev_parse(view.bare, f"refs/heads/{base}")
@@ -132,6 +152,7 @@ async def create_route(request: Request) -> Response:
         head=(head, head_sha),
         base=(base, base_sha),
         draft=draft,
+        head_repo_id=head_repo_id,
     )
     if pull is None:
         raise ApiError(
@@ -145,6 +166,7 @@ async def create_route(request: Request) -> Response:
                 }
             ],
         )
+    publish_head(state, pull)
     wake(state)
     emit_pull(request, repo, pull, "opened")
     return json_response(pull_json(state, view, pull, full=True), status=201)
@@ -192,7 +214,7 @@ def _reopen(state: EmulatorState, view: RepoView, pull: Pull) -> Pull:
         raise validation_failed(
             "PullRequest", "state", "invalid", "state cannot be changed. It has been merged."
         )
-    head_sha = try_rev_parse(view.bare, f"refs/heads/{pull.head_ref}")
+    head_sha = head_branch_sha(state, pull)
     if head_sha is None:
         raise validation_failed(
             "PullRequest", "state", "invalid", "state cannot be changed. The branch was deleted."
@@ -202,6 +224,7 @@ def _reopen(state: EmulatorState, view: RepoView, pull: Pull) -> Pull:
         raise validation_failed(
             "PullRequest", "state", "invalid", "A pull request already exists for this branch."
         )
+    publish_head(state, reopened)
     wake(state)
     return reopened
 

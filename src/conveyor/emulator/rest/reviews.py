@@ -98,18 +98,21 @@ def _where(
     path = item.get("path")
     line = item.get("line")
     start = item.get("start_line")
+    side = item.get("side") or "RIGHT"
     if not isinstance(path, str) or not path:
         return "Path can't be blank" if simple else "path"
+    if side not in {"RIGHT", "LEFT"}:
+        return "Side must be LEFT or RIGHT" if simple else "side"
     if line is not None and (isinstance(line, bool) or not isinstance(line, int) or line < 1):
         return "Line must be a positive integer" if simple else "line"
     if line is None and item.get("subject_type") != "file":
         return "Line can't be blank" if simple else "line"
     if start is not None and (not isinstance(start, int) or line is None or not 0 < start <= line):
         return "Start line must precede line" if simple else "start_line"
-    hunk = place(view.bare, base_sha_of(view.bare, pull), commit, path, line)
+    hunk = place(view.bare, base_sha_of(view.bare, pull), commit, path, line, side=side)
     if hunk is None:
         return "Line could not be resolved" if simple else "pull_request_review_thread.line"
-    return Where(path, line, start, commit, hunk)
+    return Where(path, line, start, commit, hunk, side=side)
 
 
 async def create_review(request: Request) -> Response:
@@ -187,6 +190,7 @@ def _reply_place(state: EmulatorState, pull: Pull, parent_id: int) -> Where:
         parent["commit_id"],
         parent["diff_hunk"],
         in_reply_to=root,
+        side=parent["side"],
     )
 
 

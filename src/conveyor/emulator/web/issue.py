@@ -124,7 +124,7 @@ async def issue_page(request: Request) -> Response:
         heading(item, state, labels, slug)
         + _related(store, item, slug)
         + conversation_html(store, item)
-        + issue_timeline(emulator(request).pipeline_home, slug, number)
+        + issue_timeline(emulator(request).pipeline, slug, number)
         + sessions_html(emulator(request), slug, number)
     )
     return page(f"#{number} {item['title']}", body, crumbs=[(f"/#{slug}", slug)])

@@ -1,42 +1,34 @@
 """The pipeline page at `/pipeline`: each repository's queue by stage, running jobs, waits,
-stops and spending, read from a Conveyor home's files when the forge is told where it is.
+stops and spending, read from a Conveyor home when the forge is handed its reader.
 
-The forge holds no pipeline state of its own: `forge serve --pipeline HOME` (the demo's
-home is found by itself in `DATA/conveyor/home`) points it at `$CONVEYOR_HOME`, whose
-`<owner>__<repo>/status.json` each orchestrator tick rewrites and whose `ledger.sqlite`
-the jobs append one row per session to. Both are read fresh on every request,
-read-only; an unreadable file is named on the page, never a crash. The page reloads
-itself every `REFRESH_SECONDS` (a meta refresh: no script), and links each issue to its
-page and PR, on this forge or the real one (`web.pipeline_links`).
+The forge holds no pipeline state of its own, and no file name or format of the
+pipeline's: `forge serve --pipeline HOME` (the demo's home is found by itself in
+`DATA/conveyor/home`) hands it a `PipelineReader` (`core.pipeline_view`) built from the
+modules that write `status.json` and `ledger.sqlite` (`orchestrator/shell/pipeline_files.py`).
+It reads them fresh on every request, read-only; an unreadable file is named on the page,
+never a crash. The page reloads itself every `REFRESH_SECONDS` (a meta refresh: no script),
+and links each issue to its page and PR, on this forge or the real one (`web.pipeline_links`).
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
+from collections.abc import Mapping
 from html import escape
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from conveyor.core.state import Stage
+from conveyor.core.pipeline_view import IssueSpending, PipelineReader, RepoReport
+from conveyor.core.state import FINAL, Stage
 from conveyor.emulator.model.http import emulator
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.web.layout import page, when
 from conveyor.emulator.web.pipeline_links import Links, links_for
 from conveyor.emulator.web.timeline import pipeline_timelines
 
-STATUS_FILE = "status.json"  # as `conveyor.orchestrator.shell.status_file` writes it
-LEDGER_FILE = "ledger.sqlite"  # as `conveyor.job.ledger` writes it
 REFRESH_SECONDS = 10  # as often as a person watching the queue wants news, and no more
-_BY_ISSUE = (
-    "SELECT issue, COUNT(*) AS sessions, SUM(input_tokens + output_tokens + cache_read_tokens"
-    " + cache_write_tokens) AS tokens, SUM(cost_usd) AS cost, SUM(cost_usd IS NULL) AS unknown"
-    " FROM sessions GROUP BY issue ORDER BY issue"
-)
 
 
 def _money(value: object) -> str:
@@ -46,7 +38,7 @@ def _money(value: object) -> str:
 def _queue(links: Links, queue: dict[str, list[int]]) -> str:
     cells = []
     for stage in Stage:
-        if stage is Stage.DONE:
+        if stage in FINAL:
             continue
         numbers = queue.get(stage.value, [])
         shown = " ".join(links.issue(n) for n in numbers) or "<span class='meta'>-</span>"
@@ -82,7 +74,7 @@ def _jobs(links: Links, jobs: list[dict[str, Any]]) -> str:
     return f"<h3>Running jobs</h3><table>{head}{rows}</table>"
 
 
-def _notes(links: Links, status: dict[str, Any]) -> str:
+def _notes(links: Links, status: Mapping[str, Any]) -> str:
     lines = [f"{links.issue(w.get('issue'))} waits: {escape(str(w.get('why')))}"
              for w in status.get("waiting", [])]  # fmt: skip
     lines += [f"{links.issue(h.get('issue'))} held at {escape(str(h.get('stage')))}: "
@@ -100,7 +92,7 @@ def _notes(links: Links, status: dict[str, Any]) -> str:
     )
 
 
-def _spending(links: Links, status: dict[str, Any], ledger: Path) -> str:
+def _spending(links: Links, status: Mapping[str, Any], report: RepoReport) -> str:
     today = status.get("today") or {}
     unknown = int(today.get("unknown_cost_sessions") or 0)
     parts = [
@@ -110,68 +102,63 @@ def _spending(links: Links, status: dict[str, Any], ledger: Path) -> str:
         + f", {int(today.get('tokens') or 0):,} tokens in {int(today.get('sessions') or 0)}"
         " sessions.</p>",
     ]
-    if not ledger.is_file():
+    if report.spending_problem is not None:
+        return "".join(parts) + f"<p class='meta'>{escape(report.spending_problem)}</p>"
+    if not report.spending:
         return "".join(parts)
-    try:
-        with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as conn:
-            conn.row_factory = sqlite3.Row
-            rows = conn.execute(_BY_ISSUE).fetchall()
-    except sqlite3.Error as error:
-        return "".join(parts) + f"<p class='meta'>{escape(str(ledger))}: {escape(str(error))}</p>"
-    lines = "".join(
-        f"<tr><td>{links.issue(r['issue'])}</td><td>{r['sessions']}</td>"
-        f"<td>{int(r['tokens'] or 0):,}</td>"
-        f"<td>{_money(r['cost'])}{' (+unknown)' if r['unknown'] else ''}</td></tr>"
-        for r in rows
-    )
+    lines = "".join(_spent_row(links, r) for r in report.spending)
     head = "<tr><th>Issue</th><th>Sessions</th><th>Tokens</th><th>Cost</th></tr>"
     return "".join(parts) + f"<table>{head}{lines}</table>"
 
 
-def _repo_section(store: Store, folder: Path) -> str:
-    path = folder / STATUS_FILE
-    try:
-        status = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(status, dict):
-            raise TypeError("expected a JSON object")
-    except (OSError, ValueError, TypeError) as error:
-        problem = f"<p>{escape(str(path))}: {escape(str(error))}</p>"
-        return f"<section><h2>{escape(folder.name)}</h2>{problem}</section>"
-    repo = str(status.get("repo") or folder.name.replace("__", "/", 1))
-    links = links_for(store, status, repo)
+def _spent_row(links: Links, row: IssueSpending) -> str:
+    cost = _money(row.cost_usd) + (" (+unknown)" if row.unknown else "")
+    return (
+        f"<tr><td>{links.issue(row.issue)}</td><td>{row.sessions}</td>"
+        f"<td>{row.tokens:,}</td><td>{cost}</td></tr>"
+    )
+
+
+def _repo_section(store: Store, reader: PipelineReader, report: RepoReport) -> str:
+    status = report.status
+    if status is None:
+        problem = f"<p>{escape(report.problem or 'unreadable')}</p>"
+        return f"<section><h2>{escape(report.slug)}</h2>{problem}</section>"
+    links = links_for(store, status, report.slug)
     cooling = (
         "<p><b>Cooling down:</b> nothing new starts.</p>" if status.get("cooling_down") else ""
     )
     return (
-        f"<section><h2>{escape(repo)}</h2><p class='meta'>lane {escape(str(status.get('lane')))}"
-        f", as of {when(str(status.get('written_at') or ''))}</p>{cooling}"
+        f"<section><h2>{escape(report.slug)}</h2><p class='meta'>lane "
+        f"{escape(str(status.get('lane')))}, as of {when(str(status.get('written_at') or ''))}"
+        f"</p>{cooling}"
         + _queue(links, status.get("queue") or {})
         + _jobs(links, status.get("jobs") or [])
         + _notes(links, status)
-        + _spending(links, status, folder / LEDGER_FILE)
-        + pipeline_timelines(folder)
+        + _spending(links, status, report)
+        + pipeline_timelines(reader, report.slug, report.recent)
         + "</section>"
     )
 
 
-def pipeline_html(home: Path | None, store: Store) -> str:
+def pipeline_html(reader: PipelineReader | None, store: Store) -> str:
     """Every repository the home holds a status for, or what to do to see one."""
-    if home is None:
+    if reader is None:
         return (
             "<p>This forge was not told where a pipeline keeps its files: serve it with "
             "<code>conveyor forge serve --data DIR --pipeline CONVEYOR_HOME</code>.</p>"
         )
-    folders = sorted(p.parent for p in home.glob(f"*/{STATUS_FILE}"))
-    if not folders:
-        return f"<p>No orchestrator has written a status under {escape(str(home))} yet.</p>"
-    return "".join(_repo_section(store, folder) for folder in folders)
+    reports = reader.repositories()
+    if not reports:
+        return f"<p>No orchestrator has written a status under {escape(str(reader.home))} yet.</p>"
+    return "".join(_repo_section(store, reader, report) for report in reports)
 
 
 async def pipeline_page(request: Request) -> Response:
     """`/pipeline`."""
     state = emulator(request)
     every = f"<p class='meta'>This page reloads every {REFRESH_SECONDS} s.</p>"
-    body = "<h1>Pipeline</h1>" + every + pipeline_html(state.pipeline_home, state.store)
+    body = "<h1>Pipeline</h1>" + every + pipeline_html(state.pipeline, state.store)
     return page("Pipeline", body, refresh_seconds=REFRESH_SECONDS)
 
 

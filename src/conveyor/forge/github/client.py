@@ -14,7 +14,9 @@ from githubkit.cache import MemCacheStrategy
 from conveyor.forge.github.base import AppIdentity, SharedTransport
 from conveyor.forge.github.checks import CheckOps
 from conveyor.forge.github.comments import CommentOps
+from conveyor.forge.github.edits import EditOps
 from conveyor.forge.github.issues import IssueOps
+from conveyor.forge.github.pr_reads import PrReadOps
 from conveyor.forge.github.pulls import PullOps
 from conveyor.forge.github.repo import RepoOps
 from conveyor.forge.github.reviews import ReviewOps
@@ -26,7 +28,9 @@ GITHUB_API = "https://api.github.com"
 USER_AGENT = "conveyor-forge-client"
 
 
-class GitHubForge(ThreadOps, IssueOps, CommentOps, PullOps, ReviewOps, RepoOps, CheckOps):
+class GitHubForge(
+    ThreadOps, EditOps, IssueOps, CommentOps, PullOps, ReviewOps, PrReadOps, RepoOps, CheckOps
+):
     """One repository on GitHub (or the embedded forge), as one account.
 
     Implements `conveyor.forge.protocol.Forge`. Build it with `token_forge`

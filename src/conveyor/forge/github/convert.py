@@ -71,6 +71,10 @@ def to_issue(issue: KitIssue | EditedIssue) -> Issue:
         created_at=issue.created_at,
         updated_at=issue.updated_at,
         html_url=issue.html_url,
+        assignees=tuple(u.login for u in issue.assignees)
+        if isinstance(issue.assignees, list)
+        else (),
+        milestone=issue.milestone.title if issue.milestone is not None else None,
     )
 
 
@@ -83,6 +87,7 @@ def to_comment(comment: IssueComment) -> Comment:
         created_at=comment.created_at,
         updated_at=comment.updated_at,
         html_url=comment.html_url,
+        node_id=comment.node_id,
     )
 
 

@@ -136,6 +136,27 @@ class IssueOps(ClientBase):
         )
         return to_issue(response.parsed_data)
 
+    def add_assignees(self, number: int, logins: Sequence[str]) -> tuple[str, ...]:
+        """Assign people to an issue or PR; its assignees afterwards."""
+        response = self._run(
+            "add assignees",
+            number,
+            lambda: self._kit.rest.issues.add_assignees(
+                self._owner, self._name, number, assignees=list(logins)
+            ),
+        )
+        return to_issue(response.parsed_data).assignees
+
+    def request_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Ask these collaborators to review PR `number`."""
+        self._run(
+            "request reviewers",
+            number,
+            lambda: self._kit.rest.pulls.request_reviewers(
+                self._owner, self._name, number, reviewers=list(logins)
+            ),
+        )
+
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue `child` under `parent`: GitHub takes the child's id, not its number."""
         child_id = self.get_issue(child).id

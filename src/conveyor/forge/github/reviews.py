@@ -1,23 +1,25 @@
 """Review operations of the GitHub client: a PR's reviews and inline review comments.
 
-The pipeline only reads them (people's feedback); `create_review` and
-`create_review_comment` are how a person (a test, the demo) writes them.
+The pipeline reads them (people's feedback) and posts one review on a person's PR
+(`create_review` with inline comments at lines of the diff); `create_review_comment` is
+how a person (a test, the demo) writes a lone comment.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from githubkit.response import Response
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import PullRequestReview, PullRequestReviewComment
 
 from conveyor.forge.github.base import ClientBase, has_next_page, items_of
+from conveyor.forge.pr_types import InlineComment
+from conveyor.forge.protocol import ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
 
 M = TypeVar("M")
-ReviewEvent = Literal["APPROVE", "REQUEST_CHANGES", "COMMENT"]
 
 
 def _login(user: Any) -> str:
@@ -53,7 +55,23 @@ def to_review_comment(comment: PullRequestReviewComment) -> ReviewComment:
         created_at=comment.created_at,
         updated_at=comment.updated_at,
         html_url=comment.html_url,
+        side=comment.side or "RIGHT",
     )
+
+
+def _inline(comment: InlineComment | tuple[str, int, str]) -> dict[str, Any]:
+    """One inline comment as the create-review request's `comments` item."""
+    if isinstance(comment, tuple):
+        comment = InlineComment(comment[0], comment[1], comment[2])
+    item: dict[str, Any] = {
+        "path": comment.path,
+        "line": comment.line,
+        "side": comment.side,
+        "body": comment.body,
+    }
+    if comment.start_line is not None and comment.start_line < comment.line:
+        item |= {"start_line": comment.start_line, "start_side": comment.side}
+    return item
 
 
 class ReviewOps(ClientBase):
@@ -102,10 +120,13 @@ class ReviewOps(ClientBase):
         number: int,
         body: str,
         event: ReviewEvent | None = "COMMENT",
-        comments: Sequence[tuple[str, int, str]] = (),
+        comments: Sequence[InlineComment | tuple[str, int, str]] = (),
+        *,
+        commit_id: str | None = None,
     ) -> Review:
-        """Review PR `number` (None leaves it pending); `comments` are (path, line, body)."""
-        inline = [{"path": p, "line": line, "side": "RIGHT", "body": b} for p, line, b in comments]
+        """Review PR `number` at `commit_id` (None: its head) with inline comments (an
+        `InlineComment`, or (path, line, body) on the new side); event None leaves it pending."""
+        inline = [_inline(c) for c in comments]
         response = self._run(
             "create review",
             number,
@@ -116,6 +137,7 @@ class ReviewOps(ClientBase):
                 body=body,
                 event=UNSET if event is None else event,
                 comments=inline or UNSET,
+                commit_id=UNSET if commit_id is None else commit_id,
             ),
         )
         return to_review(response.parsed_data)

@@ -4,10 +4,11 @@ REST needs two requests (the issue, its comments); GraphQL answers both, up to 1
 comments a page. What it returns is turned into the same `Issue` and `Comment` values the
 REST reads give: ids from `fullDatabaseId` (GitHub's ids are past 32 bits), a `Bot`'s
 login with REST's `[bot]` suffix (GraphQL's has none), a deleted author as `ghost`, the
-state reason in REST's lower case. A pull request's number, or an issue with more than
-100 labels, is read through REST as before. Given a branch, the same request answers that
-branch's PRs with their reviews and conversation comments (what a job reads of its PR's
-feedback at its start).
+state reason in REST's lower case. Each text also says who last edited it (`editor`,
+`lastEditedAt`: `Issue.edits`, `Comment.edits`), which REST cannot (TRUST-12). A pull
+request's number, or an issue with more than 100 labels, is read through REST as before.
+Given a branch, the same request answers that branch's PRs with their reviews and
+conversation comments (what a job reads of its PR's feedback at its start).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+from conveyor.core.trust import NEVER_EDITED, Edits, LastEdit
 from conveyor.forge.errors import ForgeError, NotFound
 from conveyor.forge.github.comments import CommentOps
 from conveyor.forge.github.issues import IssueOps
@@ -23,8 +25,11 @@ from conveyor.forge.types import Comment, Issue, IssueThread, PullTalk
 
 COMMENT_FIELDS = """
 fragment ThreadComment on IssueComment {
+  id
   fullDatabaseId
   body
+  lastEditedAt
+  editor { __typename login }
   url
   createdAt
   updatedAt
@@ -38,6 +43,8 @@ fragment ThreadIssue on Issue {
   number
   title
   body
+  lastEditedAt
+  editor { __typename login }
   state
   stateReason(enableDuplicate: true)
   url
@@ -101,11 +108,12 @@ query IssueThreadWithPulls(
 )
 
 
-def _when(value: object) -> datetime:
+def when(value: object) -> datetime:
+    """A GraphQL `DateTime` as an aware datetime."""
     return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
 
 
-def _login(actor: object) -> str:
+def login_of(actor: object) -> str:
     """REST's login for a GraphQL `Actor` (`ghost` for a deleted account)."""
     if not isinstance(actor, dict) or not isinstance(actor.get("login"), str):
         return "ghost"
@@ -113,20 +121,34 @@ def _login(actor: object) -> str:
     return f"{login}[bot]" if actor.get("__typename") == "Bot" else login
 
 
+def to_edits(node: dict[str, Any]) -> Edits | None:
+    """Who last edited a node's body (`editor` is the actor of the last edit, `lastEditedAt`
+    its time; a deleted editor is `ghost`); None when the answer lacks the fields."""
+    if "lastEditedAt" not in node:
+        return None
+    edited = node.get("lastEditedAt")
+    if not edited:
+        return NEVER_EDITED
+    return Edits(LastEdit(login_of(node.get("editor")), when(edited)))
+
+
 def to_thread_comment(node: dict[str, Any]) -> Comment:
-    """An `IssueComment` node as REST's comment."""
+    """An `IssueComment` node as REST's comment, with who last edited it."""
     return Comment(
         id=int(node["fullDatabaseId"]),
-        author=_login(node.get("author")),
+        author=login_of(node.get("author")),
         body=str(node.get("body") or ""),
-        created_at=_when(node["createdAt"]),
-        updated_at=_when(node["updatedAt"]),
+        created_at=when(node["createdAt"]),
+        updated_at=when(node["updatedAt"]),
         html_url=str(node["url"]),
+        edits=to_edits(node),
+        node_id=str(node.get("id") or ""),
     )
 
 
 def to_thread_issue(node: dict[str, Any]) -> Issue:
-    """An `Issue` node as REST's issue."""
+    """An `Issue` node as REST's issue (its assignees and milestone are not asked: a job
+    never reads them, only the orchestrator's list does)."""
     state: Literal["open", "closed"] = "open" if node["state"] == "OPEN" else "closed"
     reason = node.get("stateReason")
     labels = node.get("labels") or {}
@@ -138,11 +160,12 @@ def to_thread_issue(node: dict[str, Any]) -> Issue:
         body=str(node.get("body") or ""),
         state=state,
         state_reason=str(reason).lower() if reason else None,
-        author=_login(node.get("author")),
+        author=login_of(node.get("author")),
         labels=tuple(str(label["name"]) for label in labels.get("nodes") or () if label),
-        created_at=_when(node["createdAt"]),
-        updated_at=_when(node["updatedAt"]),
+        created_at=when(node["createdAt"]),
+        updated_at=when(node["updatedAt"]),
         html_url=str(node["url"]),
+        edits=to_edits(node),
     )
 
 
@@ -152,11 +175,11 @@ def to_thread_review(node: dict[str, Any]) -> Review:
     submitted = node.get("submittedAt")
     return Review(
         id=int(node["fullDatabaseId"]),
-        author=_login(node.get("author")),
+        author=login_of(node.get("author")),
         body=str(node.get("body") or ""),
         state=str(node["state"]),
         commit_id=str(commit["oid"]) if isinstance(commit, dict) else None,
-        submitted_at=_when(submitted) if submitted else None,
+        submitted_at=when(submitted) if submitted else None,
         html_url=str(node["url"]),
     )
 

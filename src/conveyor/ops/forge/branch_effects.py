@@ -16,9 +16,10 @@ from conveyor.ops.forge.wiki_effects import push_wiki_branch
 from conveyor.ops.local.spec_check import (
     check_spec_commits,
     scope_findings,
-    spec_test_findings,
     stub_findings,
 )
+from conveyor.ops.local.spec_guard import spec_test_findings
+from conveyor.ops.local.spec_own import spec_own
 from conveyor.ops.local.wiki_branch import reset_wiki, wiki_ahead
 from conveyor.ops.local.wiki_check import check_wiki
 from conveyor.stages.effects import (
@@ -93,10 +94,12 @@ def run_spec_check(
         start=effect.start_sha,
         interfaces=effect.interfaces,
         no_tests_reason=effect.no_tests_reason,
+        judges=what.config.judges,
     )
     wiki_found = check_wiki(wiki) if wiki is not None and wiki_changed else ()
     findings = (*verdict.findings, *(f"wiki-check: {f}" for f in wiki_found))
-    return Checked(verdict.ok and not wiki_found, findings, verdict.environment)
+    ok = verdict.ok and not wiki_found
+    return Checked(ok, findings, verdict.environment, spec_tests=verdict.spec_tests)
 
 
 def scope_check(
@@ -115,7 +118,9 @@ def scope_check(
     head = plain.head(where.tree)
     changes = plain.changes(where.tree, start, head)
     interfaces = tuple(reply.interfaces)
-    found = scope_findings(check, what.config.paths, start, head, changes, interfaces=interfaces)
+    own = spec_own(check, what.config.judges, start, head, changes).config
+    paths = what.config.paths
+    found = scope_findings(check, paths, start, head, changes, interfaces=interfaces, config=own)
     return [*found, *stub_findings(check, head, interfaces)]
 
 

@@ -10,9 +10,10 @@ from conveyor.ops.forge.branch_effects import shared_dirs, verify_context
 from conveyor.ops.forge.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.forge.ci_status import CiStatus, read_ci
 from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject
+from conveyor.ops.forge.judging_inputs import judging_of
 from conveyor.ops.forge.stack import measure_from
 from conveyor.ops.local.sync_base import base_ref
-from conveyor.ops.local.verify_op import failure_report, verify_head
+from conveyor.ops.local.verify_op import acceptable, failure_report, verify_head
 from conveyor.stages.effects import Checked
 from conveyor.stages.effects_merge import CiRead, GuardBranch, ReadCi, Verified, VerifyHead
 from conveyor.verify.suites import baseline
@@ -56,13 +57,16 @@ def run_verify(
         tests_only=effect.tests_only,
         heartbeat=pulse.heartbeat,
         shared=shared_dirs(what, where),
+        judging=judging_of(what, where, state),
     )
     pulse.emit("checks", head=result.head_sha, passed=result.passed, verify=True)
     secrets = who.token_secrets
     summary = redact(result.summary(), secrets)
     failures = failure_report(result, secrets)
     environment = redact(result.environment, secrets)
-    return Verified(result.passed, result.head_sha, summary, failures, environment)
+    held = acceptable(result)
+    facts = redact(result.facts, secrets) if held else ""
+    return Verified(result.passed, result.head_sha, summary, failures, environment, held, facts)
 
 
 def _read(status: CiStatus) -> CiRead:

@@ -26,9 +26,10 @@ from conveyor.core.state_codec import StateLookup, TooNew, Undecodable, find_sta
 from conveyor.forge.types import Comment, Issue
 from conveyor.ops.forge.claim_comments import close_claims
 from conveyor.ops.forge.context import OpContext, fetch_comments
-from conveyor.ops.forge.issue_md import ISSUE_MD, taken_for, write_issue_md
+from conveyor.ops.forge.issue_md import ISSUE_MD, read_kept, taken_for
 from conveyor.ops.forge.labels import set_agent_label
 from conveyor.ops.forge.state_store import save_state
+from conveyor.ops.forge.taking import take_issue
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,11 @@ def _take(
     state = base if same_holder else base.model_copy(update={"lease": lease})
     target = folder / ISSUE_MD
     if not target.exists() or taken_for(folder) != claim_key:  # taken once per claim
-        target, _ = write_issue_md(folder, issue, comments, ctx.trust(), claim=claim_key)
+        taken = take_issue(ctx, folder, issue, comments, state.taken, claim=claim_key)
+        target, hashes = taken.path, taken.hashes
+    else:
+        hashes = read_kept(folder)[1]
+    state = state.model_copy(update={"taken": hashes})
     save_state(ctx, issue.number, state, lookup)
     set_agent_label(ctx, issue.number, issue.labels, status_label(Status.WORKING))
     return Won(issue.number, state, restarted, target)

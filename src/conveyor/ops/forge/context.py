@@ -47,9 +47,11 @@ class OpContext:
 
 
 def fetch_comments(ctx: OpContext, number: int, *, fresh: bool = False) -> tuple[Comment, ...]:
-    """Every comment of an issue or PR, oldest first; `fresh` reads past a job's kept copy."""
+    """Every comment of an issue or PR, oldest first; `fresh` reads past a job's kept copy
+    (with the issue, in one GraphQL read that says who last edited each text)."""
     if fresh and isinstance(ctx.forge, JobForge):
         ctx.forge.forget(number)
+        return ctx.forge.read_issue_thread(number).comments
     return ctx.forge.list_comments(number).comments
 
 

@@ -16,6 +16,7 @@ from conveyor.forge.types import Comment
 from conveyor.ops.forge.context import OpContext, fetch_comments
 from conveyor.ops.forge.findings import post_on_pr
 from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
+from conveyor.ops.forge.judging_inputs import review_facts
 from conveyor.ops.forge.post import post_comment
 from conveyor.ops.forge.stack import measure_from
 from conveyor.ops.forge.state_store import save_state
@@ -110,11 +111,15 @@ def run_prepare(
 ) -> ReviewPrepared:
     """Write the diff under the job folder, where the reader sessions are told to read it.
 
-    A stacked issue's whole change is measured from its prerequisite head (STK-2).
+    A stacked issue's whole change is measured from its prerequisite head (STK-2). The
+    diff opens with what the whole change does to the checks (`core.check_facts`).
     """
     target = where.job_dir / REVIEW_DIR / effect.name
     start = measure_from(where.git, what.base, state)
-    made = prepare_review(where.git, start, target, since=effect.base_sha, wiki=where.wiki)
+    facts = review_facts(what, where, state, start)
+    made = prepare_review(
+        where.git, start, target, since=effect.base_sha, wiki=where.wiki, facts=facts
+    )
     return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
 
 

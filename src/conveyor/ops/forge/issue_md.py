@@ -1,4 +1,8 @@
-"""Writing `issue.md` into the issue's run folder at claim time (TRUST-5, TRUST-12)."""
+"""Writing `issue.md` into the issue's run folder at claim time (TRUST-5, TRUST-12).
+
+Which version of each text it shows is decided before (`ops/forge/taking.py`); the texts
+shown are kept beside it (`KEPT`), the copy a later held edit is answered from.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.core.issue_text import IssueText, render_issue
+from conveyor.core.taken import Taking
 from conveyor.core.trust import Trust
 from conveyor.forge.types import Comment, Issue
 
@@ -16,6 +21,9 @@ TAKEN_FOR = ".issue.md.claim"
 # What was taken with issue.md, as data: stages read the withheld count and the title
 # here, never back out of issue.md's text (which a trusted body could make say anything).
 TAKEN_FACTS = ".issue.json"
+# The texts issue.md shows, by key (`core/taken.py`): checked against the hashes the state
+# records before any is shown again in place of a later edit.
+KEPT = ".taken.json"
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,7 @@ def write_issue_md(
     issue: Issue,
     comments: Iterable[Comment],
     trust: Trust,
+    taking: Taking,
     *,
     claim: str | None = None,
 ) -> tuple[Path, IssueText]:
@@ -59,10 +68,13 @@ def write_issue_md(
         body=issue.body,
         comments=comments,
         trust=trust,
+        taking=taking,
     )
     folder.mkdir(parents=True, exist_ok=True)
-    facts = {"title": issue.title, "withheld": text.withheld}
+    facts = {"title": issue.title, "withheld": text.withheld, "held": text.held}
     _write_atomic(folder / TAKEN_FACTS, json.dumps(facts) + "\n")
+    kept = {"texts": dict(taking.texts), "hashes": dict(taking.hashes)}
+    _write_atomic(folder / KEPT, json.dumps(kept) + "\n")
     target = folder / ISSUE_MD
     partial = folder / f".{ISSUE_MD}.partial"
     partial.write_text(text.markdown, encoding="utf-8")
@@ -90,3 +102,21 @@ def read_taken(folder: Path) -> TakenIssue | None:
     if not isinstance(title, str) or not isinstance(withheld, int) or withheld < 0:
         return None
     return TakenIssue(title, withheld)
+
+
+def read_kept(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The texts the folder's last `issue.md` showed and the hashes it recorded, by key;
+    empty when missing or unreadable."""
+    try:
+        data = json.loads((folder / KEPT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}, {}
+    if not isinstance(data, dict):
+        return {}, {}
+    return _strings(data.get("texts")), _strings(data.get("hashes"))
+
+
+def _strings(data: object) -> dict[str, str]:
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conveyor.core.labels import LabelDef, relabel
+from conveyor.core.config_intake import Intake
+from conveyor.core.labels import LabelDef, all_labels, relabel
 from conveyor.forge.types import LabelSpec
 from conveyor.ops.forge.context import OpContext
 
@@ -12,6 +13,30 @@ from conveyor.ops.forge.context import OpContext
 def spec_of(label: LabelDef) -> LabelSpec:
     """The forge's label spec of one of our labels."""
     return LabelSpec(name=label.name, color=label.colour, description=label.description)
+
+
+def intake_specs(intake: Intake) -> list[LabelSpec]:
+    """The labels people set for intake: the filter's, the priority label and, when sizes
+    matter (`max_size` or `max_large_in_flight` set), one per size (`doctor --fix` makes them)."""
+    specs = [
+        LabelSpec(name, "1d76db", "Conveyor may take this issue as new work (intake.labels).")
+        for name in intake.labels
+    ]
+    specs.append(
+        LabelSpec(intake.priority_label, "d93f0b", "Conveyor takes this before other new issues.")
+    )
+    if intake.max_size is not None or intake.max_large_in_flight:
+        specs += [
+            LabelSpec(f"{intake.size_prefix}{size}", "c2e0c6", f"Size {size}: Conveyor orders"
+                      " new work by size and splits what is above max_size.")
+            for size in intake.sizes
+        ]  # fmt: skip
+    return specs
+
+
+def wanted_labels(intake: Intake) -> list[LabelSpec]:
+    """Every label a repository needs: the pipeline's own and the ones intake reads."""
+    return [spec_of(label) for label in all_labels()] + intake_specs(intake)
 
 
 def set_agent_label(

@@ -11,6 +11,7 @@ from conveyor.core.state import IssueState, StackedOn
 from conveyor.git.rebase import abort_rebase
 from conveyor.ops.forge.close_out import close_out, run_teardown
 from conveyor.ops.forge.forge_effects import signature
+from conveyor.ops.forge.handover import hand_over
 from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
 from conveyor.ops.forge.merge import check_behind, squash_merge
 from conveyor.ops.forge.merge_order import read_queue
@@ -24,6 +25,8 @@ from conveyor.stages.effects_merge import (
     CheckBehind,
     CloseOut,
     FinishSync,
+    HandedOver,
+    HandOver,
     MergePr,
     MergeTried,
     QueueRead,
@@ -154,6 +157,15 @@ def run_merge(what: JobSubject, who: JobHands, state: IssueState, effect: MergeP
     """Squash-merge the PR at exactly the verified head."""
     tried = squash_merge(who.forge, pr_of(what, who, state), effect.sha, base=what.base)
     return MergeTried(tried.outcome, tried.sha, tried.reason)
+
+
+def run_hand_over(
+    what: JobSubject, who: JobHands, state: IssueState, effect: HandOver
+) -> HandedOver:
+    """Leave the PR, verified at the effect's head, for a person to merge."""
+    pr = pr_of(what, who, state)
+    notes = hand_over(who.ops, what.issue, pr, effect.sha, signature(what, who.ops, "merger"))
+    return HandedOver(pr, tuple(notes))
 
 
 def run_close_out(

@@ -6,7 +6,9 @@ from datetime import datetime
 
 from conveyor.core.claims import live_claims, parse_claims, renewal_due, still_working_body
 from conveyor.core.state import IssueState
+from conveyor.ops.forge.claim_comments import close_live_claims
 from conveyor.ops.forge.context import OpContext, fetch_comments
+from conveyor.ops.forge.labels import set_agent_label
 from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
 
 
@@ -38,3 +40,17 @@ def release(
         if refreshed != body:
             ctx.forge.edit_comment(claim.comment_id, refreshed, number)
     return state
+
+
+def set_aside(ctx: OpContext, number: int, reason: str, *, now: datetime) -> None:
+    """No session could run (an agent paused): take `agent:working` off and close the lane's
+    claim saying why, so nothing on the forge claims work that is not running. The state keeps
+    the stage; the next job claims the issue again (a new claim comment, the label back)."""
+    issue = ctx.forge.get_issue(number)
+    set_agent_label(ctx, number, issue.labels, None)
+    close_live_claims(
+        ctx,
+        number,
+        now,
+        f"paused, nothing runs for it now: {reason}. The next job claims it again.",
+    )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from conveyor.core.labels import stop_label
+from conveyor.core.restart import restart_note
 from conveyor.core.state import Stage, Stopped
 from conveyor.core.stop_text import stop_text
 from conveyor.core.stops import StopCode
@@ -48,7 +49,11 @@ def stop(
     lookup = fetch_state(ctx, number)
     state = state_of(lookup) if refusal(lookup) is None else None
     labels = set_agent_label(ctx, number, issue.labels, stop_label(code))
-    text = stop_text(code, reason, details, issue=number)
+    restarts = None
+    if state is not None:
+        stopped = Stopped(control=code, reason=reason, stage=stage or state.stage, at=now)
+        restarts = restart_note(state.model_copy(update={"stopped": stopped}))
+    text = stop_text(code, reason, details, issue=number, restarts=restarts)
     post_comment(ctx, number, STOP_KIND, text)
     pr = state.pr if state is not None else None
     if pr is not None:

@@ -63,12 +63,15 @@ def prepare_review(
     *,
     since: str | None = None,
     wiki: WikiCheckout | None = None,
+    facts: str = "",
 ) -> PreparedDiff:
     """Write the diff from the base (or, for a re-review, `since..HEAD`) to `target`.
 
     From the base the diff starts at the merge base of `base_ref` and HEAD, so commits the
     base gained since the branch left it are not shown as the change's. The wiki's own
     changes follow as their own section (REV-2; a re-review sees the wiki's whole change).
+    `facts` ("what this change does to the checks", `core.check_facts`) goes first, as
+    comment lines, when the code changed.
     """
     head = rev_parse(repo, "HEAD")
     if since is None:
@@ -78,7 +81,7 @@ def prepare_review(
         start = rev_parse(repo, since)
         what = "the fix since the last review"
     done = run_git(
-        ["diff", "--no-color", "--no-ext-diff", "--find-renames", f"{start}..{head}"],
+        ["diff", "--text", "--no-color", "--no-ext-diff", "--find-renames", f"{start}..{head}"],
         cwd=repo.path,
         env=repo.env,
     )
@@ -90,7 +93,9 @@ def prepare_review(
     wiki_body, wiki_paths = wiki_section(wiki) if wiki is not None else ("", ())
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial")
-    text = HEADER.format(what=what, base=start, head=head) + body + wiki_body
+    shown = "".join(f"# {line}".rstrip() + "\n" for line in facts.splitlines()) if body else ""
+    text = HEADER.format(what=what, base=start, head=head) + shown + ("\n" if shown else "")
+    text += body + wiki_body
     partial.write_text(text, encoding="utf-8")
     partial.replace(target)
     empty = not body.strip() and not wiki_body

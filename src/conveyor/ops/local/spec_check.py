@@ -14,17 +14,20 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conveyor.core.config import Paths
+from conveyor.core.config_judges import Judges
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
+from conveyor.core.spec_tests import SpecTests, spec_tests_seen
 from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, listing
 from conveyor.core.typeonly import type_only
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
-from conveyor.git.plain import Change, Tree
+from conveyor.git.plain import Change
 from conveyor.ops.local.py_imports import imported_paths
+from conveyor.ops.local.spec_own import spec_own
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
@@ -44,6 +47,7 @@ class SpecCheck:
 
     findings: tuple[str, ...]
     environment: str = ""
+    spec_tests: SpecTests | None = None
 
     @property
     def ok(self) -> bool:
@@ -82,8 +86,13 @@ def scope_findings(
     changes: Sequence[Change],
     *,
     interfaces: Sequence[Interface],
+    config: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
-    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91)."""
+    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91).
+
+    `config` are changed files whose every difference is check configuration: the spec
+    defines what is checked, so it may change them (they become the judges' version).
+    """
     added = {c.path for c in changes if c.status == "A"}
     stubs = {i.where for i in interfaces if i.status == "new"} & added
     helpers = _stub_closure(ctx, head, stubs, added)
@@ -91,7 +100,7 @@ def scope_findings(
     found: list[str] = []
     for change in sorted(changes, key=lambda c: c.path):
         path = change.path
-        if matches_any(path, paths.tests) or path in helpers:
+        if matches_any(path, paths.tests) or path in helpers or path in config:
             continue
         if path in changed_files and change.status == "M" and path.endswith((".py", ".pyi")):
             verdict = type_only(_text(ctx, start, path), _text(ctx, head, path))
@@ -131,17 +140,25 @@ def check_spec_commits(
     start: str,
     interfaces: Sequence[Interface],
     no_tests_reason: str | None,
+    judges: Judges | None = None,
 ) -> SpecCheck:
-    """Run the whole commit check on the checkout's HEAD against `start`."""
+    """Run the whole commit check on the checkout's HEAD against `start`.
+
+    A passed check keeps the spec's tests by name, the check configuration it changed and
+    the suppressions it added (`SpecTests`): the judges' standard for every later verify.
+    """
     head = plain.head(ctx.tree)
     changes = plain.changes(ctx.tree, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
-    found = [*scope_findings(ctx, paths, start, head, changes, interfaces=interfaces)]
+    own = spec_own(ctx, judges or Judges(), start, head, changes)
+    found = [
+        *scope_findings(ctx, paths, start, head, changes, interfaces=interfaces, config=own.config)
+    ]
     found += stub_findings(ctx, head, interfaces)
     if no_tests_reason:
         if changes:
             found.append("no_tests_reason is set, so no test file and no stub may change")
-        return SpecCheck(tuple(found))
+        return SpecCheck(tuple(found), spec_tests=own.kept(SpecTests(no_tests=no_tests_reason)))
     if not tests:
         found.append("no test file changed: commit failing tests, or set no_tests_reason")
     for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
@@ -153,7 +170,16 @@ def check_spec_commits(
     verdict = _fail_findings(ctx, start, head, changes, tests)
     if verdict.ok:  # verify's fails-before-fix need not run these tests again (CHK-17)
         save_spec_proof(ctx, start, head, [c.path for c in tests])
-    return verdict
+    seen = verdict.spec_tests
+    return replace(verdict, spec_tests=None if seen is None else own.kept(seen))
+
+
+@dataclass(frozen=True)
+class _AtHead:
+    """SPEC-83's findings at the spec's head, and the spec's tests as its run showed them."""
+
+    found: list[str]
+    seen: SpecTests
 
 
 def _fail_findings(
@@ -172,7 +198,9 @@ def _fail_findings(
     """
     if len(tests) == len(changes):
         at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], _nothing)
-        return at_head if isinstance(at_head, SpecCheck) else SpecCheck(tuple(at_head))
+        if isinstance(at_head, SpecCheck):
+            return at_head
+        return SpecCheck(tuple(at_head.found), spec_tests=at_head.seen)
     with Beside(ctx, lambda c: _passing_reverted(c, start, head, changes, tests)) as beside:
         at_head = _failing_at_head(ctx, start, changes, [c.path for c in tests], beside.start)
         if isinstance(at_head, SpecCheck):
@@ -181,7 +209,7 @@ def _fail_findings(
         reverted = beside.result()
     if isinstance(reverted, SpecCheck):
         return reverted
-    return SpecCheck((*at_head, *reverted))
+    return SpecCheck((*at_head.found, *reverted), spec_tests=at_head.seen)
 
 
 def _nothing() -> None:
@@ -194,9 +222,14 @@ def _failing_at_head(
     changes: Sequence[Change],
     files: list[str],
     set_up: Callable[[], None],
-) -> SpecCheck | list[str]:
-    """SPEC-83's findings: the suite at the head must fail, and only in the new tests."""
+) -> SpecCheck | _AtHead:
+    """SPEC-83's findings: the suite at the head must fail, and only in the new tests.
+
+    The run's report names the spec's tests, kept for every later verify (`core.spec_tests`).
+    """
     suite = run_suite(ctx, "spec", set_up=set_up)
+    kept = [c.path for c in changes if c.path in set(files) and c.status != "D"]
+    seen = spec_tests_seen(suite.verdict.report, kept)
     found: list[str] = []
     if (broken := suite.environment) is not None:
         mine = blame_change(ctx, suite, start)
@@ -214,7 +247,7 @@ def _failing_at_head(
                 "the test command fails at the spec's head, but none of the spec writer's "
                 f"tests do: {listing(suite.verdict.failures)}"
             )
-    return found
+    return _AtHead(found, seen)
 
 
 def _passing_reverted(
@@ -255,21 +288,3 @@ def _passing_reverted(
                 f"so the stubs broke something:\n{reverted.test.tail[-1500:]}"
             )
     return found
-
-
-def spec_test_findings(checkout: Tree, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
-    """The spec writer's test files (start..spec_sha) the checkout's HEAD changed or deleted.
-
-    The implementer may not change them (IMPL-12); each finding names the file.
-    """
-    head = plain.head(checkout)
-    found: list[str] = []
-    for change in plain.changes(checkout, start, spec_sha):
-        if not matches_any(change.path, paths.tests):
-            continue
-        now = plain.blob(checkout, head, change.path)
-        if now == plain.blob(checkout, spec_sha, change.path):
-            continue
-        what = "deleted" if now is None else "changed"
-        found.append(f"{change.path}: the spec writer's test was {what}; put it back as it was")
-    return tuple(found)

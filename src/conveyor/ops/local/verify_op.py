@@ -10,6 +10,7 @@ from conveyor.core.redact import redact
 from conveyor.core.verify import VerifyResult
 from conveyor.git import Repo, rev_parse
 from conveyor.verify import verify
+from conveyor.verify.judges import Judging
 from conveyor.verify.run import SharedDirs
 
 TAIL_CHARS = 1500
@@ -27,6 +28,7 @@ def verify_head(
     tests_only: bool = False,
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
+    judging: Judging | None = None,
 ) -> VerifyResult:
     """Run verify at the checkout's HEAD against `base_ref` (e.g. `refs/remotes/origin/main`)."""
     return verify(
@@ -41,6 +43,7 @@ def verify_head(
         work_dir=work_dir,
         heartbeat=heartbeat,
         shared=shared,
+        judging=judging,
         git_dir=repo.git_dir,
     )
 
@@ -56,3 +59,17 @@ def failure_report(result: VerifyResult, secrets: Iterable[str]) -> tuple[str, .
         text = f"{line}\n\n```\n{tail}\n```" if tail else line
         lines.append(redact(text, secrets))
     return tuple(lines)
+
+
+# The judges' checks a person may accept at a checks-config stop (`verify.judges`).
+ACCEPTABLE = ("judges-config", "suppressions")
+
+
+def acceptable(result: VerifyResult) -> tuple[str, ...]:
+    """What a person may accept, when every failure is one of the judges' acceptable checks;
+    () when anything else fails too (that is fixed first)."""
+    if result.passed or not result.held:
+        return ()
+    failing = [c.name for c in result.commands if not c.ok]
+    failing += [c.name for c in result.checks if not c.ok]
+    return result.held if all(name in ACCEPTABLE for name in failing) else ()

@@ -21,6 +21,7 @@ from conveyor.core.state import Stage
 from conveyor.core.verify import Outcome
 from conveyor.job.boundary import command_env
 from conveyor.job.layout import JobPaths
+from conveyor.job.notify import Happened, run_notify
 from conveyor.ops.forge.close_out import finish_close_out, run_teardown
 from conveyor.ops.forge.context import OpContext
 from conveyor.ops.forge.stop import stop
@@ -128,12 +129,21 @@ def _terminate(fx: Effects, decision: Terminate) -> None:
 
 def _stop(fx: Effects, decision: StopIssue, now: datetime) -> None:
     try:
-        stop(fx.ops, decision.issue, decision.control, decision.reason, now=now)
+        done = stop(fx.ops, decision.issue, decision.control, decision.reason, now=now)
     except Exception as error:  # noqa: BLE001 - any forge failure is retried next tick
         fx.say(f"stop #{decision.issue} failed (retried next tick): {error}")
         fx.note("stop", ok=False)
         return
     fx.note("stop", ok=True)
+    job = fx.recorded.get(decision.issue)
+    stage = job.record.stage if job is not None else ""
+    happened = Happened(
+        "stopped", decision.issue, done.pr, decision.control.value, stage, decision.reason
+    )
+    problem = run_notify(fx.config, fx.environ, happened, cwd=fx.home)
+    fx.note("notify", ok=problem is None)
+    if problem is not None:
+        fx.say(problem)
 
 
 def _escalate(fx: Effects, decision: Escalate) -> None:

@@ -18,7 +18,7 @@ from conveyor.core.flows import has_code
 from conveyor.core.labels import stop_code_of
 from conveyor.core.pickup import IssueFacts, answered, pickup
 from conveyor.core.restart import restart_stage
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import FINAL, IssueState, Stage
 from conveyor.core.trust import Trust, same_login
 from conveyor.job.jobfile import RUNNING
 from conveyor.orchestrator.shell.executor import RecordedJob
@@ -27,7 +27,8 @@ from conveyor.orchestrator.snapshot import IssueView, JobRole, JobView, Lease, T
 
 _AFTER = re.compile(r"^After #(\d+) merges\.\s*$", re.MULTILINE)
 WAITING = frozenset({
-    "waiting-for-answer", "split", "merged", "untrusted", "state-too-new", "state-undecodable",
+    "waiting-for-answer", "split", "merged", "approved", "untrusted", "state-too-new",
+    "state-undecodable",
 })  # fmt: skip
 
 
@@ -91,8 +92,8 @@ def issue_view(
     stopped = stop_code_of(issue.labels) if decided.reason == "stopped" else None
     if decided.reason == "stopped" and stopped is None:
         waiting = "stopped (a stop label this version does not know)"
-    if waiting is None and stage is Stage.DONE:
-        waiting = "done"
+    if waiting is None and stage in FINAL:
+        waiting = stage.value
     afters = after_numbers(entry, trust.account)
     pending = [n for n in afters if n in open_numbers]
     stacked = state.stacked_on if state is not None else None
@@ -113,6 +114,11 @@ def issue_view(
         head=state.head_sha if state is not None else None,
         open_findings=len(state.open_blocking()) if state is not None else 0,
         code_flow=has_code(state.flows) if state is not None else True,
+        labels=issue.labels,
+        author=issue.author,
+        assignees=issue.assignees,
+        milestone=issue.milestone,
+        new=state is None and entry.state_problem is None,
     )
 
 

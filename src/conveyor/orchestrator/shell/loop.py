@@ -10,12 +10,10 @@ for them. `tick` does one pass and waits for the jobs it started.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 import signal
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -28,9 +26,9 @@ from typing import Protocol
 from conveyor.core.config import Config
 from conveyor.forge.connect import connect
 from conveyor.forge.retry import RetryPolicy
-from conveyor.job.layout import load_lane
-from conveyor.job.main import repo_home
+from conveyor.job.layout import load_lane, repo_home
 from conveyor.orchestrator.shell.carry_out import terminate_all
+from conveyor.orchestrator.shell.child_exits import child_exits
 from conveyor.orchestrator.shell.executor import Executor, JobHandle, LocalExecutor
 from conveyor.orchestrator.shell.snapshot_store import CACHE_FILE, SnapshotStore
 from conveyor.orchestrator.shell.status_file import note_operation
@@ -96,56 +94,6 @@ def catching(interrupts: Interrupts) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def _ignore(signum: int, frame: FrameType | None) -> None:
-    """SIGCHLD's handler while a nap listens: the wakeup fd is the point, not the call."""
-    del signum, frame
-
-
-class ChildExits:
-    """A pipe SIGCHLD writes a byte to (`signal.set_wakeup_fd`): readable once a child of
-    this process has exited since the last `drain`."""
-
-    def __init__(self, read: int) -> None:
-        self.fd = read
-
-    def drain(self) -> None:
-        """Empty the pipe (before looking at the jobs: an exit after that is heard)."""
-        with contextlib.suppress(BlockingIOError):
-            while os.read(self.fd, 512):
-                pass
-
-
-@contextmanager
-def child_exits() -> Iterator[ChildExits | None]:
-    """While the block runs, a signal (SIGCHLD: a child of ours exited) makes `fd` readable.
-
-    Only a nap listens, so the rest of the loop (its forge calls, git, SQLite) never sees
-    SIGCHLD interrupt a call. None off the main thread, or where a wakeup fd is already
-    set (an event loop's): there the caller polls.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield None
-        return
-    read, write = os.pipe()
-    os.set_blocking(read, False)
-    os.set_blocking(write, False)
-    try:
-        before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-        if before != -1:
-            signal.set_wakeup_fd(before)
-            yield None
-            return
-        handler = signal.signal(signal.SIGCHLD, _ignore)
-        try:
-            yield ChildExits(read)
-        finally:
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL if handler is None else handler)
-            signal.set_wakeup_fd(-1)
-    finally:
-        os.close(read)
-        os.close(write)
-
-
 ExecutorFactory = Callable[[Path, str], Executor]
 
 
@@ -163,7 +111,7 @@ def open_orchestrator(
     Jobs run as local processes unless `executor_for(home, lane)` gives another executor.
     `stop` (the loop's Ctrl-C count) cuts the forge client's retry waits short.
     """
-    home = repo_home(config, environ)
+    home = repo_home(config, environ, config_path.parent)
     lane = load_lane(home)
     retry = None if stop is None else RetryPolicy(stop=stop)
     forge = connect(config, environ, base_dir=config_path.parent, retry=retry)
@@ -202,10 +150,11 @@ def run_once(orc: Orchestrator, clock: Clock = utc_now) -> int:
     """
     result = tick(orc, clock())
     if result.poll_failed:
+        orc.log.write(clock(), f"poll failed: {result.poll_error}")
         return EXIT_FORGE
     if result.started:
         _wait_jobs(orc, list(result.started), float("inf"))
-        orc.cooling_down = True
+        orc.cooling_down, orc.cooling_reason = True, "one pass (`tick`): start nothing more"
         tick(orc, clock())
     return 0
 
@@ -284,6 +233,9 @@ def run_loop(
         if orc.cooling_down and result.live == 0:
             orc.log.write(clock(), "cooled down: no job running; orchestrator stopped")
             return 0 if interrupts.count == 0 else EXIT_INTERRUPTED
+        if result.poll_failed and until_idle:
+            orc.log.write(clock(), f"poll failed: {result.poll_error}; stopped (--until-idle)")
+            return EXIT_FORGE
         if until_idle and result.idle:
             if not confirming:
                 # An idle tick may rest on cached answers (a 304 list, comments
@@ -295,4 +247,10 @@ def run_loop(
             return 0
         confirming = False
         failed = failed + 1 if result.poll_failed else 0
-        _nap(orc, interrupts, _poll_wait(orc, failed), nap_wake, seen)
+        wait = _poll_wait(orc, failed)
+        if result.poll_failed:
+            backing = f", backing off: {failed} failed in a row" if failed > 1 else ""
+            orc.log.write(
+                clock(), f"poll failed: {result.poll_error}; next try in {wait:g} s{backing}"
+            )
+        _nap(orc, interrupts, wait, nap_wake, seen)

@@ -66,6 +66,7 @@ def _issue_json(issue: Issue) -> dict[str, Any]:
     data["created_at"] = issue.created_at.isoformat()
     data["updated_at"] = issue.updated_at.isoformat()
     data["labels"] = list(issue.labels)
+    data["assignees"] = list(issue.assignees)
     return data
 
 
@@ -106,6 +107,8 @@ def entry_from_json(text: str) -> CachedIssue:
         created_at=datetime.fromisoformat(raw["created_at"]),
         updated_at=datetime.fromisoformat(raw["updated_at"]),
         html_url=raw["html_url"],
+        assignees=tuple(raw.get("assignees", ())),
+        milestone=raw.get("milestone"),
     )
     try:
         state = None if data["state"] is None else IssueState.model_validate(data["state"])

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from conveyor.core.state import Stage, Stopped
+from conveyor.core.config_hint import config_flag
+from conveyor.core.state import FINAL, Stopped
 from conveyor.orchestrator.decisions import Decisions
 from conveyor.orchestrator.shell.executor import RecordedJob
 from conveyor.orchestrator.shell.ledger import CostLine
@@ -46,7 +46,7 @@ def note_operation(
 def resume_command(issue: int, config: Path | str | None, runner: str = "conveyor") -> str:
     """The command that resumes a stopped issue: it takes the stop label off through the
     forge client, so it is the same on GitHub and on the embedded forge."""
-    named = "" if config is None else f" --config {shlex.quote(str(config))}"
+    named = "" if config is None else config_flag(config, Path.home())
     return f"{runner} resume{named} --issue {issue}"
 
 
@@ -79,7 +79,7 @@ def _queue(snapshot: Snapshot, busy: set[int]) -> dict[str, list[int]]:
     queue: dict[str, list[int]] = {}
     for issue in sorted(snapshot.issues, key=lambda i: i.number):
         resting = issue.stopped is not None or issue.waiting is not None
-        if not resting and issue.number not in busy and issue.stage is not Stage.DONE:
+        if not resting and issue.number not in busy and issue.stage not in FINAL:
             queue.setdefault(issue.stage.value, []).append(issue.number)
     return queue
 

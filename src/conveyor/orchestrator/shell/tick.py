@@ -16,6 +16,7 @@ from typing import Protocol
 
 from conveyor.core.config import Config
 from conveyor.core.state import Stage, Stopped
+from conveyor.forge.contact import cause
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
 from conveyor.job.entry import shown_command
@@ -71,6 +72,7 @@ class Orchestrator:
     log: TickLog
     handles: dict[int, JobHandle] = field(default_factory=dict)
     cooling_down: bool = False
+    cooling_reason: str = "interrupted: start nothing new"
     money_paused: bool = False
     degraded: dict[str, int] = field(default_factory=dict)
     said_holds: dict[int, str] = field(default_factory=dict)
@@ -84,7 +86,8 @@ class Orchestrator:
 class TickResult:
     """What one tick did: the jobs it started, how many run now, and whether all was idle
     (nothing started or resumed, no job running, no CI wait pending); `poll_failed` when
-    the forge could not be read, so the tick did nothing."""
+    the forge could not be read, so the tick did nothing, and `poll_error` its cause as a
+    person reads it (`forge/contact.py`), which the caller logs with what it does next."""
 
     started: tuple[JobHandle, ...]
     live: int
@@ -92,6 +95,7 @@ class TickResult:
     plan: Plan | None = None
     snapshot: Snapshot | None = None
     poll_failed: bool = False
+    poll_error: str = ""
 
 
 def all_jobs(orc: Orchestrator) -> list[RecordedJob]:
@@ -200,11 +204,11 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     try:
         fresh = build_snapshot(orc.forge, orc.store, orc.config, now)
     except ForgeError as error:
-        orc.log.write(now, f"poll failed (next tick tries again): {error}")
         orc.degraded, alert = note_operation(orc.degraded, "poll", ok=False)
         if alert:
             orc.log.write(now, "error op=poll: failed 3 times in a row")
-        return TickResult((), len(orc.handles), idle=False, poll_failed=True)
+        why = cause(error, orc.config)
+        return TickResult((), len(orc.handles), idle=False, poll_failed=True, poll_error=why)
     closed = _closed(orc, fresh, was_open, now)
     _adopt(orc, recorded, now)
     with LedgerDb(orc.home / LEDGER_FILE, readonly=True) as ledger:
@@ -215,7 +219,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
         cache=orc.home / "cache.git",
     )  # fmt: skip
-    snapshot = replace(snapshot, closed_merged=closed)
+    snapshot = replace(snapshot, closed_merged=closed, cooling_reason=orc.cooling_reason)
     if orc.ci_reported or orc.feedback_prs:
         reported, feedback = frozenset(orc.ci_reported), frozenset(orc.feedback_prs)
         snapshot = replace(snapshot, ci_reported=reported, feedback_prs=feedback)

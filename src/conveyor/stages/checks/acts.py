@@ -73,6 +73,23 @@ def _to_review(run: Checks) -> End:
     return SavedAt(Stage.REVIEW, state)
 
 
+def _check_fixes(run: Checks) -> End:
+    """Out of fixes: when every failure is the judges' (check configuration, suppressions), a
+    stop of its own that a person lifts to accept exactly what it shows; else check-fixes."""
+    details = "\n".join(f"- {p}" for p in run.problems) + (f"\n\n{run.note}" if run.note else "")
+    verified = run.verified
+    if verified is not None and verified.held and verified.head_sha == run.head:
+        state = run.state.model_copy(update={"checks_shown": verified.held})
+        why = "the change alters what judges it and the check fixer did not undo it"
+        return Stopped(StopCode.CHECKS_CONFIG, why, state, f"{details}\n\n{verified.facts}")
+    return Stopped(
+        StopCode.CHECK_FIXES,
+        "the checks still fail after max_check_fixes fixes",
+        run.state,
+        details,
+    )
+
+
 TABLE: Table[Phase, Event, Checks] = Table(
     name="checks",
     start=Phase.START,
@@ -102,12 +119,7 @@ TABLE: Table[Phase, Event, Checks] = Table(
             run.state,
             _unrelated(run),
         ),
-        Phase.CHECK_FIXES: lambda run: Stopped(
-            StopCode.CHECK_FIXES,
-            "the checks still fail after max_check_fixes fixes",
-            run.state,
-            "\n".join(f"- {p}" for p in run.problems) + (f"\n\n{run.note}" if run.note else ""),
-        ),
+        Phase.CHECK_FIXES: _check_fixes,
         Phase.TOO_LARGE: lambda run: Stopped(
             StopCode.TOO_LARGE,
             "the check fixer handed off more than max_continuations times",

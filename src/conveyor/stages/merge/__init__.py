@@ -11,6 +11,7 @@ from conveyor.core.state import Stage
 from conveyor.stages.effects import Began, Checked, Done, Result
 from conveyor.stages.effects_merge import (
     BehindRead,
+    HandedOver,
     MergeTried,
     QueueRead,
     Rebased,
@@ -47,6 +48,11 @@ def _behind(run: Merge, why: Behind) -> tuple[Event, Merge]:
     return _NEXT[chosen], run
 
 
+def _landing_event(run: Merge) -> Event:
+    """A current, verified branch: merged here, or left for a person (`handover.merge`)."""
+    return Event.HAND_OVER if run.inputs.hand_over else Event.CURRENT
+
+
 def _guarded(run: Merge, checked: Checked) -> tuple[Event, Merge]:
     if not checked.ok:
         return Event.CHANGED, replace(run, note="\n".join(checked.findings))
@@ -56,7 +62,9 @@ def _guarded(run: Merge, checked: Checked) -> tuple[Event, Merge]:
         return Event.WIKI_ONLY, run
     if run.state.stacked_on is not None:
         return Event.STACKED, run
-    return (Event.PASSED if run.inputs.limits.merge_order else Event.IN_ORDER), run
+    # A person merges: no merge order to keep (they merge in whatever order they choose).
+    queue = run.inputs.limits.merge_order and not run.inputs.hand_over
+    return (Event.PASSED if queue else Event.IN_ORDER), run
 
 
 def _stack(run: Merge, read: StackRead) -> tuple[Event, Merge]:
@@ -98,7 +106,7 @@ def _retested(run: Merge, verified: Verified) -> tuple[Event, Merge]:
         # Restacked on a prerequisite still open: it waits for it again (MRG-11).
         note = f"stacked on #{stacked.issue}: restacked on its new head, waiting for it to merge"
         return Event.STACKED, replace(run, state=state, waiting_for=(stacked.issue,), note=note)
-    return Event.PASSED, replace(run, state=state)
+    return (Event.HAND_OVER if run.inputs.hand_over else Event.PASSED), replace(run, state=state)
 
 
 def _tried(run: Merge, tried: MergeTried) -> tuple[Event, Merge]:
@@ -127,7 +135,7 @@ def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
             note = "waiting in the merge order for " + ", ".join(f"#{n}" for n in ahead)
             return Event.QUEUED, replace(run, waiting_for=ahead, note=note)
         case BehindRead(behind=None):
-            return Event.CURRENT, run
+            return _landing_event(run), run
         case BehindRead(behind=why) if why is not None:
             return _behind(run, why)
     return _landing(run, result)
@@ -142,6 +150,8 @@ def _landing(run: Merge, result: Result) -> tuple[Event, Merge]:
             return _retested(run, result)
         case MergeTried():
             return _tried(run, result)
+        case HandedOver():
+            return Event.HANDED, run
         case WikiPublished(outcome="conflict", note=note):
             return Event.CONFLICT, replace(run, note=note)
         case WikiPublished():

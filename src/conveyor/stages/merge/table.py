@@ -22,10 +22,12 @@ class Phase(StrEnum):
     REBASE = "rebase-here"
     RETEST = "tests-only"
     MERGE = "merge"
+    HAND_OVER = "hand-over"
     PUBLISH = "publish-wiki"
     CLOSE_OUT = "close-out"
     FINISH_WIKI = "finish-wiki"
     MERGED = "merged"
+    HANDED_OVER = "handed-over"
     WAITING = "queued"
     TO_SYNC = "to-sync"
     BRANCH_CHANGED = "branch-changed"
@@ -51,6 +53,8 @@ class Event(StrEnum):
     CONFLICT = "conflict"
     FAILED = "failed"
     MERGED = "merged"
+    HAND_OVER = "hand-over"
+    HANDED = "handed"
     REFUSED = "refused"
     DONE = "done"
     WIKI_ONLY = "wiki-only"
@@ -59,6 +63,7 @@ class Event(StrEnum):
 
 ENDS = (
     Phase.MERGED,
+    Phase.HANDED_OVER,
     Phase.WAITING,
     Phase.TO_SYNC,
     Phase.BRANCH_CHANGED,
@@ -85,10 +90,11 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
     # merged, the branch is behind: restacked here (tests only) or back to sync (MRG-11).
     Phase.STACK: {Event.QUEUED: Phase.WAITING, **_BEHIND},
     Phase.QUEUE: {Event.IN_ORDER: Phase.BEHIND, Event.QUEUED: Phase.WAITING},
-    Phase.BEHIND: {Event.CURRENT: Phase.MERGE, **_BEHIND},
+    Phase.BEHIND: {Event.CURRENT: Phase.MERGE, Event.HAND_OVER: Phase.HAND_OVER, **_BEHIND},
     Phase.REBASE: {Event.CLEAN: Phase.RETEST, Event.CONFLICT: Phase.TO_SYNC},
     Phase.RETEST: {
         Event.PASSED: Phase.MERGE,
+        Event.HAND_OVER: Phase.HAND_OVER,
         Event.STACKED: Phase.WAITING,
         Event.FAILED: Phase.TO_SYNC,
     },
@@ -98,6 +104,8 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.REFUSED: Phase.REFUSED,
         **_BEHIND,
     },
+    # handover.merge = "person": the verified, current PR is left for a person to merge.
+    Phase.HAND_OVER: {Event.HANDED: Phase.HANDED_OVER},
     # MRG-16: once the PR merged, the wiki's commits are published, then the close-out.
     Phase.PUBLISH: {Event.DONE: Phase.CLOSE_OUT},
     Phase.CLOSE_OUT: {Event.DONE: Phase.MERGED},

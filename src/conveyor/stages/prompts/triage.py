@@ -24,7 +24,7 @@ Decide one of:
 - `split-suggested`: it is too big for one session. Give the reason in `reason` and notes
   as for ready; the spec writer will cut the split.
 - `reject`: the pipeline should not do it. Say why in `reason`.
-Set `summary` to one line.$spec_so_far$findings""")
+Set `summary` to one line.$oversize$spec_so_far$findings""")
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class TriageData:
     questions: int = 5
     spec_so_far: str | None = None
     findings: tuple[str, ...] = ()
+    oversize: str | None = None
 
 
 def render(data: TriageData) -> Prompt:
@@ -55,6 +56,12 @@ def render(data: TriageData) -> Prompt:
             issue=data.issue,
             issue_file=data.issue_file,
             questions=data.questions,
+            oversize=(
+                f"\n\nThis issue must be split before it is built: {data.oversize}. Answer"
+                " `split-suggested` (or `needs-info` or `reject`), never `ready`."
+                if data.oversize
+                else ""
+            ),
             spec_so_far=so_far,
             findings=earlier_findings(data.findings),
         ),

@@ -89,6 +89,7 @@ def _checked(run: Spec, checked: Checked) -> tuple[Event, Spec]:
         return Event.ENVIRONMENT, replace(run, note=checked.environment)
     if run.phase is Phase.CHECK_COMMITS and checked.ok:
         long = len(spec_text(run)) > run.inputs.limits.spec_limit_chars
+        run = replace(run, spec_tests=checked.spec_tests)
         return (Event.PASSED_LONG if long else Event.PASSED), run
     return _failed(run, "the spec writer's commits failed the commit check", checked.findings)
 

@@ -98,6 +98,7 @@ def _to_implement(run: Spec) -> End:
             "spec_file": run.inputs.spec_file if long else None,
             "interfaces": interfaces_json(reply),
             "no_tests_reason": reply.no_tests_reason,
+            "spec_tests": run.spec_tests,
             "pr": run.pr,
             "head_sha": run.spec_sha,
             "implemented": False,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from conveyor.core.replies import SpecReply
+from conveyor.core.spec_tests import SpecTests
 from conveyor.core.state import IssueState, Stage
 from conveyor.stages.step import Inputs
 
@@ -128,6 +129,7 @@ class Spec:
     note: str = ""
     pr: int | None = None
     spec_sha: str | None = None
+    spec_tests: SpecTests | None = None
 
     @property
     def continuation(self) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conveyor.core.findings import CODE_LENSES
 from conveyor.core.replies import SPEC_END
 
 TEST = (
@@ -29,7 +30,7 @@ RESOLVE = (
     "GIT_EDITOR=true git rebase --continue || GIT_EDITOR=true git rebase --skip; n=$((n+1)); "
     'done; test ! -d "$(git rev-parse --git-path rebase-merge)"'
 )
-LENSES = ("correctness", "tests", "scope")
+LENSES = CODE_LENSES
 
 
 def done_module(tag: str) -> str:

@@ -12,7 +12,8 @@ import threading
 
 import pytest
 
-from conveyor.orchestrator.shell.loop import Sleep, child_exits
+from conveyor.orchestrator.shell.child_exits import child_exits
+from conveyor.orchestrator.shell.loop import Sleep
 
 
 def test_a_childs_exit_ends_the_nap_early() -> None:

@@ -1,0 +1,77 @@
+"""Running a judge with the judges' configuration: a worktree at the head with it put back.
+
+`put` maps each path to the text the judges' tree has there (None: no such file). Lint and
+typecheck run after the tree's setup; the suite runs as verify's own (`verify.suites`). The
+runs are logged `judges setup`, `judges lint`, `judges typecheck`, `judges test`. Verify
+runs them one at a time, after the checkout's commands and fails-before-fix are done.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from conveyor.core.verify import CommandResult
+from conveyor.git import plain
+from conveyor.git.plain import Tree
+from conveyor.verify import setup_step
+from conveyor.verify.context import Context
+from conveyor.verify.suites import Suite, in_worktree
+
+LABEL = "judges"
+_T = TypeVar("_T")
+
+
+def _write(tree: Tree, put: Mapping[str, str | None]) -> None:
+    for path, text in put.items():
+        target = tree.work / path
+        if text is None:
+            target.unlink(missing_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def suite_with_judges(ctx: Context, head: str, put: Mapping[str, str | None]) -> Suite:
+    """Setup and the test command at `head` with `put` written over it."""
+    return in_worktree(ctx, head, LABEL, lambda tree: _write(tree, put))
+
+
+def checks_with_judges(
+    ctx: Context, head: str, put: Mapping[str, str | None], names: Sequence[str]
+) -> tuple[CommandResult, ...]:
+    """Setup, then each of `names` (`lint`, `typecheck`) at `head` with `put` written over it."""
+    commands: dict[str, str | None] = {
+        "lint": ctx.commands.lint,
+        "typecheck": ctx.commands.typecheck,
+    }
+    return _in_tree(ctx, head, put, lambda tree: _run(ctx, tree, commands, names))
+
+
+def _run(
+    ctx: Context, tree: Tree, commands: Mapping[str, str | None], names: Sequence[str]
+) -> tuple[CommandResult, ...]:
+    wanted = [(n, commands[n]) for n in names if commands.get(n)]
+    if not wanted:
+        return ()
+    prepared = setup_step.prepare(ctx, f"{LABEL} setup", tree, wanted[0][1] or "")
+    if not prepared.result.ok:
+        return (prepared.result,)
+    return tuple(ctx.run(f"{LABEL} {name}", command, tree.work) for name, command in wanted)
+
+
+def _in_tree(
+    ctx: Context, head: str, put: Mapping[str, str | None], work: Callable[[Tree], _T]
+) -> _T:
+    holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{LABEL}-", dir=ctx.work_dir))
+    where = holder / "tree"
+    try:
+        tree = plain.add_worktree(ctx.tree, where, head)
+        _write(tree, put)
+        return work(tree)
+    finally:
+        plain.remove_worktree(ctx.tree, where)
+        shutil.rmtree(holder, ignore_errors=True)
