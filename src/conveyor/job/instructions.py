@@ -4,9 +4,9 @@ At the start of a job whose sessions read the practices (the spec writer, the im
 the review, the fixers), the instruction files that apply (`core/instructions.py`) are read
 from the base branch as the job fetched it, never from the issue branch an agent writes,
 and copied into the job folder, which sessions may read and not write; prompts name the
-copies. Git runs with no configuration (`git/plain.py`): nothing in the checkout's `.git`
-is believed. The job records which files it applied in `job.json` and as an
-`instructions` event.
+copies. Git runs with no configuration (`git/plain.py`) and reads through the job's keep:
+nothing in the checkout's own `.git` (the agent's) is believed, its refs included. The job
+records which files it applied in `job.json` and as an `instructions` event.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def take_instructions(ctx: JobContext) -> tuple[str, ...]:
     """Copy the instructions that apply into the job folder; how prompts name each copy."""
     if ctx.what.stage not in READERS_OF_PRACTICES:
         return ()
-    checkout = ctx.where.checkout
+    checkout = plain.Tree.of(ctx.where.checkout, ctx.where.git.git_dir)
     base = plain.git(
         checkout, "rev-parse", "--verify", f"refs/remotes/origin/{ctx.what.base}^{{commit}}"
     )
@@ -55,7 +55,7 @@ def take_instructions(ctx: JobContext) -> tuple[str, ...]:
     return tuple(_shown(folder, item, ctx.what.base) for item in chosen)
 
 
-def _text(checkout: Path, sha: str, path: str) -> str:
+def _text(checkout: plain.Tree, sha: str, path: str) -> str:
     data = plain.blob(checkout, sha, path) or b""
     text = data[:MAX_BYTES].decode("utf-8", errors="replace")
     if len(data) > MAX_BYTES:
@@ -64,7 +64,7 @@ def _text(checkout: Path, sha: str, path: str) -> str:
     return text
 
 
-def _changed(checkout: Path, base_sha: str) -> tuple[str, ...]:
+def _changed(checkout: plain.Tree, base_sha: str) -> tuple[str, ...]:
     """The paths the branch changes since it left the base (what a reader judges)."""
     head = plain.head(checkout)
     return tuple(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, plain, run_git
+from conveyor.git.agent_repo import changed, harvest
 from conveyor.ops.forge.held_work import held_work
 from conveyor.ops.forge.job_parts import (
     BranchHeld,
@@ -64,6 +65,7 @@ def verify_context(what: JobSubject, where: JobPlace, who: JobHands, pulse: JobP
     """Commands run in the checkout with the sessions' environment, logs in the job folder."""
     return Context(
         checkout=where.checkout,
+        git_dir=where.git.git_dir,
         commands=what.config.commands,
         env=who.command_env,
         logs_dir=where.job_dir / "logs",
@@ -117,10 +119,12 @@ def scope_check(
     *,
     reply: SpecReply,
 ) -> list[str]:
-    """The git-only part of the commit check, for the in-session quick check (SPEC-62)."""
+    """The git-only part of the commit check, for the in-session quick check (SPEC-62): on
+    what the session has committed so far, taken into the keep first."""
     check = verify_context(what, where, who, pulse)
-    head = plain.head(where.checkout)
-    changes = plain.changes(where.checkout, start, head)
+    harvest(where.git)
+    head = plain.head(where.tree)
+    changes = plain.changes(where.tree, start, head)
     interfaces = tuple(reply.interfaces)
     own = spec_own(check, what.config.judges, start, head, changes).config
     paths = what.config.paths
@@ -171,7 +175,7 @@ def reset_branch(
     wiki_reset = reset_wiki(where.wiki, effect.wiki_sha)
     if wiki_reset is not None and not wiki_reset.ok:
         return PushRefused(f"reset of the wiki's branch refused: {wiki_reset.error}")
-    run_git(["reset", "--hard", effect.to_sha], cwd=where.checkout, env=where.git.env)
+    changed(where.git, "reset", "--quiet", "--hard", effect.to_sha)
     refused = None
     if remote is None:
         return Done()
@@ -208,7 +212,7 @@ def open_draft(
 
 def check_spec_tests(what: JobSubject, where: JobPlace, effect: CheckSpecTests) -> Checked:
     """The spec writer's test files are exactly as it left them (IMPL-12)."""
-    found = spec_test_findings(where.checkout, what.config.paths, effect.start_sha, effect.spec_sha)
+    found = spec_test_findings(where.tree, what.config.paths, effect.start_sha, effect.spec_sha)
     return Checked(not found, found)
 
 
@@ -222,7 +226,7 @@ def push_branch(
     effect: PushBranch,
 ) -> Pushed | PushRefused:
     """Push the implementation unless it changed nothing since the spec (PR-6)."""
-    head = plain.head(where.checkout)
+    head = plain.head(where.tree)
     new = _names(where, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
     changed = _names(where, f"{measure_from(where.git, what.base, state)}...{head}")
     if new:

@@ -20,6 +20,7 @@ from conveyor.core.config import Config
 from conveyor.core.stacking import BRANCH_PREFIX
 from conveyor.core.state import Stage
 from conveyor.forge.protocol import Forge
+from conveyor.git.plain import Tree
 from conveyor.git.runner import Repo
 from conveyor.ops.forge.context import OpContext
 from conveyor.ops.local.job_push import HeadsSeen, Pusher
@@ -99,6 +100,11 @@ class JobPlace:
     wiki: WikiCheckout | None = None
     # The box the job's commands run in, and their base plan (`job.box_plans`).
     boxing: Boxing | None = None
+
+    @property
+    def tree(self) -> Tree:
+        """The checkout as Conveyor's git reads it: through its keep."""
+        return Tree(self.checkout, self.git.git_dir)
 
 
 @dataclass(frozen=True)
