@@ -25,6 +25,7 @@ from conveyor.core.config_handover import Handover, Notify
 from conveyor.core.config_intake import Intake
 from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
+from conveyor.core.config_reviews import PrReviews, ReviewSettings
 from conveyor.core.config_sandbox import Sandbox
 from conveyor.core.config_terms import (
     AgentName,
@@ -54,6 +55,8 @@ __all__ = [
     "Notify",
     "Paths",
     "PositiveInt",
+    "PrReviews",
+    "ReviewSettings",
     "Role",
     "Sandbox",
     "StageName",
@@ -179,6 +182,8 @@ class Config(Strict):
     intake: Intake = Intake()
     handover: Handover = Handover()
     notify: Notify = Notify()
+    review: ReviewSettings = ReviewSettings()
+    pr_reviews: PrReviews = PrReviews()
 
     @field_validator("repo")
     @classmethod

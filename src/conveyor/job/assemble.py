@@ -225,10 +225,16 @@ def _context(
 
 def _boxing(started: Started) -> Boxing:
     """The job's box and its commands' base plan."""
-    config, paths = started.config, started.paths
-    hidden = hidden_paths(config, started.config_dir, started.environ, paths.home)
-    plan = make_folders(base_plan(config, paths.job_dir, paths.checkout, hidden, started.environ))
-    return command_boxing(job_box(config), config, plan, started.environ)
+    return boxing_of(started.config, started.config_dir, started.environ, started.paths)
+
+
+def boxing_of(
+    config: Config, config_dir: Path, environ: Mapping[str, str], paths: JobPaths
+) -> Boxing:
+    """A job's box and its commands' base plan (a stage job's, a PR review's)."""
+    hidden = hidden_paths(config, config_dir, environ, paths.home)
+    plan = make_folders(base_plan(config, paths.job_dir, paths.checkout, hidden, environ))
+    return command_boxing(job_box(config), config, plan, environ)
 
 
 def _token(started: Started) -> str | None:

@@ -49,7 +49,7 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
     return SessionSpec(
         role=effect.role,
         backend=backend,
-        model=choice.model,
+        model=effect.model or choice.model,
         fallback_model=choice.fallback_model,
         system_prompt=effect.system_prompt,
         task=effect.task,

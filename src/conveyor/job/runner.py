@@ -82,6 +82,7 @@ def build_inputs(ctx: JobContext) -> Inputs:
         wiki_head=ctx.where.wiki.start_sha if ctx.where.wiki else None,
         oversize=oversize,
         hand_over=ctx.what.config.handover.by_person,
+        review=ctx.what.config.review,
     )
 
 

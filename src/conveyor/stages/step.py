@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
 from conveyor.core.budget import keep_spent, launch_tokens, record_usage, refund_at
-from conveyor.core.config import Budgets, Commands, Limits, Paths, Role
+from conveyor.core.config import Budgets, Commands, Limits, Paths, ReviewSettings, Role
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages.effects import Checked, Effect, PrSettled, SessionEnded
@@ -141,6 +141,7 @@ class Inputs:
     withheld: int = 0
     wiki_dir: str | None = None
     wiki_head: str | None = None
+    review: ReviewSettings = field(default_factory=ReviewSettings)  # sized review, lens models
     oversize: str | None = None
     hand_over: bool = False
 
