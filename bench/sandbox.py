@@ -60,7 +60,8 @@ from conveyor.emulator.app.server import ForgeServer  # noqa: E402
 from conveyor.job.timeline_read import issues_with_jobs, read_timeline  # noqa: E402
 from conveyor.sandbox import Box, BoxPlan, select_box  # noqa: E402
 from conveyor.sandbox.allowlist import Allowlist  # noqa: E402
-from conveyor.sandbox.proxy import NetworkProxy, bridge_argv  # noqa: E402
+from conveyor.sandbox.proxy import NetworkProxy, bridge_argv, bridge_file  # noqa: E402
+from conveyor.sandbox.tools import find_tools  # noqa: E402
 from conveyor.testing.world import World  # noqa: E402
 from conveyor.verify.commands import run_command  # noqa: E402
 
@@ -85,13 +86,15 @@ def _plan(root: Path, *, session: bool) -> BoxPlan:
         folder.mkdir(parents=True, exist_ok=True)
     (config / "token").write_text("not a real token\n")
     writable = (checkout, sessions) if session else (checkout, job / "logs")
-    return BoxPlan(
+    strict = (home, config, config / "token")
+    plan = BoxPlan(
         cwd=checkout,
         home=sessions / "home" if session else job / "home",
         tmp=job / "tmp",
         writable=writable,
-        hidden=(home, config, config / "token", Path(os.environ.get("HOME", "/root"))),
+        hidden=(*strict, Path(os.environ.get("HOME", "/root"))),
     )
+    return plan.with_given(*find_tools(os.environ, strict).given)  # the owner's tools, as a job's
 
 
 def _median_ms(run: Callable[[], None]) -> float:
@@ -152,6 +155,7 @@ def proxied_session_cost(box: Box, plan: BoxPlan) -> dict[str, float]:
     def boxed() -> None:
         with NetworkProxy(allow) as proxy:
             proxied = replace(plan, sockets=(proxy.folder,), network="proxy")
+            proxied = proxied.with_readable(Path(bridge_file()).parent)  # as a session's
             wrapped = box.wrap(bridge_argv(proxy, argv), proxied)
             subprocess.run(wrapped, check=True, cwd=plan.cwd, capture_output=True)
 

@@ -12,6 +12,7 @@ conveyor config with a token, `.npmrc`, cargo's token) must never show in a box.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,3 +139,19 @@ def _secret(path: Path) -> Path:
     path.write_text(f"secret-of-{path.name}\n")
     os.chmod(path, 0o600)  # noqa: PTH101 - as the owner keeps it
     return path
+
+
+def install_real_node(machine: FakeMachine) -> None:
+    """Make nvm's node this machine's real one, laid out as nvm installs it: `bin/node`, and
+    `bin/npm` a link to npm's script in `lib/node_modules` (here links to the system's)."""
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    assert node is not None, "the machine has node"
+    assert npm is not None, "the machine has npm"
+    (machine.node_bin / "node").unlink()
+    (machine.node_bin / "node").symlink_to(Path(node).resolve())
+    package = Path(npm).resolve().parent.parent  # …/node_modules/npm
+    modules = machine.node_bin.parent / "lib" / "node_modules"
+    modules.mkdir(parents=True)
+    (modules / "npm").symlink_to(package)
+    (machine.node_bin / "npm").symlink_to(modules / "npm" / "bin" / "npm-cli.js")

@@ -20,12 +20,13 @@ from conveyor.agents.launch import resolve_choice
 from conveyor.core.backends import facts_of
 from conveyor.core.config import Config, Role
 from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
+from conveyor.core.labels import all_labels
 from conveyor.core.trust import same_login
 from conveyor.forge.connect import read_token
 from conveyor.forge.contact import cause
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
-from conveyor.ops.forge.labels import wanted_labels
+from conveyor.ops.forge.labels import intake_specs, spec_of
 
 WRITE = frozenset({"admin", "maintain", "write"})
 MISSING = 127  # the shell's code for a command that is not there
@@ -107,18 +108,26 @@ def _label_names(config: Config, environ: Mapping[str, str], base_dir: Path) -> 
 def check_labels(
     forge: Forge, config: Config, environ: Mapping[str, str], base_dir: Path, *, fix: bool
 ) -> Check:
-    """Every pipeline label exists (created with `--fix`)."""
-    wanted = wanted_labels(config.intake)
+    """Every pipeline label and the intake filter's labels exist (created with `--fix`, which
+    also makes the priority and size labels people set; their absence fails nothing)."""
+    extra = intake_specs(config.intake)
+    required = {name.casefold() for name in config.intake.labels}
+    wanted = [spec_of(label) for label in all_labels()]
+    wanted += [spec for spec in extra if spec.name.casefold() in required]
+    optional = [spec for spec in extra if spec.name.casefold() not in required]
     if fix:
-        forge.ensure_labels(wanted)
-        return Check("labels", True, f"{len(wanted)} labels exist (missing ones created)")
+        forge.ensure_labels([*wanted, *optional])
+        made = len(wanted) + len(optional)
+        return Check("labels", True, f"{made} labels exist (missing ones created)")
     if config.account.app is not None:
         return Check("labels", True, "not listed with a GitHub App; run with --fix to create")
     have = _label_names(config, environ, base_dir)
     missing = [spec.name for spec in wanted if spec.name.lower() not in have]
     if missing:
         return Check("labels", False, f"missing {', '.join(missing)} (run with --fix)")
-    return Check("labels", True, f"all {len(wanted)} labels exist")
+    absent = [spec.name for spec in optional if spec.name.lower() not in have]
+    later = f"; --fix also makes {', '.join(absent)}" if absent else ""
+    return Check("labels", True, f"all {len(wanted)} labels exist{later}")
 
 
 def check_tools(config: Config, probe: Probe = run_probe) -> list[Check]:

@@ -34,8 +34,16 @@ def doctor(
             "tools against its ecosystems.",
         ),
     ] = None,
+    box_trial: Annotated[
+        bool,
+        typer.Option(
+            "--box-trial/--no-box-trial",
+            help="Run setup, then the test command, in the job's box on the base branch.",
+        ),
+    ] = True,
 ) -> None:
-    """Check the config, the account and its rights, labels, tools, the base branch, the issues."""
+    """Check the config, the account and its rights, labels, tools, the base branch, the issues,
+    and that setup and the tests run in the job's box on the base branch."""
     import httpx
 
     from conveyor.cli import doctor_checks as checks  # lazy: githubkit is slow to import
@@ -72,6 +80,10 @@ def doctor(
             found.append(checks.check_labels(forge, loaded, os.environ, path.parent, fix=fix))
             found.append(checks.check_base(forge, loaded))
             found.append(checks.check_open_issues(forge, loaded))
+            if box_trial:
+                from conveyor.cli.doctor_box import check_box_trial
+
+                found += check_box_trial(forge, loaded, os.environ, path.parent)
     except ForgeError as exc:
         found.append(checks.Check("forge", False, cause(exc, loaded)))
     except (CredentialsError, OSError) as exc:

@@ -55,13 +55,25 @@ def serve(
             " (default: DATA/conveyor/home, where the demo keeps it, when it exists)."
         ),
     ] = None,
+    ci_network: Annotated[
+        str,
+        typer.Option(
+            help="The CI's network for repositories that name none: `none`, `registries`"
+            " (what the CI command's tools would reach) or hosts, comma-separated.",
+        ),
+    ] = "none",
 ) -> None:
     """Serve the forge's API and its pages; prints the URL once listening."""
     from conveyor.emulator.app.asgi import recalled_port
     from conveyor.emulator.app.asgi import serve as run_server
+    from conveyor.emulator.model.ci_network import parse_ci_network
     from conveyor.job.transcripts import home_transcripts
     from conveyor.orchestrator.shell.pipeline_files import PipelineFiles
 
+    try:
+        network = parse_ci_network(ci_network)
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
     recalled = recalled_port(data) if port is None else None
     chosen = port if port is not None else (recalled or 0)
     demo_home = data / "conveyor" / "home"
@@ -83,6 +95,7 @@ def serve(
             on_ready=ready,
             pipeline=None if pipeline is None else PipelineFiles(pipeline),
             transcripts=None if pipeline is None else home_transcripts(pipeline),
+            ci_network=network,
         )
     except OSError as exc:
         why = exc.strerror or str(exc)
@@ -157,6 +170,13 @@ def create_repo(
     at: Annotated[str | None, typer.Option(help="Import the history up to this commit.")] = None,
     default_branch: Annotated[str | None, typer.Option(help="The default branch's name.")] = None,
     ci: Annotated[str | None, typer.Option(help="CI command run on every PR head.")] = None,
+    ci_network: Annotated[
+        str | None,
+        typer.Option(
+            help="Its CI's network: `none`, `registries` (what the CI command's tools would"
+            " reach) or hosts, comma-separated (default: the server's).",
+        ),
+    ] = None,
     wiki: Annotated[
         bool, typer.Option(help="Create the wiki too, with its first page (Home.md).")
     ] = False,
@@ -187,6 +207,7 @@ def create_repo(
             wiki=wiki or wiki_from is not None,
             wiki_src=wiki_from,
             one_commit=one_commit,
+            ci_network=ci_network,
         )
     except (AdminError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc

@@ -25,7 +25,9 @@ from conveyor.core.config_handover import Handover, Notify
 from conveyor.core.config_intake import Intake
 from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
+from conveyor.core.config_reviews import PrReviews, ReviewSettings
 from conveyor.core.config_sandbox import Sandbox
+from conveyor.core.config_sessions import Sessions
 from conveyor.core.config_terms import (
     AgentName,
     PositiveInt,
@@ -54,6 +56,8 @@ __all__ = [
     "Notify",
     "Paths",
     "PositiveInt",
+    "PrReviews",
+    "ReviewSettings",
     "Role",
     "Sandbox",
     "StageName",
@@ -196,6 +200,9 @@ class Config(Strict):
     intake: Intake = Intake()
     handover: Handover = Handover()
     notify: Notify = Notify()
+    review: ReviewSettings = ReviewSettings()
+    pr_reviews: PrReviews = PrReviews()
+    sessions: Sessions = Sessions()
 
     @field_validator("repo")
     @classmethod

@@ -35,7 +35,17 @@ class Role(StrEnum):
 
 PositiveInt = Annotated[int, Field(ge=0)]
 StageName = Literal[
-    "triage", "spec", "implement", "review", "fix", "sync", "checks", "accept", "security", "merge"
+    "triage",
+    "spec",
+    "implement",
+    "review",
+    "fix",
+    "sync",
+    "checks",
+    "accept",
+    "security",
+    "merge",
+    "pr-review",
 ]
 # A backend of `core.backends`, or the scripted agent (`backends.SCRIPTED`).
 AgentName = Literal[BackendName, "scripted"]

@@ -92,6 +92,11 @@ def _same_claim(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) / smaller >= SAME_CLAIM
 
 
+def same_claim(a: str, b: str) -> bool:
+    """Whether two claims say the same thing (the judge's word overlap)."""
+    return _same_claim(_words(a), _words(b))
+
+
 def _groups(spotted: Sequence[Spotted]) -> list[list[int]]:
     """Indexes of `spotted` in groups of the same finding (closed over chains)."""
     parent = list(range(len(spotted)))

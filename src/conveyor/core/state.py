@@ -40,6 +40,8 @@ class Stage(StrEnum):
     DONE = "done"
     # Verified, accepted and security-reviewed, left for a person to merge (handover.merge).
     APPROVED = "approved"
+    # Not an issue's stage: a review of a person's PR, a job under the PR's number.
+    PR_REVIEW = "pr-review"
 
 
 # The stages an issue ends at: merged (done), or handed to a person to merge (approved).

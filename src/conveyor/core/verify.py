@@ -25,7 +25,8 @@ class CommandResult:
     A skipped command has no exit code and no log; `reason` says why it was skipped
     (or, for a failure that is not the command's exit status, what went wrong).
     `command` is the shell command as it ran; `outcomes`, for a test run, where its
-    outcomes were read (its JUnit report, or its output).
+    outcomes were read (its JUnit report, or its output). `box` says what the box hid or
+    blocked that explains a failure, each with the config line that fixes it.
     """
 
     name: str
@@ -37,6 +38,7 @@ class CommandResult:
     reason: str = ""
     command: str = ""
     outcomes: str = ""
+    box: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -54,7 +56,9 @@ def environment_note(run: CommandResult, tail_chars: int = 1500) -> str:
     head = f"`{run.command}`" if run.command else run.name
     why = f": {run.reason}" if run.reason else ""
     tail = run.tail[-tail_chars:].strip()
-    return f"{run.name} ({head}){why}" + (f"\n\n```\n{tail}\n```" if tail else "")
+    box = "".join(f"\n- {line}" for line in run.box)
+    box = f"\n\nThe box explains it:{box}" if box else ""
+    return f"{run.name} ({head}){why}{box}" + (f"\n\n```\n{tail}\n```" if tail else "")
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,13 @@ from conveyor.job.box_plans import (
     job_box,
     job_caches,
     job_tools,
+    setup_hosts,
 )
 from conveyor.job.roles import JobRole, agent_role_of, role_of
 from conveyor.job.session_boundary import session_box_entry
 from conveyor.sandbox import BoxUnavailable
 from conveyor.sandbox.describe import describe
+from conveyor.sandbox.registry_config import registry_vars
 from conveyor.verify.boxing import Opening, command_plan
 from conveyor.verify.reports import report_path
 
@@ -41,11 +43,8 @@ def session_role(role: JobRole) -> SessionRole:
     return SessionRole.WRITER if role is JobRole.WRITER else SessionRole.READER
 
 
-PIP_SETTINGS = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_TRUSTED_HOST")
-
-
 def cache_vars(environ: Mapping[str, str], cache_dir: Path) -> dict[str, str]:
-    """A persistent cache home for commands, and the user's pip configuration.
+    """A persistent cache home for commands, and the user's pip configuration file.
 
     Set-up commands then reuse downloads across jobs (pip, npm, yarn, Go's modules: the
     ecosystems' shared caches, `core.ecosystems`, and tools that follow XDG_CACHE_HOME)
@@ -53,7 +52,6 @@ def cache_vars(environ: Mapping[str, str], cache_dir: Path) -> dict[str, str]:
     """
     out = {"XDG_CACHE_HOME": str(cache_dir), "PIP_CACHE_DIR": str(cache_dir / "pip")}
     out |= {c.var: str(cache_dir / c.folder) for c in caches() if not c.own}
-    out |= {name: environ[name] for name in PIP_SETTINGS if name in environ}
     home = Path(environ.get("HOME", "/nonexistent"))
     config_home = Path(environ.get("XDG_CONFIG_HOME", str(home / ".config")))
     candidates = [environ.get("PIP_CONFIG_FILE"), config_home / "pip" / "pip.conf"]
@@ -74,8 +72,10 @@ def command_env(
 ) -> dict[str, str]:
     """The allowlisted environment of commands running agent-written code (no token).
 
-    With `commands.shared_cache` (the default) and a `cache_dir`, commands also
-    get a persistent cache home and the user's pip configuration (`cache_vars`).
+    With `commands.shared_cache` (the default) commands get the registries the owner's
+    tools are set up for (`registry_vars`: pip's, uv's, npm's, Go's, as outside the box),
+    and with a `cache_dir` a persistent cache home and the user's pip configuration file
+    (`cache_vars`); without it, only the job's empty HOME.
     """
     env = build_env(
         environ,
@@ -86,11 +86,13 @@ def command_env(
         passthrough=config.passthrough_env,
         token_env=token_env_names(config),
     )
-    if config.commands.shared_cache and cache_dir is not None:
-        env |= cache_vars(environ, cache_dir)
-        # Caches the tests write (Go's build cache) stay in the command's own HOME: the shared
-        # cache home is read-only to them.
-        env |= {c.var: str(home / c.folder) for c in caches() if c.own}
+    if config.commands.shared_cache:
+        env |= registry_vars(environ)
+        if cache_dir is not None:
+            env |= cache_vars(environ, cache_dir)
+            # Caches the tests write (Go's build cache) stay in the command's own HOME: the
+            # shared cache home is read-only to them.
+            env |= {c.var: str(home / c.folder) for c in caches() if c.own}
     return env
 
 
@@ -155,7 +157,8 @@ def sandbox_entry(
     """What the job's box enforces for its commands, drawn from the plans the job uses.
 
     `commands` is a test, lint or typecheck run in the checkout; `setup` a setup run
-    (the caches writable, the network `[sandbox] setup_network` allows, named in `allow`).
+    (the caches writable, the registries it may reach named in `allow`: the ones `[sandbox]
+    setup_network` names, else its tools' own, each with why in `allow_why`).
     Each path given back says why; `not_given` lists what a command named, or the config
     asked for, that no box may see (a script in the config folder, a cache holding a
     home), and why.
@@ -184,7 +187,9 @@ def sandbox_entry(
             describe(box, command_plan(boxing, opening, env, create=False))
         )
         if setup and box.confined and boxing.setup_network == "proxy":
-            entry["allow"] = sorted(boxing.setup_hosts)  # the registries `setup_network` names
+            entry["allow"] = sorted(boxing.setup_hosts)
+            hosts = setup_hosts(config, environ, None)
+            entry["allow_why"] = {r.host: r.why for r in hosts}
         drawn[name] = entry
     refused = job_tools(config, hidden, environ, checkout).refused
     refused += job_caches(config, hidden, environ).refused

@@ -5,7 +5,10 @@ config's folder, the token and App key files, the owner's real home and the host
 the environment names; the box shows none of them (it binds only what it gives).
 Given back read-only: the owner's tools, resolved to their install roots, Conveyor's own
 interpreter, the paths the commands name outside the checkout and `[sandbox] readable`
-(`sandbox/tools.py`); writable besides the job's own folders: `[sandbox] caches`.
+(`sandbox/tools.py`), and the job's keeps (the agent's repository borrows their objects,
+and a temporary worktree's git folder lies in one); writable besides the job's own
+folders: `[sandbox] caches`. `git_boxer` runs the git Conveyor must run in the agent's
+own repository in the same box.
 """
 
 from __future__ import annotations
@@ -15,10 +18,16 @@ from pathlib import Path
 
 from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
+from conveyor.git.runner import Boxer
 from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.sandbox.plan import Given
+from conveyor.sandbox.registries import Registry, setup_registries
 from conveyor.sandbox.sockets import named_sockets
 from conveyor.sandbox.tools import Tools, check_caches, find_tools
-from conveyor.verify.boxing import Boxing
+from conveyor.verify.boxing import Boxing, Opening, wrapped
+
+# The keeps of a job's checkouts (`repo.git` beside `repo/`, the wiki's), in its folder.
+KEEPS = ("repo.git", "wiki.git")
 
 
 def _config_file(text: str, config_dir: Path) -> Path:
@@ -97,7 +106,11 @@ def base_plan(
         hidden=hidden,
         writable=(*(c.path for c in caches), *((Path(shared),) if shared else ())),
     )
-    return plan.with_given(*job_tools(config, hidden, environ, checkout).given)
+    keeps = [
+        Given(job_dir / k, "a keep of the job's: the agent's repository borrows its objects")
+        for k in KEEPS
+    ]
+    return plan.with_given(*job_tools(config, hidden, environ, checkout).given, *keeps)
 
 
 def make_folders(plan: BoxPlan) -> BoxPlan:
@@ -112,11 +125,39 @@ def job_box(config: Config) -> Box:
     return select_box(config.sandbox.mode)
 
 
-def command_boxing(box: Box, config: Config, plan: BoxPlan) -> Boxing:
-    """The boxing of a job's commands: setup reaches exactly the hosts `[sandbox]
-    setup_network` names, through the allowlisting proxy; no other command has a network."""
-    hosts = config.sandbox.setup_network or ()
-    return Boxing(box, plan, "proxy" if hosts else "none", setup_hosts=hosts)
+def command_boxing(
+    box: Box, config: Config, plan: BoxPlan, environ: Mapping[str, str] | None = None
+) -> Boxing:
+    """The boxing of a job's commands: setup goes through the allowlisting proxy, which lets
+    through exactly the hosts `setup_hosts` says (none: nothing, but each host setup tried
+    is named when it fails); no other command has a network."""
+    owner = tuple((k, environ[k]) for k in ("HOME", "PATH") if environ and k in environ)
+    hosts = tuple(r.host for r in setup_hosts(config, environ or {}, plan.cwd))
+    return Boxing(box, plan, "proxy", setup_hosts=hosts, owner=owner)
+
+
+def setup_hosts(
+    config: Config, environ: Mapping[str, str], checkout: Path | None
+) -> tuple[Registry, ...]:
+    """The hosts setup may reach: `[sandbox] setup_network` when the config names it, else
+    the registries the setup's own tools would use (`sandbox/registries.py`)."""
+    named = config.sandbox.setup_network
+    if named is not None:
+        return tuple(Registry(h, "[sandbox] setup_network") for h in named)
+    where = checkout if checkout is not None and checkout.is_dir() else None
+    # Without the shared cache commands see none of the owner's registry settings.
+    owner = environ if config.commands.shared_cache else {}
+    return setup_registries(config.commands.setup, owner, where)
+
+
+def git_boxer(boxing: Boxing) -> Boxer:
+    """How the job runs git in an agent's repository: in its box, with no network, writing
+    only the folder it runs in and reading what it names too (`Box.wrap`; bare unboxed)."""
+
+    def box(argv: list[str], *, cwd: Path, readable: tuple[Path, ...]) -> list[str]:
+        return wrapped(boxing, Opening(cwd, (), readable), {}, argv)
+
+    return box
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:

@@ -33,6 +33,7 @@ from conveyor.job.finish import finish_job
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile, JobRecord, Outcome, process_start_ticks
 from conveyor.job.layout import JobPaths, job_stamp, load_lane, repo_home
+from conveyor.job.pr_review.main import run_pr_review
 from conveyor.job.roles import role_of
 from conveyor.job.signals import JobInterrupted, SignalGuard, handling_signals, heartbeat
 from conveyor.job.stacking import has_prereq_branch
@@ -83,6 +84,8 @@ def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | 
     """Claim, prepare, run the stage, and always clean up; returns the exit code."""
     config = opts.config
     home = repo_home(config, environ, opts.config_dir)
+    if opts.stage is Stage.PR_REVIEW:  # a person's PR, not an issue: no stage machine
+        return run_pr_review(config, opts.config_dir, opts.issue, home, environ, lane=opts.lane)
     lane = opts.lane or load_lane(home)
     answers = AnswerFile(home / ANSWERS_FILE, now_utc)
     forge = JobForge(connect(config, environ, base_dir=opts.config_dir), answers)

@@ -11,11 +11,15 @@ __all__ = ["JobRole", "agent_role_of", "role_of"]
 
 
 def role_of(stage: Stage) -> JobRole:
-    """The role of a stage's job; `done` has no job."""
+    """The role of a stage's job; `done` has no job; a person's PR's review only reads."""
+    if stage is Stage.PR_REVIEW:
+        return JobRole.READER
     return definition(stage).job_role
 
 
 def agent_role_of(stage: Stage) -> Role:
     """The config role whose agent and budget a stage's main session uses; it also names
     the `Pipeline-Agent:` trailer of the stage's commits."""
+    if stage is Stage.PR_REVIEW:
+        return Role.REVIEW
     return definition(stage).agent_role

@@ -1,8 +1,9 @@
-"""One tick's rules in their order: watchdog, escalation, then the scheduler (ORC-12)."""
+"""One tick's rules in their order: watchdog, escalation, the scheduler (ORC-12), then the
+reviews of people's PRs on what the issues left (BB-DISP-9)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from conveyor.core.config import Config
@@ -10,6 +11,7 @@ from conveyor.orchestrator.closeout import close_outs
 from conveyor.orchestrator.decisions import Decision, Decisions, Escalate, FinishCloseOut, describe
 from conveyor.orchestrator.escalate import escalate
 from conveyor.orchestrator.memory import WatchMemory
+from conveyor.orchestrator.people import PullView, ReviewDecisions, schedule_reviews
 from conveyor.orchestrator.schedule import schedule
 from conveyor.orchestrator.snapshot import Snapshot
 from conveyor.orchestrator.watchdog import watch
@@ -30,18 +32,31 @@ class Plan:
     schedule: Decisions
     memory: WatchMemory
     closeouts: tuple[FinishCloseOut, ...] = ()
+    reviews: ReviewDecisions = field(default_factory=ReviewDecisions)
 
     def log_lines(self) -> tuple[str, ...]:
         """Every decision as one `orchestrator.log` line, holds included (ORC-7), in order."""
-        decisions = (*self.watchdog, *self.escalations, *self.schedule.starts, *self.closeouts)
-        lines = [describe(decision) for decision in (*decisions, *self.schedule.holds)]
+        decisions = (*self.watchdog, *self.escalations, *self.schedule.starts, *self.closeouts,
+                     *self.reviews.starts)  # fmt: skip
+        holds = (*self.schedule.holds, *self.reviews.holds)
+        lines = [describe(decision) for decision in (*decisions, *holds)]
         lines.extend(f"pause {pause.kind}: {pause.reason}" for pause in self.schedule.pauses)
         return tuple(lines)
 
 
-def plan(snapshot: Snapshot, config: Config, now: datetime, memory: WatchMemory) -> Plan:
-    """Run the watchdog, escalation and the scheduler over one snapshot, sharing one start gate."""
+def plan(
+    snapshot: Snapshot,
+    config: Config,
+    now: datetime,
+    memory: WatchMemory,
+    pulls: tuple[PullView, ...] = (),
+) -> Plan:
+    """Run the watchdog, escalation and the scheduler over one snapshot, sharing one start gate;
+    people's PRs (`pulls`) get the slots the issues left."""
     watched = watch(snapshot, config, now, memory)
     escalations, remembered = escalate(snapshot, watched.memory)
     decisions = schedule(snapshot, config, now, gate=watched.gate)
-    return Plan(watched.decisions, escalations, decisions, remembered, close_outs(snapshot, now))
+    reviews = schedule_reviews(pulls, config, now, watched.gate, decisions.starts)
+    return Plan(
+        watched.decisions, escalations, decisions, remembered, close_outs(snapshot, now), reviews
+    )

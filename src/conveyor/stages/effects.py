@@ -36,7 +36,8 @@ class LaunchSession:
 
     `alongside`: the sessions the stage will launch next, charged already, whose tasks do
     not depend on this one's reply (a first review's later lenses): the job may start them
-    now, at the same time, and answer their launches from what they ended with.
+    now, at the same time, and answer their launches from what they ended with. `model`
+    replaces the role's model for this session (a lens's or an angle's, REV-3).
     """
 
     kind: str
@@ -48,6 +49,7 @@ class LaunchSession:
     attempt: int
     continuation: int = 0
     alongside: tuple[LaunchSession, ...] = ()
+    model: str | None = None
 
 
 @dataclass(frozen=True)

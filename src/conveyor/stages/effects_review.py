@@ -24,12 +24,14 @@ class PostPrComment:
 
 @dataclass(frozen=True)
 class ReviewPrepared:
-    """The diff file, the head it was taken at, whether it changes nothing, and its files."""
+    """The diff file, the head it was taken at, whether it changes nothing, its files, and
+    how many lines it adds and removes."""
 
     diff_file: str
     head_sha: str
     empty: bool
     paths: tuple[str, ...] = ()
+    changed: int = 0
 
 
 ReviewEffect = PrepareReview | PostPrComment

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from conveyor.core import replies
 from conveyor.core.findings import Raw
+from conveyor.core.review_replies import AngleReply
 from conveyor.core.state import Finding
 from conveyor.stages.prompts.review import finding_lines
 
@@ -41,6 +42,17 @@ def lens_comment(lens: str, reply: replies.ReviewReply | replies.RereviewReply) 
     if reply.findings:
         parts.append("Introduced by the fix:\n" + raw_lines(reply.findings))
     return "\n\n".join(p for p in parts if p)
+
+
+def angle_comment(angle: str, reply: object) -> str:
+    """One angle's own comment in a sized review: its summary and findings, or that it failed."""
+    if not isinstance(reply, AngleReply):
+        return f"### Review: {angle}\n\nThis angle could not run (its session failed twice)."
+    lines = "\n".join(
+        f"- **{f.severity}** {_where(f.file, f.line)}: {f.claim.strip()} {f.evidence.strip()}"
+        for f in reply.findings
+    )
+    return f"### Review: {angle}\n\n{reply.summary.strip()}\n\n{lines or 'No findings.'}"
 
 
 def findings_comment(findings: Sequence[Finding], round_now: int, rounds: int) -> str:

@@ -100,17 +100,21 @@ class World:
         ci: str | None = None,
         wiki: bool = False,
         ci_base: bool = False,
+        ci_network: str | None = None,
     ) -> World:
         """A fresh repository `acme/inventory-<n>` with the three people and a config file.
 
         `src` is the folder or git repository to import (the sample by default);
         `ci` the command the forge runs as the `ci` check on every PR head (and, with
-        `ci_base`, on the imported base's head); `wiki` makes
+        `ci_base`, on the imported base's head), reaching what `ci_network` allows (the
+        server's default: none); `wiki` makes
         the repository's wiki (its first page, `Home.md`) and turns it on in the config.
         """
         repo = f"acme/{'inventory' if src is None else 'project'}-{os.getpid()}-{next(_COUNTER)}"
         tokens = {login: server.add_user(login) for login in (ACCOUNT, TRUSTED, VISITOR)}
-        server.create_repo(repo, src or sample_template(), ci=ci, wiki=wiki, ci_base=ci_base)
+        server.create_repo(
+            repo, src or sample_template(), ci=ci, wiki=wiki, ci_base=ci_base, ci_network=ci_network
+        )
         server.add_collaborator(repo, ACCOUNT)
         server.add_collaborator(repo, TRUSTED)
         root.mkdir(parents=True, exist_ok=True)

@@ -17,12 +17,12 @@ from pathlib import Path
 from conveyor.core.ecosystems import caches
 from conveyor.sandbox import Box, BoxPlan, Network
 from conveyor.sandbox.allowlist import Allowlist
-from conveyor.sandbox.proxy import NetworkProxy, bridge_argv, bridge_file
+from conveyor.sandbox.proxy import Blocked, NetworkProxy, bridge_argv, bridge_file
 
 # The cache folders commands are given (`job.boundary.cache_vars`); setup fills them.
 CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR", *(c.var for c in caches() if not c.own))
-# Files the environment names that a command reads (the user's pip configuration).
-READ_VARS = ("PIP_CONFIG_FILE",)
+# Files the environment names that a command reads (the user's pip and uv configuration).
+READ_VARS = ("PIP_CONFIG_FILE", "UV_CONFIG_FILE")
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class Boxing:
     setup_network: Network = "none"
     # With setup_network "proxy": the hosts setup reaches through the allowlisting proxy.
     setup_hosts: tuple[str, ...] = ()
+    # The owner's environment as outside the box (HOME, PATH): what a failure's hints read.
+    owner: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,13 +90,16 @@ def wrapped(
     return boxing.box.wrap(bridge_argv(proxy, list(argv)), plan)
 
 
-def setup_proxy(boxing: Boxing | None, opening: Opening, log: Path) -> NetworkProxy | None:
-    """The allowlisting proxy a setup command reaches `setup_hosts` through, when it does."""
+def setup_proxy(
+    boxing: Boxing | None, opening: Opening, log: Path, on_blocked: Blocked | None = None
+) -> NetworkProxy | None:
+    """The allowlisting proxy a setup command reaches `setup_hosts` through, when it does
+    (with none named, it reaches nothing, and each host it tried is told to `on_blocked`)."""
     if boxing is None or not boxing.box.confined or not opening.setup:
         return None
     if boxing.setup_network != "proxy":
         return None
-    return NetworkProxy(Allowlist.of(boxing.setup_hosts), log)
+    return NetworkProxy(Allowlist.of(boxing.setup_hosts), log, on_blocked)
 
 
 def _named(env: Mapping[str, str], names: Sequence[str]) -> list[Path]:

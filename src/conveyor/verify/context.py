@@ -10,7 +10,9 @@ from pathlib import Path
 from conveyor.core.config import Commands
 from conveyor.core.runners import report_vars
 from conveyor.core.verify import CommandResult, Outcome, skipped
+from conveyor.git.plain import Tree
 from conveyor.verify import setup_env
+from conveyor.verify.box_hints import explained
 from conveyor.verify.boxing import Boxing, Opening, setup_proxy, wrapped
 from conveyor.verify.commands import run_command
 from conveyor.verify.reports import clear_report, report_path, with_report
@@ -29,7 +31,10 @@ class Context:
     the shared set-up environments (None: setup runs in every tree); `baselines_dir`
     keeps the failures found at base commits; `test_globs` say which words of the test
     command are test paths, and with `non_code` which changed files are no input of
-    what setup generates. `boxing` is the job's box every command runs in (None: bare).
+    what setup generates. `boxing` is the job's box every command runs in (None: bare);
+    with `explain_failures`, every failed command says what the box hid (not only one
+    that could not run). `git_dir` is the git directory the checkout is read through (the
+    job's keep; None: its own `.git`, for a repository no agent writes); `tree` pairs them.
     """
 
     checkout: Path
@@ -44,6 +49,13 @@ class Context:
     lockfiles: tuple[str, ...] = ()
     non_code: tuple[str, ...] = ()
     boxing: Boxing | None = None
+    explain_failures: bool = False  # every failure says what the box hid (the doctor's trial)
+    git_dir: Path | None = None
+
+    @property
+    def tree(self) -> Tree:
+        """The checkout as git reads it: through its keep."""
+        return Tree.of(self.checkout, self.git_dir)
 
     def run(
         self,
@@ -70,9 +82,11 @@ class Context:
         reports = report_path(self.logs_dir, name).parent
         reports.mkdir(parents=True, exist_ok=True)
         opening = Opening(where, (self.checkout, reports, *writable), readable, setup)
-        proxy = setup_proxy(self.boxing, opening, self.logs_dir / "network.log")
+        blocked: list[tuple[str, int]] = []
+        told = lambda host, port: blocked.append((host, port))  # noqa: E731
+        proxy = setup_proxy(self.boxing, opening, self.logs_dir / "network.log", told)
         try:
-            return run_command(
+            result = run_command(
                 name,
                 command,
                 where,
@@ -85,6 +99,7 @@ class Context:
         finally:
             if proxy is not None:
                 proxy.close()
+        return explained(result, self.boxing, opening, used, blocked, always=self.explain_failures)
 
     def test_command(self, tree: Path, files: Sequence[str] | None = None) -> str | None:
         """The command that runs the tests in `tree`: `commands.test` without the named test

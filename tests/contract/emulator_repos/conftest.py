@@ -57,14 +57,16 @@ class GitWorld:
         return sha
 
 
-def make_git_world(server: ForgeServer, folder: Path, *, ci: str | None = None) -> GitWorld:
+def make_git_world(
+    server: ForgeServer, folder: Path, *, ci: str | None = None, ci_network: str | None = None
+) -> GitWorld:
     """A fresh repository imported from a two-file git history, and a clone of it."""
     n = next(_names)
     owner, writer = f"gowner{n}", f"gwriter{n}"
     src = WorkRepo.init(folder / f"src{n}")
     src.commit({"README.md": "hello\n", "app.py": "x = 1\ny = 2\nz = 3\n"}, "Start")
     slug = f"{owner}/gadgets{n}"
-    created = server.create_repo(slug, src.path, ci=ci)
+    created = server.create_repo(slug, src.path, ci=ci, ci_network=ci_network)
     owner_token = server.add_user(owner)
     writer_token = server.add_user(writer)
     server.add_collaborator(slug, writer, "write")

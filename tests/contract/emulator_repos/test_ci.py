@@ -69,8 +69,8 @@ def test_a_push_to_the_head_runs_ci_again_and_a_failure_is_reported(ci_world: Gi
 
 @pytest.fixture
 def seen_folder() -> Iterator[Path]:
-    """A folder the CI's box sees (read-only, as the root filesystem): not in /tmp, which the
-    box replaces with its own."""
+    """A folder the CI's box sees (read-only: the command names a file in it): not in /tmp,
+    which the box replaces with its own."""
     folder = Path(tempfile.mkdtemp(prefix="conveyor-ci-test-", dir="/var/tmp"))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)

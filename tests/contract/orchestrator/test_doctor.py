@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.entry import conveyor_argv
 from conveyor.testing.world import TRUSTED, VISITOR, World
+from tests.fake_machine import make_fake_machine
 
 
 def _failed(output: str) -> list[str]:
@@ -44,7 +46,7 @@ def test_doctor_fails_on_a_user_who_is_not_a_collaborator_and_a_missing_command(
     )
     done = world.run("doctor", "--fix")
     assert done.returncode == 1
-    assert _failed(done.stdout) == ["commands.test", f"allowed user {VISITOR}"]
+    assert _failed(done.stdout) == ["commands.test", f"allowed user {VISITOR}", "box trial"]
 
 
 def test_doctor_reports_a_bad_config_and_exits_2(tmp_path: Path) -> None:
@@ -76,3 +78,58 @@ def test_doctor_refuses_a_config_inside_a_repository_naming_the_path_and_why(
     assert str(world.config_path) in refusal
     assert f"inside the git repository {folder.resolve()}" in refusal
     assert "agents could change the rules" in refusal
+
+
+def _owner_home(world: World) -> Path:
+    home = world.root / "owner"
+    home.mkdir(parents=True, exist_ok=True)
+    world.extra_env["HOME"] = str(home)
+    return home
+
+
+def test_doctors_box_trial_runs_setup_and_tests_with_the_owners_tools(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """Issue 46, item 3: a setup script outside the checkout and a test command through a
+    tool from a fake pyenv under the owner's home both run in the box on the base branch."""
+    world = World.create(forge_server, tmp_path / "world", config={"commands": {"test": "true"}})
+    machine = make_fake_machine(_owner_home(world))
+    script = tmp_path / "scripts" / "setup.sh"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\necho set up\n")
+    world.extra_env["PATH"] = machine.environ(os.environ["PATH"])["PATH"]
+    world.write_config({"commands": {"setup": f"sh {script}", "test": "python --version"}})
+    done = world.run("doctor", "--fix")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("ok   box trial: setup") for line in lines)
+    assert any(line.startswith("ok   box trial: test") for line in lines)
+
+
+def test_doctors_box_trial_names_what_the_box_hid_with_the_line_that_fixes_it(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """A setup naming `~/setup.sh` fails in the box (`~` is the box's home): the doctor fails
+    the trial and names the absolute path to write; a test command reaching a tool in a
+    folder nothing names is named with its `readable` line."""
+    world = World.create(forge_server, tmp_path / "world", config={"commands": {"test": "true"}})
+    home = _owner_home(world)
+    (home / "setup.sh").write_text("echo set up\n")
+    done = world.run("doctor", "--fix")
+    assert done.returncode == 0, done.stdout + done.stderr  # no setup yet: nothing to fail
+    world.write_config({"commands": {"setup": "bash ~/setup.sh", "test": "true"}})
+    done = world.run("doctor", "--fix")
+    assert _failed(done.stdout) == ["box trial"]
+    assert f"write {home / 'setup.sh'}" in done.stdout
+    tool = home / "hand" / "bin" / "gen"
+    tool.parent.mkdir(parents=True)
+    tool.write_text("#!/bin/sh\necho gen\n")
+    tool.chmod(0o755)
+    runner = tmp_path / "scripts" / "test.sh"
+    runner.parent.mkdir()
+    runner.write_text(f"#!/bin/sh\n{tool}\n")
+    world.write_config({"commands": {"test": f"sh {runner}"}})
+    done = world.run("doctor", "--fix")
+    assert _failed(done.stdout) == ["box trial"]
+    hand = home / "hand"
+    assert f'readable = ["{hand}"]' in done.stdout

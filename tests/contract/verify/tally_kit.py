@@ -64,7 +64,7 @@ SPEC = SpecTests(
 COMMANDS = Commands(
     test=f"{PY} -m pytest -q -p no:cacheprovider",
     lint=f"{PY} -m ruff check --no-cache .",
-    typecheck=f"{PY} -m mypy --cache-dir=/dev/null",
+    typecheck=f"{PY} -m mypy --cache-dir=.mypy_cache",
 )
 
 

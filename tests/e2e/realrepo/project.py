@@ -118,15 +118,19 @@ def project_world(
     src: Path | None = None,
     ci: str | None = None,
     ci_base: bool = False,
+    ci_network: str | None = None,
 ) -> World:
     """A World on the `calc` project (a plain folder unless `src`), with fast CI polls.
 
-    `ci` runs on every PR head, and with `ci_base` on the imported base's head too.
+    `ci` runs on every PR head, and with `ci_base` on the imported base's head too,
+    reaching what `ci_network` allows.
     """
     source = src or write_project(tmp_path / "calc")
     config = {**FAST, "commands": {"test": PYTEST, "timeout_seconds": 120, **commands}}
     world_root = tmp_path / "world"
-    return World.create(server, world_root, config=config, src=source, ci=ci, ci_base=ci_base)
+    return World.create(
+        server, world_root, config=config, src=source, ci=ci, ci_base=ci_base, ci_network=ci_network
+    )
 
 
 def spec_entry(tag: str, where: str = PACKAGE) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from .factory import LANE, NOW, config
 GLOBS = ("src/**", "src/app/*.py", "src/lib/x.py", "docs/*.md", "tests/**", "*.toml", "src/*.ts")
 
 
-STAGES = list(Stage)
+STAGES = [s for s in Stage if s is not Stage.PR_REVIEW]  # no issue is at a PR review
 CROWDED = (Stage.TRIAGE, Stage.REVIEW, Stage.IMPLEMENT, Stage.FIX)
 
 

@@ -132,13 +132,15 @@ def build_app(
     seed: int | None = None,
     pipeline: PipelineReader | None = None,
     transcripts: TranscriptReader | None = None,
+    ci_network: str = "none",
 ) -> Starlette:
     """The emulator's ASGI app over the store in `data_dir` (created when missing).
 
     `pipeline` reads a `$CONVEYOR_HOME`'s status, spending and timelines for `/pipeline` and
     the issue pages (`conveyor.orchestrator.shell.pipeline_files.PipelineFiles`);
     `transcripts` reads an issue's agent sessions for its page and transcript pages
-    (`conveyor.job.transcripts.home_transcripts`).
+    (`conveyor.job.transcripts.home_transcripts`); `ci_network` is the CI's network for
+    repositories that name none (`emulator/hooks/ci_network.py`).
     """
     modules = route_modules()  # imported above: that registered their tables
     store = Store.open(data_dir)
@@ -149,6 +151,7 @@ def build_app(
         rng=random.Random(seed),
         pipeline=pipeline,
         transcripts=transcripts,
+        ci_network=ci_network,
     )
     routes: list[BaseRoute] = [route for module in modules for route in module.ROUTES]
 
@@ -222,6 +225,7 @@ def serve(
     on_ready: Callable[[str], None] | None = None,
     pipeline: PipelineReader | None = None,
     transcripts: TranscriptReader | None = None,
+    ci_network: str = "none",
 ) -> None:
     """Serve the emulator until interrupted; `on_ready` gets the URL once it is listening."""
     app = build_app(
@@ -231,6 +235,7 @@ def serve(
         seed=seed,
         pipeline=pipeline,
         transcripts=transcripts,
+        ci_network=ci_network,
     )
     sock = bind(host, port)
     remember_port(data_dir, sock)

@@ -37,6 +37,7 @@ class ForgeServer:
         pipeline: PipelineReader | None = None,
         transcripts: TranscriptReader | None = None,
         port: int = 0,
+        ci_network: str = "none",
     ) -> None:
         self.data_dir = data_dir
         self._port = port
@@ -46,6 +47,7 @@ class ForgeServer:
             "seed": seed,
             "pipeline": pipeline,
             "transcripts": transcripts,
+            "ci_network": ci_network,
         }
         self.url = ""
         self.state: EmulatorState | None = None
@@ -119,6 +121,7 @@ class ForgeServer:
         wiki: bool = False,
         wiki_src: Path | None = None,
         ci_base: bool = False,
+        ci_network: str | None = None,
     ) -> RepoCreated:
         """Import `src` as repository OWNER/NAME (see `emulator.repos.create.create_repo`)."""
         return create_repo(
@@ -132,6 +135,7 @@ class ForgeServer:
             wiki_src=wiki_src,
             store=self._shared_store(),
             ci_base=ci_base,
+            ci_network=ci_network,
         )
 
     def create_wiki(self, slug: str, src: Path | None = None) -> str:

@@ -13,10 +13,12 @@ from pathlib import Path
 
 from starlette.routing import BaseRoute
 
-from conveyor.emulator.hooks.ci_run import ci_box, run_ci
+from conveyor.emulator.hooks.ci_box import ci_box
+from conveyor.emulator.hooks.ci_run import run_ci
 from conveyor.emulator.hooks.events import Objects
 from conveyor.emulator.hooks.push import deliver, reconcile_and_deliver, sync_pushes
 from conveyor.emulator.model.check_rows import check_run, update_check_run
+from conveyor.emulator.model.ci_network import repo_ci_network
 from conveyor.emulator.model.state import EmulatorState
 from conveyor.emulator.repos.check_shape import check_run_json
 from conveyor.emulator.repos.pull_shape import RepoView
@@ -70,8 +72,15 @@ class CiWorker:
             update_check_run(conn, job["id"], status="in_progress", summary="Running.")
         bare = repo_git(store, self.state.data_dir, int(job["repo_id"]))
         command = str(job["ci_command"] or "true")
+        network = repo_ci_network(store, int(job["repo_id"]), self.state.ci_network)
         outcome = run_ci(
-            bare, str(job["head_sha"]), command, self.stop, box=self.box, hidden=self.hidden
+            bare,
+            str(job["head_sha"]),
+            command,
+            self.stop,
+            box=self.box,
+            hidden=self.hidden,
+            network=network,
         )
         title = "CI passed" if outcome.conclusion == "success" else f"CI {outcome.conclusion}"
         with store.tx() as conn:

@@ -12,12 +12,13 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from conveyor.emulator.hooks.ci_box import CiBox
+from conveyor.emulator.model.ci_network import NONE
 from conveyor.git import GitError, Repo, checkout_detached
 from conveyor.git.runner import git_text
-from conveyor.sandbox import Box, BoxPlan, BoxUnavailable, select_box
-from conveyor.sandbox.sockets import named_sockets
+from conveyor.sandbox import Box
+from conveyor.sandbox.registry_config import registry_vars
 from conveyor.sandbox.toolchains import manager_roots, root_variables
-from conveyor.sandbox.tools import find_tools
 
 LOG_TAIL_CHARS = 60_000
 TIMEOUT_S = 1800.0
@@ -32,18 +33,24 @@ class CiOutcome:
     log_tail: str
 
 
-def ci_environment(home: Path) -> dict[str, str]:
+def ci_environment(home: Path, network: str = NONE) -> dict[str, str]:
     """The command's whole environment: a PATH, a throwaway HOME, `CI=true`, the version
-    managers' root variables (the HOME is not the owner's); no tokens."""
-    return root_variables(manager_roots(os.environ)) | {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "TMPDIR": str(home),
-        "LANG": "C.UTF-8",
-        "CI": "true",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-    }
+    managers' root variables (the HOME is not the owner's), and with a network the
+    registries the owner's tools are set up for; no tokens."""
+    registries = registry_vars(os.environ) if network != NONE else {}
+    return (
+        root_variables(manager_roots(os.environ))
+        | registries
+        | {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "TMPDIR": str(home),
+            "LANG": "C.UTF-8",
+            "CI": "true",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+        }
+    )
 
 
 def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
@@ -52,38 +59,6 @@ def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
         return text
     marker = "[... earlier output cut ...]\n"
     return marker + text[len(text) - limit + len(marker) :]
-
-
-def ci_box() -> Box:
-    """The box CI commands run in: bwrap when one can be built here, else none.
-
-    The emulator is a test and demo forge, not the pipeline: where no box can be built
-    the orchestrator refuses to start (or runs with `mode = "none"` knowingly), so its CI
-    runs unconfined there rather than failing every check.
-    """
-    try:
-        return select_box("auto")
-    except BoxUnavailable:
-        return Box("none")
-
-
-def ci_plan(root: Path, checkout: Path, hidden: tuple[Path, ...], command: str = "") -> BoxPlan:
-    """A CI run's plan: it writes only its checkout, HOME and tmp under `root`, no network,
-    and sees neither the forge's data nor the owner's home (`hidden`); the owner's tools
-    and what `command` names outside the checkout are given back read-only, as in a job."""
-    tmp = root / "tmp"
-    tmp.mkdir(exist_ok=True)
-    home = os.environ.get("HOME")
-    strict = [p for p in hidden if home is None or p != Path(home)]
-    tools = find_tools(os.environ, strict, commands=(command,), cwd=checkout)
-    plan = BoxPlan(
-        cwd=checkout,
-        home=root / "home",
-        tmp=tmp,
-        writable=(checkout,),
-        hidden=(*hidden, *named_sockets(os.environ)),
-    )
-    return plan.with_given(*tools.given)
 
 
 def run_ci(
@@ -95,13 +70,14 @@ def run_ci(
     *,
     box: Box | None = None,
     hidden: tuple[Path, ...] = (),
+    network: str = NONE,
 ) -> CiOutcome:
     """Check out `sha` and run `command` with `sh -c`; `stop` kills it (whole process group).
 
     It runs in `box` (None: unconfined) with `hidden` (the forge's data, the owner's
-    home) not there. A head commit asking to skip CI (`[skip ci]` and its variants in
-    the message, or a `skip-checks: true` trailer, as GitHub reads them) is not run:
-    `skipped`.
+    home) not there, reaching what `network` allows (`model/ci_network.py`). A head
+    commit asking to skip CI (`[skip ci]` and its variants in the message, or a
+    `skip-checks: true` trailer, as GitHub reads them) is not run: `skipped`.
     """
     if skips_ci(bare, sha):
         return CiOutcome("skipped", "The head commit asks to skip CI.")
@@ -114,22 +90,22 @@ def run_ci(
             checkout = checkout_detached(bare, sha, root / "repo")
         except GitError as exc:
             return CiOutcome("failure", tail(f"checkout of {sha} failed: {exc}\n"))
-        argv = ["/bin/sh", "-c", command]
-        if box is not None and box.confined:
-            argv = box.wrap(argv, ci_plan(root, checkout.path, hidden, command))
-        with log_path.open("wb") as log:
-            proc = subprocess.Popen(
-                argv,
-                cwd=checkout.path,
-                env=ci_environment(home),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            verdict = _wait(proc, stop, timeout_s)
-            _signal_group(proc.pid, signal.SIGKILL)  # children it left behind
-        text = log_path.read_bytes().decode(errors="replace")
+        with CiBox(
+            box, root=root, checkout=checkout.path, hidden=hidden, command=command, network=network
+        ) as boxed:
+            with log_path.open("wb") as log:
+                proc = subprocess.Popen(
+                    boxed.argv,
+                    cwd=checkout.path,
+                    env=ci_environment(home, network),
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+                verdict = _wait(proc, stop, timeout_s)
+                _signal_group(proc.pid, signal.SIGKILL)  # children it left behind
+            text = log_path.read_bytes().decode(errors="replace") + boxed.blocked_note()
         if verdict is not None:
             return CiOutcome(verdict, tail(f"{text}\n[{verdict}]\n"))
         conclusion = "success" if proc.returncode == 0 else "failure"

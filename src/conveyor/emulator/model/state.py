@@ -100,6 +100,7 @@ class EmulatorState:
     pipeline: PipelineReader | None = None  # a Conveyor home's files, for the pipeline pages
     transcripts: TranscriptReader | None = None  # the issue pages' agent sessions
     hooks: HookQueue = field(default_factory=HookQueue)
+    ci_network: str = "none"  # a repository's CI network when it names none (`ci_network.py`)
 
     def charge(self, user_id: int | None, *, costs: bool) -> tuple[int, int, int]:
         """Record one answer for `user_id` (None: anonymous); return (limit, used, reset)."""

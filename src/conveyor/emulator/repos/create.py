@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from conveyor.emulator.model.admin import AdminError, store_for
 from conveyor.emulator.model.check_rows import queue_ci_run
+from conveyor.emulator.model.ci_network import parse_ci_network, save_ci_network
 from conveyor.emulator.model.http import ApiError, emulator, json_response, read_object
 from conveyor.emulator.model.records import (
     bare_repo_path,
@@ -130,6 +131,7 @@ def create_repo(
     store: Store | None = None,
     one_commit: bool = False,
     ci_base: bool = False,
+    ci_network: str | None = None,
 ) -> RepoCreated:
     """Create OWNER/NAME from folder or git repository `src` (its history up to `at`).
 
@@ -142,6 +144,8 @@ def create_repo(
     `wiki_src`), as GitHub does when someone creates the first page in the browser.
     `store`: a running in-process server's (see `admin.store_for`). `ci_base` also
     queues a CI run on the imported branch's head, as the push of it would on GitHub.
+    `ci_network` is the network its CI command gets (`hooks/ci_network.py`; None: the
+    server's).
     """
     try:
         owner, name = split_slug(slug)
@@ -149,6 +153,10 @@ def create_repo(
         raise AdminError(str(exc)) from exc
     _check_name(owner, "owner")
     _check_name(name, "repository name")
+    try:
+        network = None if ci_network is None else parse_ci_network(ci_network)
+    except ValueError as exc:
+        raise AdminError(str(exc)) from exc
     src = src.expanduser().resolve()
     data_dir = data_dir.resolve()
     if not src.is_dir():
@@ -189,6 +197,8 @@ def create_repo(
                 "VALUES (?, ?, 'admin')",
                 (repo_id, owner_id),
             )
+            if network is not None:
+                save_ci_network(conn, repo_id, network)
             if ci_base and ci:
                 queue_ci_run(opened, conn, repo_id, sha)
         install_hook(Repo(bare, FORGE_GIT_ENV), "post-receive", hook_script(data_dir, repo_id))

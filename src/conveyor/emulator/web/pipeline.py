@@ -26,6 +26,7 @@ from conveyor.emulator.model.http import emulator
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.web.layout import page, when
 from conveyor.emulator.web.pipeline_links import Links, links_for
+from conveyor.emulator.web.pipeline_reviews import reviews_section
 from conveyor.emulator.web.timeline import pipeline_timelines
 
 REFRESH_SECONDS = 10  # as often as a person watching the queue wants news, and no more
@@ -38,7 +39,7 @@ def _money(value: object) -> str:
 def _queue(links: Links, queue: dict[str, list[int]]) -> str:
     cells = []
     for stage in Stage:
-        if stage in FINAL:
+        if stage in FINAL or stage is Stage.PR_REVIEW:  # no issue waits at these
             continue
         numbers = queue.get(stage.value, [])
         shown = " ".join(links.issue(n) for n in numbers) or "<span class='meta'>-</span>"
@@ -134,6 +135,7 @@ def _repo_section(store: Store, reader: PipelineReader, report: RepoReport) -> s
         f"</p>{cooling}"
         + _queue(links, status.get("queue") or {})
         + _jobs(links, status.get("jobs") or [])
+        + reviews_section(links, status)
         + _notes(links, status)
         + _spending(links, status, report)
         + pipeline_timelines(reader, report.slug, report.recent)

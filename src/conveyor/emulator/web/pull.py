@@ -1,5 +1,6 @@
-"""A pull request's own page: state (merged shown as merged), branches, conversation, the
-head's check runs and commit statuses, its commits and its diff."""
+"""A pull request's own page: state (merged shown as merged), branches, conversation, its
+reviews with their inline comments, the agent sessions of a review of it (a person's PR),
+the head's check runs and commit statuses, its commits and its diff."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from conveyor.emulator.repos.pushes import repo_git
 from conveyor.emulator.web.issue import conversation_html, find_item, heading
 from conveyor.emulator.web.layout import chips, item_href, labels_of, not_found, page, when
 from conveyor.emulator.web.pull_table import pull_state
+from conveyor.emulator.web.reviews import reviews_html
+from conveyor.emulator.web.timeline import issue_timeline
+from conveyor.emulator.web.transcript import sessions_html
 from conveyor.git import GitError, Repo, log_commits, try_rev_parse
 from conveyor.git.objects import patch_between
 
@@ -122,6 +126,9 @@ async def pull_page(request: Request) -> Response:
         + branches
         + _merged_line(state, pull)
         + conversation_html(state.store, item)
+        + reviews_html(state.store, pull.issue_id)
+        + issue_timeline(state.pipeline, slug, number)
+        + sessions_html(state, slug, number)
         + _checks(state, pull)
         + _changes(state, pull)
     )

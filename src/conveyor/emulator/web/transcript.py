@@ -42,13 +42,13 @@ def session_href(slug: str, number: int, session: SessionTranscript) -> str:
 
 
 def _issue(state: EmulatorState, owner: str, name: str, number: int) -> sqlite3.Row | None:
-    """The issue's row (a PR has no sessions of its own: its issue's page lists them)."""
+    """The issue's row, or a PR's (a review of a person's PR runs under the PR's number;
+    Conveyor's own PR has none: its issue's page lists them)."""
     repo = repo_row(state.store, owner, name)
     if repo is None:
         return None
     return state.store.one(
-        "SELECT title FROM issues WHERE repo_id = ? AND number = ? AND NOT is_pull",
-        (repo["id"], number),
+        "SELECT title FROM issues WHERE repo_id = ? AND number = ?", (repo["id"], number)
     )
 
 

@@ -120,7 +120,7 @@ def run_prepare(
     made = prepare_review(
         where.git, start, target, since=effect.base_sha, wiki=where.wiki, facts=facts
     )
-    return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths)
+    return ReviewPrepared(str(made.path), made.head_sha, made.empty, made.paths, made.changed)
 
 
 def run_post_on_pr(

@@ -37,7 +37,8 @@ def handover_text(pr: int, sha: str, people: list[str], notes: list[str]) -> str
         " it; the forge closes this issue when it merges.",
     ]
     if people:
-        lines += ["", "; ".join(people) + "."]
+        said = "; ".join(people)
+        lines += ["", said[:1].upper() + said[1:] + "."]
     if notes:
         lines += ["", *(f"- {note}" for note in notes)]
     return "\n".join(lines)

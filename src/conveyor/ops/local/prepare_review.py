@@ -24,6 +24,7 @@ class PreparedDiff:
     base_sha: str
     empty: bool
     paths: tuple[str, ...] = ()
+    changed: int = 0
 
 
 def wiki_section(wiki: WikiCheckout) -> tuple[str, tuple[str, ...]]:
@@ -99,4 +100,6 @@ def prepare_review(
     partial.write_text(text, encoding="utf-8")
     partial.replace(target)
     empty = not body.strip() and not wiki_body
-    return PreparedDiff(target, head, start, empty, paths + wiki_paths)
+    changed = sum(1 for line in (body + wiki_body).splitlines()
+                  if line[:1] in "+-" and not line.startswith(("+++", "---")))  # fmt: skip
+    return PreparedDiff(target, head, start, empty, paths + wiki_paths, changed)

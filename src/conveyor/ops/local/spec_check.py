@@ -66,8 +66,8 @@ def check_spec_commits(
     A passed check keeps the spec's tests by name, the check configuration it changed and
     the suppressions it added (`SpecTests`): the judges' standard for every later verify.
     """
-    head = plain.head(ctx.checkout)
-    changes = plain.changes(ctx.checkout, start, head)
+    head = plain.head(ctx.tree)
+    changes = plain.changes(ctx.tree, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
     own = spec_own(ctx, judges or Judges(), start, head, changes)
     found = [
@@ -85,7 +85,7 @@ def check_spec_commits(
     if ctx.envs_dir is not None and ctx.commands.setup is not None:
         # Lint and typecheck may need what setup makes (`node_modules/.bin/tsc`, a venv's
         # mypy): the shared setup's products are linked in first; the suite reuses them.
-        setup_step.prepare(ctx, "spec setup", ctx.checkout, ctx.commands.test)
+        setup_step.prepare(ctx, "spec setup", ctx.tree, ctx.commands.test)
     for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
         run = ctx.run(f"spec {name}", command)
         if not run.ok:

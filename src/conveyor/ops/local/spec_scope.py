@@ -25,7 +25,7 @@ _NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
 
 
 def _text(ctx: Context, sha: str, path: str) -> str:
-    data = plain.blob(ctx.checkout, sha, path)
+    data = plain.blob(ctx.tree, sha, path)
     return "" if data is None else data.decode("utf-8", errors="replace")
 
 
@@ -94,7 +94,7 @@ def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> t
     for interface in interfaces:
         if interface.status != "new":
             continue
-        data = plain.blob(ctx.checkout, head, interface.where)
+        data = plain.blob(ctx.tree, head, interface.where)
         if data is None:
             found.append(
                 f"{interface.where}: the stub of new interface {interface.name!r} is missing"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from conveyor.core.typeonly import Verdict
 from conveyor.git import plain
+from conveyor.git.plain import Tree
 from conveyor.verify import setup_step
 from conveyor.verify.context import Context
 from conveyor.verify.reports import REPORTS
@@ -27,9 +28,9 @@ NO_TYPESCRIPT = "no TypeScript in the worktree"
 _MODULE = "node_modules/typescript"
 
 
-def _typescript(tree: Path) -> Path | None:
+def _typescript(tree: Tree) -> Path | None:
     """The tree's TypeScript, unless the repository tracks it (the change could write it)."""
-    module = tree / _MODULE
+    module = tree.work / _MODULE
     if not (module / "package.json").is_file():
         return None
     if plain.git(tree, "ls-files", "--", _MODULE).strip():
@@ -38,10 +39,10 @@ def _typescript(tree: Path) -> Path | None:
 
 
 def _find_typescript(ctx: Context) -> Path | None:
-    found = _typescript(ctx.checkout)
+    found = _typescript(ctx.tree)
     if found is None and ctx.commands.setup is not None:
-        setup_step.prepare(ctx, "spec typescript setup", ctx.checkout, ctx.commands.test)
-        found = _typescript(ctx.checkout)
+        setup_step.prepare(ctx, "spec typescript setup", ctx.tree, ctx.commands.test)
+        found = _typescript(ctx.tree)
     return found
 
 

@@ -21,6 +21,7 @@ from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
 from conveyor.job.entry import shown_command
 from conveyor.ops.forge.context import OpContext
+from conveyor.orchestrator.people import PullView
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
 from conveyor.orchestrator.shell.closed_sweep import closed_merged
@@ -33,6 +34,7 @@ from conveyor.orchestrator.shell.executor import (
 )
 from conveyor.orchestrator.shell.gather import gather
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
+from conveyor.orchestrator.shell.people_poll import people_pulls
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
 from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
 from conveyor.orchestrator.shell.status_file import (
@@ -137,7 +139,7 @@ def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> Non
 def _say_holds(orc: Orchestrator, chosen: Plan, now: datetime) -> None:
     """Holds and pauses go to the log when new or changed, so an idle loop stays quiet."""
     said: dict[int, str] = {}
-    for held in chosen.schedule.holds:
+    for held in (*chosen.schedule.holds, *chosen.reviews.holds):
         line = f"hold #{held.issue} {held.stage.value}: {held.reason}"
         said[held.issue] = line
         if orc.said_holds.get(held.issue) != line:
@@ -160,11 +162,12 @@ def _write_status(
     orc: Orchestrator, now: datetime, *, snapshot: Snapshot, chosen: Plan, fresh: ForgeSnapshot,
     today: CostLine,
 ) -> None:  # fmt: skip
+    decisions = replace(chosen.schedule, holds=(*chosen.schedule.holds, *chosen.reviews.holds))
     status = build_status(
         now=now,
         repo=orc.config.repo,
         snapshot=snapshot,
-        decisions=chosen.schedule,
+        decisions=decisions,
         jobs=all_jobs(orc),
         stops=_stops(fresh),
         today=today,
@@ -228,7 +231,8 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     memory, problem = load_memory(orc.home / WATCHDOG_FILE)
     if problem is not None:
         orc.log.write(now, problem)
-    chosen = plan(snapshot, orc.config, now, memory)
+    pulls = _people(orc, fresh, now)
+    chosen = plan(snapshot, orc.config, now, memory, pulls)
     newest = {job.record.issue: job for job in recorded}
     effects = Effects(
         orc.config, orc.executor, _ops(orc), orc.home, orc.environ,
@@ -238,6 +242,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     before = dict(orc.handles)
     for decision in (
         *chosen.watchdog, *chosen.escalations, *chosen.schedule.starts, *chosen.closeouts,
+        *chosen.reviews.starts,
     ):  # fmt: skip
         carry_out(effects, decision, now)
     _say_holds(orc, chosen, now)
@@ -254,6 +259,15 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     running = any(job.alive and job.record.finished is None for job in recorded)
     idle = not acted and live == 0 and not waits and not running
     return TickResult(started, live, idle=idle, plan=chosen, snapshot=snapshot)
+
+
+def _people(orc: Orchestrator, fresh: ForgeSnapshot, now: datetime) -> tuple[PullView, ...]:
+    """People's PRs for the review rule; a failed read is logged and reviews wait a tick."""
+    try:
+        return people_pulls(orc.forge, orc.store, orc.config, fresh.trust, orc.home)
+    except ForgeError as error:
+        orc.log.write(now, f"PR poll failed (reviews wait for the next tick): {error}")
+        return ()
 
 
 def _ops(orc: Orchestrator) -> OpContext:

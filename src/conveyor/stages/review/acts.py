@@ -5,14 +5,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conveyor.core.config import Role
+from conveyor.core.review_replies import AngleReply
+from conveyor.core.review_size import focus_of
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.stages import launch
 from conveyor.stages.effects import ChargeBudget, Effect, LaunchSession
 from conveyor.stages.effects_review import PostPrComment, PrepareReview
-from conveyor.stages.prompts import aggregate, review
+from conveyor.stages.prompts import aggregate, pr_review, review
 from conveyor.stages.review.table import EXITS, Event, Phase, Review
-from conveyor.stages.review_text import findings_comment, lens_comment, nits_comment
+from conveyor.stages.review_text import (
+    angle_comment,
+    findings_comment,
+    lens_comment,
+    nits_comment,
+)
 from conveyor.stages.step import End, SavedAt, Stopped, Table, deferred, over_budget
 
 
@@ -29,7 +36,29 @@ def _launch(run: Review) -> Effect:
     return replace(lead, alongside=later)
 
 
+def _sized_data(run: Review) -> pr_review.PrPromptData:
+    inputs, limits = run.inputs, run.inputs.limits
+    return pr_review.PrPromptData(
+        inputs.issue, inputs.issue_file, run.diff_file, inputs.base, limits.context_soft,
+        limits.context_hard, brief=run.brief, issue=True,
+    )  # fmt: skip
+
+
+def _brief(run: Review) -> Effect:
+    text = pr_review.brief(_sized_data(run))
+    made = launch.reader("brief", Role.REVIEW, text, run.attempt)
+    return replace(made, model=run.inputs.review.brief_model)
+
+
+def _angle_launch(run: Review) -> LaunchSession:
+    text = pr_review.angle(_sized_data(run), run.lens, focus_of(run.lens), ())
+    made = launch.reader(f"angle-{run.lens}", Role.REVIEW, text, run.attempt, model="angle")
+    return replace(made, model=run.inputs.review.angle_models.get(run.lens))
+
+
 def _lens_launch(run: Review) -> LaunchSession:
+    if run.sized and run.rereview is None:
+        return _angle_launch(run)
     inputs, limits, again = run.inputs, run.inputs.limits, run.rereview is not None
     text = review.render(
         review.ReviewData(
@@ -40,7 +69,7 @@ def _lens_launch(run: Review) -> LaunchSession:
             base=inputs.base,
             soft=limits.context_soft,
             hard=limits.context_hard,
-            practices=() if again else inputs.paths.practices,
+            practices=() if again else inputs.instructions,
             spec=run.state.spec,
             spec_file=inputs.spec_file if run.state.spec_file else None,
             findings=tuple(f for f in run.state.open_blocking() if f.lens == run.lens),
@@ -49,7 +78,8 @@ def _lens_launch(run: Review) -> LaunchSession:
     )
     kind = "rereview" if again else "review"
     budget = Role.REREVIEW if again else Role.REVIEW
-    return launch.reader(f"{kind}-{run.lens}", budget, text, run.attempt, model=kind)
+    made = launch.reader(f"{kind}-{run.lens}", budget, text, run.attempt, model=kind)
+    return replace(made, model=inputs.review.angle_models.get(run.lens))  # REV-3
 
 
 def _aggregate(run: Review) -> Effect:
@@ -60,7 +90,8 @@ def _aggregate(run: Review) -> Effect:
             inputs.issue, inputs.base, limits.context_soft, limits.context_hard, blocking
         )
     )
-    return launch.reader("aggregate", Role.AGGREGATE, text, run.attempt)
+    made = launch.reader("aggregate", Role.AGGREGATE, text, run.attempt)
+    return replace(made, model=run.inputs.review.judge_model)
 
 
 def _charge(run: Review) -> Effect:
@@ -72,10 +103,14 @@ def _charge(run: Review) -> Effect:
 
 
 def _post_lens(run: Review) -> Effect:
-    assert run.lens_reply is not None, "a lens's comment needs its reply"
+    if run.sized and run.rereview is None:
+        return PostPrComment(f"angle-{run.lens}", "review", angle_comment(run.lens, run.lens_reply))
+    reply = run.lens_reply
+    assert reply is not None, "a lens's comment needs its reply"
+    assert not isinstance(reply, AngleReply), "a sized review's angle posts its own comment"
     kind = "rereview" if run.rereview is not None else "review"
     role = "rereview" if run.rereview is not None else "review"
-    return PostPrComment(f"{kind}-{run.lens}", role, lens_comment(run.lens, run.lens_reply))
+    return PostPrComment(f"{kind}-{run.lens}", role, lens_comment(run.lens, reply))
 
 
 def _post_findings(run: Review) -> Effect:
@@ -108,6 +143,8 @@ TABLE: Table[Phase, Event, Review] = Table(
             "rereview.diff" if run.rereview else "review.diff",
             run.rereview.base_sha if run.rereview else None,
         ),
+        Phase.CHARGE_BRIEF: lambda run: ChargeBudget(Role.REVIEW),
+        Phase.LAUNCH_BRIEF: _brief,
         Phase.CHARGE: _charge,
         Phase.LAUNCH: _launch,
         Phase.POST_LENS: _post_lens,

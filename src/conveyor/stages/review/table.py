@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from conveyor.core.findings import CODE_LENSES, Judged, Raw
 from conveyor.core.replies import RereviewReply, ReviewReply
+from conveyor.core.review_judge import Spotted
+from conveyor.core.review_replies import AngleReply
 from conveyor.core.state import IssueState, Rereview
 from conveyor.stages.step import Inputs
 
@@ -16,6 +18,8 @@ class Phase(StrEnum):
 
     START = "start"
     PREPARE = "prepare-review"
+    CHARGE_BRIEF = "charge-brief"
+    LAUNCH_BRIEF = "launch-brief"
     CHARGE = "charge-lens"
     LAUNCH = "launch-lens"
     POST_LENS = "post-lens"
@@ -38,6 +42,9 @@ class Event(StrEnum):
 
     BEGIN = "begin"
     READY = "ready"
+    SIZED = "sized"
+    BRIEFED = "briefed"
+    SKIPPED = "skipped"
     EMPTY = "empty"
     CHARGED = "charged"
     REFUSED = "refused"
@@ -81,15 +88,27 @@ ROUTES: dict[Event, Phase] = {
 }
 EXITS: dict[Phase, dict[Event, Phase]] = {
     Phase.START: {Event.BEGIN: Phase.PREPARE},
-    Phase.PREPARE: {Event.READY: Phase.CHARGE, Event.EMPTY: Phase.NOTHING},
+    Phase.PREPARE: {
+        Event.READY: Phase.CHARGE,
+        Event.SIZED: Phase.CHARGE_BRIEF,
+        Event.EMPTY: Phase.NOTHING,
+    },
+    Phase.CHARGE_BRIEF: {Event.CHARGED: Phase.LAUNCH_BRIEF, Event.REFUSED: Phase.OVER_BUDGET},
+    Phase.LAUNCH_BRIEF: {
+        Event.BRIEFED: Phase.CHARGE,
+        Event.RETRY: Phase.CHARGE_BRIEF,
+        Event.FAILED: Phase.FAILED,
+        Event.DEFERRED: Phase.DEFERRED,
+    },
     Phase.CHARGE: {Event.CHARGED: Phase.LAUNCH, Event.REFUSED: Phase.OVER_BUDGET},
     Phase.LAUNCH: {
         Event.REPLIED: Phase.POST_LENS,
+        Event.SKIPPED: Phase.POST_LENS,
         Event.RETRY: Phase.CHARGE,
         Event.FAILED: Phase.FAILED,
         Event.DEFERRED: Phase.DEFERRED,
     },
-    Phase.POST_LENS: ROUTES,
+    Phase.POST_LENS: {**ROUTES, Event.FAILED: Phase.FAILED},
     Phase.CHARGE_AGG: {Event.CHARGED: Phase.LAUNCH_AGG, Event.REFUSED: Phase.OVER_BUDGET},
     Phase.LAUNCH_AGG: {Event.FINDINGS: Phase.POST_FINDINGS, Event.DEFERRED: Phase.DEFERRED},
     Phase.POST_FINDINGS: {Event.NITS: Phase.POST_NITS, **VERDICTS},
@@ -104,7 +123,10 @@ class Review:
 
     `raw` holds a first review's findings until they are numbered; `nits` the nits
     still to post; `lens_reply` the last lens's reply, for its own PR comment;
-    `charge_at` the index of the launching session's charge in `state.charges`.
+    `charge_at` the index of the launching session's charge in `state.charges`. A sized
+    first review (`sized`, `[review] sized_first_review`) briefs the change first, its
+    lenses are the angles of its size, and the judge (code) merges what they `spotted`;
+    `changed` is the diff's added and removed lines, `skipped` the angles that failed.
     """
 
     inputs: Inputs
@@ -117,7 +139,7 @@ class Review:
     diff_paths: tuple[str, ...] = ()
     raw: tuple[Raw, ...] = ()
     nits: tuple[Raw, ...] = ()
-    lens_reply: ReviewReply | RereviewReply | None = None
+    lens_reply: ReviewReply | RereviewReply | AngleReply | None = None
     aggregated: bool = False
     numbered: bool = False
     posted_findings: bool = False
@@ -127,6 +149,11 @@ class Review:
     attempt: int = 0
     charge_at: int | None = None
     note: str = ""
+    sized: bool = False
+    brief: str = ""
+    changed: int = 0
+    spotted: tuple[Spotted, ...] = ()
+    skipped: tuple[str, ...] = ()
 
     @property
     def rereview(self) -> Rereview | None:

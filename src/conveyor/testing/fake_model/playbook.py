@@ -29,6 +29,7 @@ from conveyor.testing.fake_model.steps import CallTool, RunCommand, Step, WriteF
 # The session kind a request's prompt names, most specific first (`{lens}` from the match).
 LENS = r"for issue #\d+ through your lens only \((\w+)\)"
 KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("angle-{lens}", re.compile(r"from one angle only \(([\w-]+)\)")),
     ("rereview-{lens}", re.compile(rf"Re-review a fix {LENS}")),
     ("review-{lens}", re.compile(rf"Review the change {LENS}")),
     ("triage", re.compile(r"You are the triage reader")),
@@ -40,6 +41,8 @@ KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("accept", re.compile(r"You are the acceptance verifier")),
     ("security", re.compile(r"You are the security reviewer")),
     ("resolver", re.compile(r"You are the conflict resolver")),
+    ("brief", re.compile(r"You are the distiller of a code review")),
+    ("pr-review", re.compile(r"You are the reviewer who posts the review")),
 )  # fmt: skip
 ISSUE_FILE = re.compile(r"`([^`\s]*/issue\.md)`")
 TITLE_TAG = re.compile(r"# #\d+: [^\n]*?\[([A-Za-z0-9_.-]+)\]")
