@@ -118,6 +118,7 @@ def test_a_run_that_stopped_before_reporting_is_a_crash_the_tests_may_have_cause
         ("npm ERR! getaddrinfo ENOTFOUND registry.npmjs.org", "network"),
         ("error: no matching package named `serde` found", "dependency"),
         ("-- Could NOT find GTest (missing: GTEST_LIBRARY)", "toolchain or library"),
+        ("error: rustup could not choose a version of cargo to run", "toolchain or library"),
     ],
 )
 def test_what_the_machine_lacks_is_an_environment_error_for_every_runner(
