@@ -21,7 +21,7 @@ from conveyor.core.test_runs import ENVIRONMENT_CODES
 from conveyor.core.verify import CommandResult, Outcome
 from conveyor.forge.connect import read_token
 from conveyor.forge.protocol import Forge
-from conveyor.git.checkout import create_checkout, update_cache, write_git_config
+from conveyor.git.checkout import agent_checkout, update_cache, write_git_config
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.boundary import command_env
@@ -43,7 +43,7 @@ def _base_checkout(forge: Forge, config: Config, token: str | None, root: Path) 
     fetch_env = GitEnv(git_config, IDENTITY, extra=auth.fetch_variables())
     cache = Repo(update_cache(root / "cache.git", url, fetch_env).path, env)
     checkout = root / "job" / "repo"
-    create_checkout(cache, checkout, url, branch="conveyor-doctor", base=config.base, env=env)
+    agent_checkout(cache, checkout, url, branch="conveyor-doctor", base=config.base, env=env)
     return checkout
 
 

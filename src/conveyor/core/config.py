@@ -27,6 +27,7 @@ from conveyor.core.config_judges import Judges
 from conveyor.core.config_limits import Budgets, Limits, Money
 from conveyor.core.config_reviews import PrReviews, ReviewSettings
 from conveyor.core.config_sandbox import Sandbox
+from conveyor.core.config_sessions import Sessions
 from conveyor.core.config_terms import (
     AgentName,
     PositiveInt,
@@ -184,6 +185,7 @@ class Config(Strict):
     notify: Notify = Notify()
     review: ReviewSettings = ReviewSettings()
     pr_reviews: PrReviews = PrReviews()
+    sessions: Sessions = Sessions()
 
     @field_validator("repo")
     @classmethod

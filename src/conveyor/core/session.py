@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from conveyor.core.agent_failure import InfraKind, retried
 from conveyor.core.backends import BackendName
@@ -63,6 +63,10 @@ class ContextLimits:
     hard: int = 175_000
 
 
+# How hard the model thinks: levels claude, codex and opencode all take (`[sessions]`).
+Effort = Literal["low", "medium", "high"]
+
+
 @dataclass(frozen=True)
 class SessionSpec:
     """Everything the runner needs to launch one session.
@@ -86,6 +90,7 @@ class SessionSpec:
     context: ContextLimits = ContextLimits()
     timeout_seconds: float = 45 * 60
     max_turns: int | None = None
+    effort: Effort | None = None
     executable: str | None = None
     scenario: Path | None = None
     issue_file: Path | None = None

@@ -11,9 +11,11 @@ import fcntl
 import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from conveyor.git.hooks import install_hooks
+from conveyor.git.keep import keep_clone_args, make_agent_repo
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.remote import TRACKING_REFSPEC, fetch, init_bare
 from conveyor.git.runner import GitEnv, Identity, Repo, git_text, run_git
@@ -51,8 +53,10 @@ def update_cache(cache: Path, url: str, env: GitEnv) -> Repo:
 
     The cache holds the remote's branches as `refs/remotes/origin/*`, its tags, and no
     branch of its own. The URL is given to the fetch, not kept in the cache's config: a
-    forge that moved (a new port) is fetched from where it is now.
+    forge that moved (a new port) is fetched from where it is now. A checkout's keep in
+    `env` is dropped: git works in the cache.
     """
+    env = replace(env, git_dir=None)
     with file_lock(lock_path(cache)):
         made = not (cache / "HEAD").is_file()
         repo = init_bare(cache, env) if made else Repo(cache, env)
@@ -93,26 +97,36 @@ def create_checkout(
     dest: Path,
     url: str,
     *,
+    keep: Path,
     branch: str,
     base: str,
     env: GitEnv,
     start: str | None = None,
 ) -> Repo:
-    """Clone the cache into `dest` on `branch`: at `origin/<branch>` when the remote has it,
-    else at `start` (a stacked issue's prerequisite head) when given and known, else at
-    `origin/<base>`; `origin` is the real remote `url`."""
+    """Clone the cache into the keep `keep` with `dest` as its work tree, on `branch`: at
+    `origin/<branch>` when the remote has it, else at `start` (a stacked issue's
+    prerequisite head) when given and known, else at `origin/<base>`; `origin` is the real
+    remote `url`.
+
+    The repository returned works in the keep: its config, hooks and refs are Conveyor's,
+    and no box can write them (`git/keep.py`). `dest/.git` is left the clone's pointer to
+    the keep until the caller gives it a repository of the agent's own (`make_agent_repo`),
+    once the checkout stands where the job starts.
+    """
     dest.parent.mkdir(parents=True, exist_ok=True)
     with file_lock(lock_path(cache.path)):
         clone = [
             "clone",
             "--quiet",
             "--no-checkout",
+            f"--separate-git-dir={keep}",
+            *keep_clone_args(),
             "--config",
             f"remote.origin.fetch={CLONE_REFSPEC}",
         ]
         run_git([*clone, "--", str(cache.path), str(dest)], cwd=dest.parent, env=env)
-    repo = Repo(dest, env)
-    run_git(["remote", "set-url", "origin", url], cwd=dest, env=env)
+    repo = Repo(dest, replace(env, git_dir=keep))
+    run_git(["remote", "set-url", "origin", url], cwd=dest, env=repo.env)
     begin = (
         try_rev_parse(repo, f"refs/remotes/origin/{branch}")
         or (try_rev_parse(repo, f"{start}^{{commit}}") if start else None)
@@ -121,7 +135,27 @@ def create_checkout(
     if begin is None:
         msg = f"the remote has neither {branch!r} nor the base branch {base!r}"
         raise ValueError(msg)
-    run_git(["checkout", "--quiet", "--no-track", "-B", branch, begin], cwd=dest, env=env)
+    run_git(["checkout", "--quiet", "--no-track", "-B", branch, begin], cwd=dest, env=repo.env)
+    return repo
+
+
+def agent_checkout(
+    cache: Repo,
+    dest: Path,
+    url: str,
+    *,
+    branch: str,
+    base: str,
+    env: GitEnv,
+    start: str | None = None,
+) -> Repo:
+    """`create_checkout` into `dest` with its keep beside it (`<dest>.git`), and the agent's
+    own repository in it at once."""
+    keep = dest.with_name(f"{dest.name}.git")
+    repo = create_checkout(
+        cache, dest, url, keep=keep, branch=branch, base=base, env=env, start=start
+    )
+    make_agent_repo(repo, branch, url)
     return repo
 
 
@@ -140,16 +174,18 @@ def pre_push_hook(nonce: str) -> str:
 
 
 def install_checkout_hooks(repo: Repo, nonce: str, commit_msg: str) -> None:
-    """The `pre-push` (refusing other pushes) and `commit-msg` hooks of a checkout that
-    `create_checkout` just made.
+    """The `pre-push` (refusing other pushes) and `commit-msg` hooks of the agent's own
+    repository in a checkout `create_checkout` just made (before any box has run there).
 
-    Its hooks folder is its own `.git/hooks`: its git reads no system config, its global one
-    is the job's (`write_git_config`) or none (`GitEnv`), and neither that nor the clone sets
-    `core.hooksPath`. So git is not asked (a process per job); a worktree (a `.git` file) is.
+    They serve the agent's own git, in its box: `git commit` there gets the trailer, and
+    `git push` there is told to let the job push. Conveyor's own git never runs them: it works
+    in the keep, whose hooks are off, and pushes from there.
     """
-    own = repo.path / ".git" / "hooks"
-    known = own if own.is_dir() else None
-    install_hooks(repo, {"pre-push": pre_push_hook(nonce), "commit-msg": commit_msg}, known)
+    install_hooks(
+        repo,
+        {"pre-push": pre_push_hook(nonce), "commit-msg": commit_msg},
+        repo.path / ".git" / "hooks",
+    )
 
 
 def dirty_paths(repo: Repo) -> list[str]:

@@ -1,7 +1,9 @@
-"""Git run plainly in a checkout: changes, blobs and throwaway worktrees (verify's reads).
+"""Git run plainly on a tree: changes, blobs and throwaway worktrees (verify's reads).
 
-Git runs with no system or user config and no hooks, so nothing in the checkout
-or on the machine changes what these commands do.
+Git runs with no system or user config and no hooks, and with the git directory named
+(`Tree.git_dir`: the job's keep, a worktree's folder in it, a shared setup's own), never
+the one it would find in the tree: a tree's `.git` is written by the agent and by every
+boxed command, so nothing in the tree or on the machine changes what these commands do.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.git.refs import read_branch_commit
-from conveyor.git.runner import Repo
+from conveyor.git.runner import GitEnv, Repo
 
 
 class PlainGitError(Exception):
@@ -29,22 +31,55 @@ class PlainGitError(Exception):
         super().__init__(f"`{' '.join(self.argv)}` failed with exit status {returncode}: {stderr}")
 
 
-def _env() -> dict[str, str]:
+@dataclass(frozen=True)
+class Tree:
+    """A work tree and the git directory git reads it with (never a `.git` inside it)."""
+
+    work: Path
+    git_dir: Path
+
+    @classmethod
+    def of(cls, work: Path, git_dir: Path | None = None) -> Tree:
+        """`work` read through `git_dir`; without one, through its own `.git` (a repository
+        no agent or command writes: a test's, the emulator's)."""
+        return cls(work, git_dir if git_dir is not None else work / ".git")
+
+
+def _env(tree: Tree | None) -> dict[str, str]:
     keep = {k: v for k in ("PATH", "HOME", "TMPDIR") if (v := os.environ.get(k)) is not None}
-    return keep | {
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_TERMINAL_PROMPT": "0",
-        "LC_ALL": "C",
-    }
+    named = {"GIT_DIR": str(tree.git_dir), "GIT_WORK_TREE": str(tree.work)} if tree else {}
+    return (
+        keep
+        | named
+        | {
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "XDG_CONFIG_HOME": os.devnull,
+            "GIT_TERMINAL_PROMPT": "0",
+            "LC_ALL": "C",
+        }
+    )
 
 
-def git(cwd: Path, *args: str, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None) -> bytes:
-    """Run `git ARGS` in `cwd` (hooks off) and return stdout; PlainGitError otherwise."""
+def git(
+    tree: Tree, *args: str, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None
+) -> bytes:
+    """Run `git ARGS` on `tree` (hooks off) and return stdout; PlainGitError otherwise."""
+    return git_in(tree.work, *args, ok_codes=ok_codes, stdin=stdin, tree=tree)
+
+
+def git_in(
+    cwd: Path,
+    *args: str,
+    ok_codes: Sequence[int] = (0,),
+    stdin: bytes | None = None,
+    tree: Tree | None = None,
+) -> bytes:
+    """Run `git ARGS` in `cwd`, on `tree` when given, else in no repository (a clone)."""
     argv = ["git", "-c", f"core.hooksPath={os.devnull}", *args]
     try:
         done = subprocess.run(
-            argv, cwd=cwd, env=_env(), input=stdin, capture_output=True, check=False
+            argv, cwd=cwd, env=_env(tree), input=stdin, capture_output=True, check=False
         )
     except OSError as exc:
         raise PlainGitError(argv, -1, str(exc)) from exc
@@ -61,25 +96,25 @@ class Change:
     path: str
 
 
-def head(checkout: Path) -> str:
-    """The commit the checkout's HEAD is at (read from its ref files when git's are plain)."""
-    read = read_branch_commit(Repo(checkout), "HEAD")
+def head(checkout: Tree) -> str:
+    """The commit the tree's HEAD is at (read from its ref files when git's are plain)."""
+    read = read_branch_commit(Repo(checkout.work, GitEnv(git_dir=checkout.git_dir)), "HEAD")
     return read or git(checkout, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
 
 
-def merge_base(checkout: Path, a: str, b: str) -> str:
+def merge_base(checkout: Tree, a: str, b: str) -> str:
     """The best common ancestor of `a` and `b`."""
     return git(checkout, "merge-base", a, b).decode().strip()
 
 
-def changes(checkout: Path, base: str, tip: str) -> tuple[Change, ...]:
+def changes(checkout: Tree, base: str, tip: str) -> tuple[Change, ...]:
     """What changed from `base` to `tip`, path by path (renames as delete + add)."""
     out = git(checkout, "diff", "--name-status", "--no-renames", "-z", base, tip, "--")
     fields = [f.decode("utf-8", errors="surrogateescape") for f in out.split(b"\0") if f]
     return tuple(Change(fields[i][0], fields[i + 1]) for i in range(0, len(fields) - 1, 2))
 
 
-def blob(checkout: Path, sha: str, path: str) -> bytes | None:
+def blob(checkout: Tree, sha: str, path: str) -> bytes | None:
     """The content of `path` at commit `sha`, or None when it does not exist there.
 
     One `cat-file --batch` (it answers "missing" for a path the commit lacks). What a full
@@ -94,11 +129,11 @@ _FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 @functools.lru_cache(maxsize=256)
-def _blob_at_commit(checkout: Path, sha: str, path: str) -> bytes | None:
+def _blob_at_commit(checkout: Tree, sha: str, path: str) -> bytes | None:
     return _read_blob(checkout, sha, path)
 
 
-def _read_blob(checkout: Path, sha: str, path: str) -> bytes | None:
+def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
     """`sha` must name a commit (PlainGitError if not); then `path` in it, or None."""
     if "\n" in path:  # --batch reads one name per line: such a path is read in two steps
         if not git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path):
@@ -137,12 +172,16 @@ def _batch_answers(out: bytes, names: Sequence[str]) -> list[tuple[bytes, bytes]
     return answers
 
 
-def add_worktree(checkout: Path, where: Path, sha: str) -> None:
-    """A detached worktree of the checkout's repository at `sha`, in `where`."""
+def add_worktree(checkout: Tree, where: Path, sha: str) -> Tree:
+    """A detached worktree of the checkout's repository at `sha`, in `where`; its git folder
+    lies in the checkout's git directory, named by the `.git` file git just wrote there
+    (read now, before any command runs in it)."""
     git(checkout, "worktree", "add", "--detach", "--force", str(where), sha)
+    pointer = (where / ".git").read_text(encoding="utf-8").strip()
+    return Tree(where, Path(pointer.removeprefix("gitdir:").strip()))
 
 
-def remove_worktree(checkout: Path, where: Path) -> None:
+def remove_worktree(checkout: Tree, where: Path) -> None:
     """Remove the worktree at `where` and every trace of it, even half-made."""
     try:
         git(checkout, "worktree", "remove", "--force", "--force", str(where))
@@ -151,7 +190,7 @@ def remove_worktree(checkout: Path, where: Path) -> None:
         git(checkout, "worktree", "prune", ok_codes=(0, 128))
 
 
-def restore(tree: Path, sha: str, paths: Sequence[str]) -> None:
+def restore(tree: Tree, sha: str, paths: Sequence[str]) -> None:
     """Put `paths` in the work tree `tree` back to their content at `sha`."""
     if paths:
         git(tree, "checkout", sha, "--", *paths)

@@ -44,7 +44,7 @@ def read_branch_commit(repo: Repo, rev: str) -> str | None:
     process each, two thirds of its git processes). Only a plain repository in git's
     files format is read: a worktree, a reftable repository or a SHA-256 one is git's.
     """
-    git_dir = _files_git_dir(repo.path)
+    git_dir = _files_git_dir(repo)
     if git_dir is None:
         return None
     if rev == "HEAD":
@@ -61,9 +61,15 @@ def read_branch_commit(repo: Repo, rev: str) -> str | None:
     return sha if sha is not None and _is_sha(sha) else None
 
 
-def _files_git_dir(path: Path) -> Path | None:
-    """The git dir of the work tree or bare repository at `path`, when git keeps its refs
-    there in files; None for a worktree (`.git` is a file) or a reftable repository."""
+def _files_git_dir(repo: Repo) -> Path | None:
+    """The git dir of the work tree or bare repository at `repo.path` (its keep when it has
+    one), when git keeps its refs there in files; None for a worktree (`.git` is a file, or
+    the keep names a common dir) or a reftable repository."""
+    if repo.env.git_dir is not None:
+        keep = repo.env.git_dir
+        plain = (keep / "refs").is_dir() and not (keep / "commondir").exists()
+        return keep if plain and not (keep / "reftable").exists() else None
+    path = repo.path
     dot_git = path / ".git"
     git_dir = dot_git if dot_git.is_dir() else path
     if not (git_dir / "refs").is_dir() or (git_dir / "reftable").exists():
@@ -96,7 +102,7 @@ def read_ref(repo: Repo, ref: str) -> str | None:
     subprocess; git replaces ref files atomically, so a reader never sees half a ref.
     Symbolic refs, odd names and repositories whose refs are not plain files go to git.
     """
-    git_dir = _files_git_dir(repo.path)
+    git_dir = _files_git_dir(repo)
     if git_dir is None and not repo.path.is_dir():
         return None  # no repository there (yet)
     if git_dir is None or not ref.startswith("refs/") or not _plain_name(ref):

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from conveyor.git.agent_repo import changed, harvest
 from conveyor.git.refs import is_ancestor, try_rev_parse
-from conveyor.git.runner import GitError, Repo, git_text, run_git
+from conveyor.git.runner import GitError, Repo, git_text
 
 RESCUE_PREFIX = "refs/conveyor/rescue/"
 LEFTOVER_REF = "refs/conveyor/leftover"
@@ -31,21 +32,21 @@ def rescue_ref(issue: int, moment: datetime) -> str:
     return f"{RESCUE_PREFIX}{issue}/{moment.strftime('%Y%m%dT%H%M%SZ')}"
 
 
-def find_unpushed(checkout: Repo, leftover: Path, remote_refs: tuple[str, ...]) -> Unpushed | None:
+def find_unpushed(
+    checkout: Repo, leftover: Path, remote_refs: tuple[str, ...], leftover_keep: Path | None = None
+) -> Unpushed | None:
     """Bring the leftover's HEAD into `checkout` and list its commits none of `remote_refs` has.
 
+    The leftover's repository is the agent's: its HEAD comes in as `harvest` takes it, from
+    an upload-pack in the box (which shows `leftover_keep`, whose objects it borrows).
     None when the leftover has no commit to read (a clone cut short) or holds
     nothing new. The head stays reachable as `LEFTOVER_REF` in `checkout`.
     """
+    shown = (leftover_keep,) if leftover_keep is not None and leftover_keep.is_dir() else ()
     try:
-        run_git(
-            ["fetch", "--quiet", "--no-tags", str(leftover), f"+HEAD:{LEFTOVER_REF}"],
-            cwd=checkout.path,
-            env=checkout.env,
-        )
+        head = harvest(checkout, leftover, into=LEFTOVER_REF, readable=shown)
     except GitError:
         return None
-    head = try_rev_parse(checkout, LEFTOVER_REF)
     if head is None:
         return None
     known = [sha for ref in remote_refs if (sha := try_rev_parse(checkout, ref)) is not None]
@@ -64,5 +65,6 @@ def can_continue(checkout: Repo, head: str, branch_ref: str) -> bool:
 
 
 def move_branch(checkout: Repo, head: str) -> None:
-    """Point the checked-out branch and the work tree at `head`."""
-    run_git(["reset", "--quiet", "--hard", head], cwd=checkout.path, env=checkout.env)
+    """Point the checked-out branch and the work tree at `head` (in the agent's repository,
+    then the keep)."""
+    changed(checkout, "reset", "--quiet", "--hard", head)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 # Inherited variables worth keeping; everything else (notably every GIT_* a hook
 # or a caller's shell sets, like GIT_DIR or GIT_INDEX_FILE) is dropped.
@@ -42,12 +43,16 @@ class GitEnv:
     nothing from the machine's user leaks in); the system config is never read.
     `date` fixes author and committer dates (e.g. `"1700000000 +0000"`).
     `extra` adds variables (a credential helper for `push`, for instance).
+    `git_dir` is the git directory git works in (`GIT_DIR`, with the command's folder as
+    its work tree) instead of the one it would find there: a job's keep, whose config,
+    hooks and refs no box can write (`git/keep.py`).
     """
 
     config_global: Path | None = None
     identity: Identity = Identity()
     date: str | None = None
     extra: Mapping[str, str] = field(default_factory=dict)
+    git_dir: Path | None = None
 
     def variables(self) -> dict[str, str]:
         """The complete environment for a git subprocess."""
@@ -70,17 +75,39 @@ class GitEnv:
         return env
 
 
+class Boxer(Protocol):
+    """Turns an argv into the one that runs it in the job's box, in `cwd` (writable there),
+    reading `readable` too; the argv itself where the job runs unboxed."""
+
+    def __call__(self, argv: list[str], *, cwd: Path, readable: tuple[Path, ...]) -> list[str]:
+        """The boxed argv."""
+        ...
+
+
 @dataclass(frozen=True)
 class Repo:
-    """A repository on disk (a bare git dir or a work tree) and how to run git in it."""
+    """A repository on disk (a bare git dir or a work tree) and how to run git in it.
+
+    A job's checkout is its work tree with `env.git_dir` its keep; `box` then runs the git
+    that must work in the agent's own repository (the checkout's `.git`) in the job's box.
+    """
 
     path: Path
     env: GitEnv = GitEnv()
+    box: Boxer | None = field(default=None, compare=False)
 
     def with_identity(self, identity: Identity, date: str | None = None) -> Repo:
         """The same repository, committing as `identity` (and at `date` when given)."""
-        env = GitEnv(self.env.config_global, identity, date or self.env.date, self.env.extra)
-        return Repo(self.path, env)
+        env = replace(self.env, identity=identity, date=date or self.env.date)
+        return replace(self, env=env)
+
+    @property
+    def git_dir(self) -> Path:
+        """The git directory Conveyor reads: the keep, else `.git` (or the bare repository)."""
+        if self.env.git_dir is not None:
+            return self.env.git_dir
+        dot_git = self.path / ".git"
+        return dot_git if dot_git.is_dir() else self.path
 
 
 def run_git(
@@ -91,10 +118,16 @@ def run_git(
     input_bytes: bytes | None = None,
     ok_codes: Sequence[int] = (0,),
     extra_env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run `git ARGS` in `cwd`; raise GitError unless its exit status is in `ok_codes`."""
+    """Run `git ARGS` in `cwd`; raise GitError unless its exit status is in `ok_codes`.
+
+    With `env.git_dir`, git works in that directory with `cwd` as its work tree.
+    """
     argv = ["git", *args]
     variables = env.variables()
+    if env.git_dir is not None:
+        variables.update(GIT_DIR=str(env.git_dir), GIT_WORK_TREE=str(cwd))
     if extra_env:
         variables.update(extra_env)
     try:
@@ -105,7 +138,10 @@ def run_git(
             input=input_bytes,
             capture_output=True,
             check=False,
+            timeout=timeout,
         )
+    except subprocess.TimeoutExpired as exc:
+        raise GitError(argv, -1, f"no answer within {timeout:g} s") from exc
     except (OSError, ValueError) as exc:  # git missing, cwd gone, or a NUL in an argument
         raise GitError(argv, -1, str(exc)) from exc
     if done.returncode not in ok_codes:

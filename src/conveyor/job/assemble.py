@@ -10,11 +10,12 @@ from pathlib import Path
 from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Stage
 from conveyor.forge.connect import read_token
-from conveyor.git.runner import GitEnv, Identity
+from conveyor.git.runner import Boxer, GitEnv, Identity
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.box_plans import (
     base_plan,
     command_boxing,
+    git_boxer,
     hidden_paths,
     job_box,
     make_folders,
@@ -27,7 +28,7 @@ from conveyor.job.jobfile import JobFile
 from conveyor.job.layout import JobPaths, leftover_checkouts
 from conveyor.job.roles import JobRole, agent_role_of
 from conveyor.job.stacking import checkout_start, record_stack
-from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
+from conveyor.job.wiki_workspace import WIKI_KEEP, keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import Workspace, prepare_workspace
 from conveyor.ops.forge.context import OpContext
 from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
@@ -74,16 +75,17 @@ def build_context(started: Started) -> tuple[JobContext, IssueState]:
     token = _token(started)
     state = started.claimed.state
     stack_on = started.stack_on if state.stacked_on is None else None
-    _keep_wiki_leftovers(started)
-    workspace = _check_out(started, token, checkout_start(state, stack_on))
+    boxing = _boxing(started)
+    box = git_boxer(boxing)
+    _keep_wiki_leftovers(started, box)
+    workspace = _check_out(started, token, checkout_start(state, stack_on), box)
     if stack_on is not None:
         state = _record_stack(started, state, workspace, stack_on)
     wiki = _check_out_wiki(started, workspace)
     state = _record_rescues(started, workspace, state)
     _link_socket(started.paths)
     _wire_hub(started, workspace, wiki)
-    (started.paths.job_dir / "home").mkdir(exist_ok=True)  # HOME of the commands it runs
-    return _context(started, workspace, wiki, token), state
+    return _context(started, workspace, wiki, token, boxing), state
 
 
 def _trailer_role(started: Started) -> str:
@@ -91,15 +93,15 @@ def _trailer_role(started: Started) -> str:
     return agent_role_of(started.stage).value
 
 
-def _keep_wiki_leftovers(started: Started) -> None:
+def _keep_wiki_leftovers(started: Started, box: Boxer) -> None:
     """A writer with a wiki first keeps the wiki changes earlier checkouts left behind."""
     settings, paths = started.config.wiki_settings, started.paths
     if settings is not None and started.role is JobRole.WRITER:
         leftovers = leftover_checkouts(paths.home, started.issue, paths.job_dir)
-        keep_wiki_leftovers(paths.home, leftovers, settings.dir, started.issue, GitEnv())
+        keep_wiki_leftovers(paths.home, leftovers, settings.dir, started.issue, GitEnv(), box=box)
 
 
-def _check_out(started: Started, token: str | None, start: str | None) -> Workspace:
+def _check_out(started: Started, token: str | None, start: str | None, box: Boxer) -> Workspace:
     """The job's checkout of the issue's branch (a writer rescues what earlier jobs left)."""
     config = started.config
     return prepare_workspace(
@@ -111,6 +113,7 @@ def _check_out(started: Started, token: str | None, start: str | None) -> Worksp
         token=token,
         trailer_role=_trailer_role(started),
         now=now_utc(),
+        box=box,
         rescue=started.role is JobRole.WRITER,
         start=start,
     )
@@ -136,6 +139,7 @@ def _check_out_wiki(started: Started, workspace: Workspace) -> WikiCheckout | No
         started.ops.forge.repo_info(),
         code=workspace.repo,
         home=started.paths.home,
+        keep=started.paths.job_dir / WIKI_KEEP,
         issue=started.issue,
         auth=workspace.pusher.auth,
         trailer_role=_trailer_role(started),
@@ -172,7 +176,11 @@ def _wire_hub(started: Started, workspace: Workspace, wiki: WikiCheckout | None)
 
 
 def _context(
-    started: Started, workspace: Workspace, wiki: WikiCheckout | None, token: str | None
+    started: Started,
+    workspace: Workspace,
+    wiki: WikiCheckout | None,
+    token: str | None,
+    boxing: Boxing,
 ) -> JobContext:
     """The job's context: what it works on, where, with which hands, and its live parts."""
     config, paths, environ = started.config, started.paths, started.environ
@@ -194,12 +202,13 @@ def _context(
         git_config=workspace.git_config,
         git=workspace.repo,
         wiki=wiki,
-        boxing=_boxing(started),
+        boxing=boxing,
     )
     who = JobHands(
         forge=started.ops.forge,
         ops=started.ops,
         push=workspace.pusher,
+        seen=workspace.pusher.seen,
         environ=environ,
         command_env=command_env(
             config,

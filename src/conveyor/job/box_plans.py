@@ -5,7 +5,10 @@ config's folder, the token and App key files, the owner's real home and the host
 the environment names; the box shows none of them (it binds only what it gives).
 Given back read-only: the owner's tools, resolved to their install roots, Conveyor's own
 interpreter, the paths the commands name outside the checkout and `[sandbox] readable`
-(`sandbox/tools.py`); writable besides the job's own folders: `[sandbox] caches`.
+(`sandbox/tools.py`), and the job's keeps (the agent's repository borrows their objects,
+and a temporary worktree's git folder lies in one); writable besides the job's own
+folders: `[sandbox] caches`. `git_boxer` runs the git Conveyor must run in the agent's
+own repository in the same box.
 """
 
 from __future__ import annotations
@@ -15,11 +18,16 @@ from pathlib import Path
 
 from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
+from conveyor.git.runner import Boxer
 from conveyor.sandbox import Box, BoxPlan, select_box
+from conveyor.sandbox.plan import Given
 from conveyor.sandbox.registries import Registry, setup_registries
 from conveyor.sandbox.sockets import named_sockets
 from conveyor.sandbox.tools import Tools, check_caches, find_tools
-from conveyor.verify.boxing import Boxing
+from conveyor.verify.boxing import Boxing, Opening, wrapped
+
+# The keeps of a job's checkouts (`repo.git` beside `repo/`, the wiki's), in its folder.
+KEEPS = ("repo.git", "wiki.git")
 
 
 def _config_file(text: str, config_dir: Path) -> Path:
@@ -98,7 +106,11 @@ def base_plan(
         hidden=hidden,
         writable=(*(c.path for c in caches), *((Path(shared),) if shared else ())),
     )
-    return plan.with_given(*job_tools(config, hidden, environ, checkout).given)
+    keeps = [
+        Given(job_dir / k, "a keep of the job's: the agent's repository borrows its objects")
+        for k in KEEPS
+    ]
+    return plan.with_given(*job_tools(config, hidden, environ, checkout).given, *keeps)
 
 
 def make_folders(plan: BoxPlan) -> BoxPlan:
@@ -136,6 +148,16 @@ def setup_hosts(
     # Without the shared cache commands see none of the owner's registry settings.
     owner = environ if config.commands.shared_cache else {}
     return setup_registries(config.commands.setup, owner, where)
+
+
+def git_boxer(boxing: Boxing) -> Boxer:
+    """How the job runs git in an agent's repository: in its box, with no network, writing
+    only the folder it runs in and reading what it names too (`Box.wrap`; bare unboxed)."""
+
+    def box(argv: list[str], *, cwd: Path, readable: tuple[Path, ...]) -> list[str]:
+        return wrapped(boxing, Opening(cwd, (), readable), {}, argv)
+
+    return box
 
 
 def _unique(paths: Iterable[Path]) -> tuple[Path, ...]:

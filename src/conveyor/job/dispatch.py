@@ -9,6 +9,7 @@ job file and signals, and posts the handoff it kept.
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections.abc import Callable
 from typing import TypeVar
@@ -19,6 +20,8 @@ from conveyor.job.context import JobContext
 from conveyor.job.effects_session import ScenarioMissing, run_launch
 from conveyor.job.fresh_comments import with_fresh_comments
 from conveyor.job.hub import JobHub
+from conveyor.job.interrupted import with_interrupted
+from conveyor.job.roles import JobRole
 from conveyor.ops.forge import branch_effects as branch
 from conveyor.ops.forge import checks_effects as checks
 from conveyor.ops.forge import merge_effects as merge
@@ -30,13 +33,14 @@ from conveyor.ops.forge.forge_effects import (
     run_prepare,
     save_spec_file,
 )
-from conveyor.ops.forge.job_parts import PushRefused
+from conveyor.ops.forge.job_parts import BranchHeld, PushRefused
+from conveyor.ops.local.job_push import take_agent_heads
 from conveyor.stages import effects as fx
 from conveyor.stages import effects_merge as mx
 from conveyor.stages import effects_review as rx
 
 E = TypeVar("E", bound=fx.Effect)
-Outcome = fx.Result | PushRefused | ScenarioMissing
+Outcome = fx.Result | PushRefused | BranchHeld | ScenarioMissing
 Op = Callable[[JobContext, IssueState, fx.Effect], Outcome]
 
 
@@ -84,18 +88,29 @@ def launch(
     ahead = _AHEAD.setdefault(ctx.live.hub, Alongside())
     taken = ahead.take(effect)
     if taken is None:
-        told = with_fresh_comments(ctx, state, effect)
+        told = with_interrupted(ctx, state, with_fresh_comments(ctx, state, effect))
         ahead.start(
             tuple(zip(effect.alongside, told.alongside, strict=True)),
             lambda launched, handle: run_launch(ctx, launched, handle),
         )
         taken = run_launch(ctx, told)
+    if ctx.live.role is JobRole.WRITER:
+        _take_agent_heads(ctx)
     ended, kept = taken
     if kept:
         handoff = (ctx.where.run_dir / "handoff.md").read_text(encoding="utf-8")
         note = f"<details><summary>Handoff</summary>\n\n{handoff}\n\n</details>"
         run_post(ctx.what, ctx.who, fx.PostComment("handoff", effect.kind, note, True))
     return ended
+
+
+def _take_agent_heads(ctx: JobContext) -> None:
+    """What a writer's session committed comes into the keeps, which Conveyor reads."""
+    wiki = ctx.where.wiki.repo if ctx.where.wiki is not None else None
+    failed = take_agent_heads(ctx.where.git, wiki)
+    if failed:
+        say = f"conveyor job: the session's commits were not taken: {failed}"
+        print(say, file=sys.stderr)  # noqa: T201 - the job's stderr is its log
 
 
 def post(ctx: JobContext, _state: IssueState, effect: fx.PostComment) -> fx.Done:

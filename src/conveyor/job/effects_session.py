@@ -10,6 +10,7 @@ from typing import Any
 
 from conveyor.agents.launch import launch, resolve_choice
 from conveyor.agents.process import SessionHandle
+from conveyor.core.config_sessions import role_sessions
 from conveyor.core.replies import SpecReply, validate_reply
 from conveyor.core.session import (
     ContextLimits,
@@ -46,6 +47,9 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
     backend, executable, scenario = resolve_choice(choice)
     limits = ctx.what.config.limits
     key = f"{effect.kind}-{effect.attempt}"
+    own = role_sessions(
+        ctx.what.config.sessions, effect.budget_role, limits.session_timeout_minutes
+    )
     return SessionSpec(
         role=effect.role,
         backend=backend,
@@ -59,7 +63,9 @@ def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:
         session_key=key,
         identity=SessionIdentity(ctx.what.issue, ctx.what.stage.value, effect.kind, effect.attempt),
         context=ContextLimits(limits.context_soft, limits.context_hard),
-        timeout_seconds=limits.session_timeout_minutes * 60,
+        timeout_seconds=own.timeout_seconds,
+        max_turns=own.max_turns,
+        effort=own.effort,
         executable=executable,
         scenario=scenario,
         issue_file=ctx.where.issue_file,

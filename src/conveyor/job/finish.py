@@ -21,7 +21,7 @@ from conveyor.job.roles import JobRole
 from conveyor.job.view_file import write_view
 from conveyor.ops.forge.context import OpContext
 from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
-from conveyor.ops.local.job_push import unpushed_head
+from conveyor.ops.local.job_push import take_agent_heads, unpushed_head
 from conveyor.ops.local.wiki_branch import push_wiki
 
 
@@ -140,6 +140,7 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
     """
     interrupted = started.hub.interrupted.is_set() or outcome == "interrupted"
     if ctx is not None:
+        _guarded("take the agent's commits", lambda: _take_agent_heads(ctx))
         _guarded("record lost changes", lambda: record_lost_changes(ctx))
         _guarded("push local commits", lambda: push_local_commits(ctx))
         _guarded("push wiki commits", lambda: push_wiki_commits(ctx))
@@ -157,6 +158,15 @@ def finish_job(started: Started, ctx: JobContext | None, outcome: Outcome) -> in
     else:
         discard(started.paths.checkout, started.paths.home)
     return 0 if outcome in STAGE_ENDED else 1
+
+
+def _take_agent_heads(ctx: JobContext) -> None:
+    """A writer's last session may have been cut short before its commits were taken."""
+    if ctx.live.role is JobRole.WRITER and ctx.where.checkout.is_dir():
+        wiki = ctx.where.wiki.repo if ctx.where.wiki is not None else None
+        failed = take_agent_heads(ctx.where.git, wiki)
+        if failed:
+            _say(f"the last session's commits were not taken: {failed}")
 
 
 def _write_view(started: Started) -> None:

@@ -91,6 +91,8 @@ class JobRecord(_Model):
     heartbeat: datetime
     sessions: list[SessionRecord] = []
     lost_changes: list[str] = []
+    # The instruction files the job's sessions were given, as on the base (job/instructions.py).
+    instructions: list[str] = []
     finished: Finished | None = None
 
 
@@ -139,6 +141,10 @@ class JobFile:
     def set_lost_changes(self, paths: list[str]) -> None:
         """Record paths whose changes the job could not keep."""
         self._update(lost_changes=sorted(set(paths)))
+
+    def set_instructions(self, paths: list[str]) -> None:
+        """Record the instruction files the job applied (paths on the base branch)."""
+        self._update(instructions=list(paths))
 
     def finish(self, outcome: Outcome) -> None:
         """Record how the job ended."""

@@ -21,13 +21,15 @@ from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job.context import JobContext, StageEnd
 from conveyor.job.dispatch import DISPATCH, end_alongside
+from conveyor.job.earlier_work import branch_commits, handoff_kept
 from conveyor.job.effects_session import ScenarioMissing, quick_checks
 from conveyor.job.feedback import take_feedback_first
+from conveyor.job.instructions import take_instructions
 from conveyor.job.runner_ends import carry_out, restore_spec_md
 from conveyor.ops.forge.branch_effects import scope_check
 from conveyor.ops.forge.forge_effects import SPEC_MD
 from conveyor.ops.forge.issue_md import read_taken
-from conveyor.ops.forge.job_parts import PushRefused
+from conveyor.ops.forge.job_parts import BranchHeld, PushRefused
 from conveyor.ops.forge.stack import measure_from
 from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition
@@ -58,9 +60,10 @@ class Drivable(Protocol[M]):
         ...
 
 
-def build_inputs(ctx: JobContext) -> Inputs:
+def build_inputs(ctx: JobContext, state: IssueState) -> Inputs:
     """The machine's inputs, gathered from the forge, the checkout and the run folder."""
     taken = read_taken(ctx.where.issue_file.parent)
+    triage = ctx.what.stage is Stage.TRIAGE
     intake = ctx.what.config.intake
     oversize = None
     if intake.max_size is not None and ctx.what.stage is Stage.TRIAGE:
@@ -83,12 +86,16 @@ def build_inputs(ctx: JobContext) -> Inputs:
         oversize=oversize,
         hand_over=ctx.what.config.handover.by_person,
         review=ctx.what.config.review,
+        # Only triage reads them (TRI-14): other stages pay no git read for them.
+        branch_commits=branch_commits(ctx, state) if triage else (),
+        handoff_kept=triage and handoff_kept(ctx.where.run_dir),
+        instructions=take_instructions(ctx),
     )
 
 
 def perform(
     ctx: JobContext, state: IssueState, effect: Effect
-) -> Result | PushRefused | ScenarioMissing:
+) -> Result | PushRefused | BranchHeld | ScenarioMissing:
     """Carry out one effect with the op that does it and return its result (see `job/dispatch.py`).
 
     A push the forge refused is `PushRefused`, a session the scripted agent's scenario cannot
@@ -110,7 +117,7 @@ def with_unasked(ctx: JobContext, end: End) -> End:
 
 def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
     """Run `machine` from its start to its end."""
-    step = machine.start(build_inputs(ctx), state)
+    step = machine.start(build_inputs(ctx, state), state)
     while True:
         action = step.action
         current = step.memory.state
@@ -121,6 +128,10 @@ def drive(ctx: JobContext, machine: Drivable[M], state: IssueState) -> StageEnd:
             reason = f"the forge refused the push: {result.reason}"
             return carry_out(
                 ctx, with_unasked(ctx, Stopped(StopCode.PUSH_REJECTED, reason, current))
+            )
+        if isinstance(result, BranchHeld):  # a person's work on the branch (SPEC-128)
+            return carry_out(
+                ctx, with_unasked(ctx, Stopped(StopCode.BRANCH_CHANGED, result.reason, current))
             )
         if isinstance(result, ScenarioMissing):
             # The same session would miss again however often it ran: stop now, not after

@@ -34,7 +34,8 @@ def _totals(record: SessionRecord) -> Totals:
     )
 
 
-def _session(job_dir: Path, stage: str, record: SessionRecord) -> SessionTranscript:
+def record_transcript(job_dir: Path, stage: str, record: SessionRecord) -> SessionTranscript:
+    """One session of a job folder, as its job.json records it and its stream tells."""
     stream = job_dir / "sessions" / record.key / TRANSCRIPT_FILE
     text = stream.read_text(encoding="utf-8", errors="replace") if stream.is_file() else ""
     entries, unparsed = read_entries(transcript_reader(record.backend), text.splitlines())
@@ -69,7 +70,7 @@ def issue_transcripts(repo_home: Path, issue: int, stage: str | None = None) -> 
             continue
         if record.issue != issue or (stage is not None and record.stage != stage):
             continue
-        sessions.extend(_session(job_dir, record.stage, s) for s in record.sessions)
+        sessions.extend(record_transcript(job_dir, record.stage, s) for s in record.sessions)
     return Found(tuple(sessions), tuple(unreadable))
 
 

@@ -5,7 +5,9 @@ The wiki is cloned, not a submodule: the job keeps a bare cache of it beside the
 folder, which the code repository's `info/exclude` hides. It starts at the wiki's
 `agent/issue-N` when that branch has commits of its own, else at the wiki's latest
 version (WT-8). Both clones share one git setup: the identity, the askpass push op and
-its pre-push hook, the commit-msg trailer (WT-10). A repository whose wiki is off, or
+its pre-push hook, the commit-msg trailer (WT-10). Like the code's, the wiki checkout's
+git works in a keep of its own beside the job's folder (`wiki.git`), and its `.git` is
+the agent's. A repository whose wiki is off, or
 whose wiki has no page yet (GitHub creates its git repository with the first page), gets
 no wiki checkout (WT-11).
 
@@ -20,11 +22,13 @@ true), made with its first page on `master` as GitHub does.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from conveyor.agents.hooks import commit_msg_hook
 from conveyor.core.config import Config
 from conveyor.forge.types import RepoInfo
+from conveyor.git.agent_repo import harvest
 from conveyor.git.checkout import (
     create_checkout,
     file_lock,
@@ -32,12 +36,14 @@ from conveyor.git.checkout import (
     lock_path,
     update_cache,
 )
+from conveyor.git.keep import make_agent_repo
 from conveyor.git.refs import is_ancestor, try_rev_parse
-from conveyor.git.runner import GitEnv, GitError, Repo, git_text, run_git
+from conveyor.git.runner import Boxer, GitEnv, GitError, Repo, git_text, run_git
 from conveyor.git.token_push import PushAuth
 from conveyor.ops.local.wiki_branch import WikiCheckout
 
 WIKI_CACHE = "wiki-cache.git"
+WIKI_KEEP = "wiki.git"  # the wiki checkout's keep, in the job's folder
 # A killed job's unpushed wiki commits, kept in the wiki cache for the issue's next job.
 LEFTOVER_PREFIX = "refs/conveyor/wiki-leftover/"
 
@@ -78,16 +84,20 @@ def prepare_wiki(
     *,
     code: Repo,
     home: Path,
+    keep: Path,
     issue: int,
     auth: PushAuth,
     trailer_role: str,
 ) -> WikiCheckout | None:
-    """Clone the wiki into the code checkout's wiki folder, or None when there is no wiki."""
+    """Clone the wiki into the code checkout's wiki folder (its git in `keep`), or None when
+    there is no wiki."""
     settings = config.wiki_settings
     url = wiki_url(config, info)
     if settings is None or url is None:
         return None
-    fetch_env = GitEnv(code.env.config_global, code.env.identity, extra=auth.fetch_variables())
+    auth = auth.for_urls(url)
+    plain = replace(code.env, git_dir=None)
+    fetch_env = replace(plain, extra=auth.fetch_variables())
     head, branches = remote_heads(url, fetch_env, code.path)
     base = settings.branch or head
     if not branches or base is None or base not in branches:
@@ -101,18 +111,20 @@ def prepare_wiki(
         raise ValueError(msg)
     _exclude(code, settings.dir)
     cache_path = home / WIKI_CACHE
-    cache = Repo(update_cache(cache_path, url, fetch_env).path, code.env)
+    cache = Repo(update_cache(cache_path, url, fetch_env).path, plain)
     branch = f"agent/issue-{issue}"
     dest = code.path / settings.dir
-    repo = create_checkout(cache, dest, url, branch=branch, base=base, env=code.env)
-    own = try_rev_parse(repo, f"refs/remotes/origin/{branch}")
-    base_sha = try_rev_parse(repo, f"refs/remotes/origin/{base}")
-    if own is not None and base_sha is not None and is_ancestor(repo, own, base_sha):
+    made = create_checkout(cache, dest, url, keep=keep, branch=branch, base=base, env=plain)
+    own = try_rev_parse(made, f"refs/remotes/origin/{branch}")
+    base_sha = try_rev_parse(made, f"refs/remotes/origin/{base}")
+    if own is not None and base_sha is not None and is_ancestor(made, own, base_sha):
         # The issue's wiki branch has nothing of its own: start at the wiki's latest (WT-8).
         run_git(
-            ["checkout", "--quiet", "--no-track", "-B", branch, base_sha], cwd=dest, env=code.env
+            ["checkout", "--quiet", "--no-track", "-B", branch, base_sha], cwd=dest, env=made.env
         )
-    _take_leftover(cache, repo, issue, own, base_sha)
+    _take_leftover(cache, made, issue, own, base_sha)
+    make_agent_repo(made, branch, url)
+    repo = replace(made, box=code.box)
     install_checkout_hooks(repo, auth.nonce, commit_msg_hook(trailer_role))
     start = git_text(repo, "rev-parse", "HEAD").strip()
     lock = lock_path(cache_path)
@@ -120,34 +132,36 @@ def prepare_wiki(
 
 
 def keep_wiki_leftovers(
-    home: Path, leftovers: list[Path], folder: str, issue: int, env: GitEnv
+    home: Path,
+    leftovers: list[Path],
+    folder: str,
+    issue: int,
+    env: GitEnv,
+    *,
+    box: Boxer | None,
 ) -> int:
     """Keep the wiki commits of killed jobs' checkouts in the wiki cache (JB-12); how many.
 
-    The fetch goes into the bare cache, where no hook runs; the next wiki checkout of the
-    issue starts from them when the wiki's branch has not moved past them since.
+    The leftover's wiki repository was the agent's: its HEAD comes into the bare cache as
+    `harvest` takes it (an upload-pack in the box, every object checked); the next wiki
+    checkout of the issue starts from it when the wiki's branch has not moved past it since.
     """
-    cache = home / WIKI_CACHE
+    cache = Repo(home / WIKI_CACHE, env, box)
     kept = 0
-    if not (cache / "HEAD").is_file():
+    if not (cache.path / "HEAD").is_file():
         return kept
     for leftover in leftovers:
         source = leftover / folder
         if not (source / ".git").exists():
             continue
+        keep = leftover.with_name(WIKI_KEEP)
+        shown = (keep,) if keep.is_dir() else ()
         try:
-            with file_lock(lock_path(cache)):
-                run_git(
-                    [
-                        *("fetch", "--quiet", "--no-tags", str(source)),
-                        f"+HEAD:{LEFTOVER_PREFIX}{issue}",
-                    ],
-                    cwd=cache,
-                    env=env,
-                )
-            kept += 1
+            with file_lock(lock_path(cache.path)):
+                got = harvest(cache, source, into=f"{LEFTOVER_PREFIX}{issue}", readable=shown)
         except GitError:
             continue
+        kept += got is not None
     return kept
 
 

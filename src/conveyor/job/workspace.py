@@ -5,14 +5,14 @@ from __future__ import annotations
 import secrets
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from conveyor.agents.hooks import commit_msg_hook
 from conveyor.core.state import Rescue
 from conveyor.git.checkout import (
-    create_checkout,
+    agent_checkout,
     dirty_paths,
     install_checkout_hooks,
     update_cache,
@@ -20,10 +20,10 @@ from conveyor.git.checkout import (
 )
 from conveyor.git.refs import read_ref, update_ref
 from conveyor.git.rescue import can_continue, find_unpushed, move_branch, rescue_ref
-from conveyor.git.runner import GitEnv, GitError, Identity, Repo
+from conveyor.git.runner import Boxer, GitEnv, GitError, Identity, Repo
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.layout import JobPaths, leftover_checkouts
-from conveyor.ops.local.job_push import JobPusher
+from conveyor.ops.local.job_push import HeadsSeen, JobPusher
 
 CACHE = "cache.git"
 
@@ -49,6 +49,7 @@ def prepare_workspace(
     token: str | None,
     trailer_role: str,
     now: datetime,
+    box: Boxer | None = None,
     rescue: bool = True,
     start: str | None = None,
 ) -> Workspace:
@@ -57,19 +58,24 @@ def prepare_workspace(
     A branch the remote lacks starts at `start` when given (a stacked issue's
     prerequisite head, STK-2), else at the base. Only writers rescue (`rescue`):
     they can continue from the commits and push them; a reader's or the
-    merger's job leaves leftovers to the next writer.
+    merger's job leaves leftovers to the next writer. The checkout's git works in its
+    keep (`repo.git` beside it); `box` runs the git that works in the agent's own repository.
     """
     git_config = write_git_config(paths.job_dir / "gitconfig", identity)
     env = GitEnv(config_global=git_config, identity=identity)
-    auth = PushAuth(write_askpass(paths.job_dir / "askpass.sh"), token, secrets.token_hex(16))
-    fetch_env = GitEnv(git_config, identity, extra=auth.fetch_variables())
+    askpass = write_askpass(paths.job_dir / "askpass.sh")
+    auth = PushAuth(askpass, token, secrets.token_hex(16)).for_urls(url)
+    fetch_env = replace(env, extra=auth.fetch_variables())
     cache = Repo(update_cache(paths.home / CACHE, url, fetch_env).path, env)
     branch = f"agent/issue-{issue}"
-    repo = create_checkout(
+    made = agent_checkout(
         cache, paths.checkout, url, branch=branch, base=base, env=env, start=start
     )
+    repo = replace(made, box=box)
     install_checkout_hooks(repo, auth.nonce, commit_msg_hook(trailer_role))
-    pusher = JobPusher(repo, auth)
+    # The branch as fetched, before any session could touch the checkout's refs (SPEC-128).
+    seen = HeadsSeen({f"refs/heads/{branch}": read_ref(repo, f"refs/remotes/origin/{branch}")})
+    pusher = JobPusher(repo, auth, seen=seen)
     rescues: list[Rescue] = []
     lost: list[str] = []
     leftovers = leftover_checkouts(paths.home, issue, paths.job_dir) if rescue else []
@@ -102,12 +108,16 @@ def rescue_leftover(
     uncommitted paths, and whether the leftover may now be removed. Work goes on
     from the rescued head when the remote branch has not moved since.
     """
-    try:
-        dirty = dirty_paths(Repo(leftover, repo.env))
+    keep = leftover.with_name(f"{leftover.name}.git")
+    try:  # read through the leftover's keep: its own `.git` is the agent's
+        dirty = (
+            dirty_paths(Repo(leftover, replace(repo.env, git_dir=keep))) if keep.is_dir() else []
+        )
     except GitError:
         dirty = []
     branch_ref = f"refs/remotes/origin/{branch}"
-    unpushed = find_unpushed(repo, leftover, (branch_ref, f"refs/remotes/origin/{base}"))
+    remote_refs = (branch_ref, f"refs/remotes/origin/{base}")
+    unpushed = find_unpushed(repo, leftover, remote_refs, keep)
     if unpushed is None:
         return None, dirty, True
     ref = rescue_ref(issue, moment)

@@ -20,19 +20,26 @@ environment names); nor anything inside a strict path.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.sandbox.bwrap import TMP, host_system, plain
+from conveyor.sandbox.command_words import Named, named_paths
 from conveyor.sandbox.plan import Given
 from conveyor.sandbox.resolve import Resolver
 from conveyor.sandbox.system import in_system
 from conveyor.sandbox.toolchains import cargo_bin, manager_roots
 
 MAX_ENTRIES = 400  # a PATH folder's entries looked at, at most
+# The box's own: a command naming `/dev/null` or `/proc/self/fd/1` names the box's, which a
+# read-only bind of the host's over it would break (writes to /dev/null failed).
+OWN = (Path("/dev"), Path("/proc"))
+
+
+def _inside(path: Path, roots: Iterable[Path]) -> bool:
+    return any(path.is_relative_to(r) for r in roots)
 
 
 def _containers(environ: Mapping[str, str], strict: Iterable[Path]) -> frozenset[Path]:
@@ -101,7 +108,7 @@ class _Gathered:
 
     def give(self, path: Path, why: str) -> None:
         real = path.resolve()
-        if not real.exists() or self.seen(real):
+        if not real.exists() or self.seen(real) or _inside(real, OWN):
             return
         refused = refusal(real, self.strict, self.containers)
         if refused is not None:
@@ -115,22 +122,6 @@ class _Gathered:
         named = plain(path)
         if named != path.resolve() and not any(named.is_relative_to(s.path) for s in self.system):
             self.given.setdefault(path, Given(path, f"{why} (the symlink to it)"))
-
-
-def command_paths(command: str, home: str | None) -> list[Path]:
-    """The absolute paths a command names (`~/` read as the owner's home, as outside)."""
-    try:
-        words = shlex.split(command, comments=True)
-    except ValueError:
-        words = command.split()
-    found = []
-    for word in words:
-        text = word.split("=", 1)[1] if "=" in word and not word.startswith("/") else word
-        if text.startswith("~/") and home:
-            text = home + text[1:]
-        if text.startswith("/") and len(text) > 1:
-            found.append(Path(text))
-    return found
 
 
 def find_tools(
@@ -157,7 +148,7 @@ def find_tools(
         gathered.give(prefix, "Conveyor's interpreter")
     _give_path(gathered, resolver, environ.get("PATH", ""))
     for command in commands:
-        _give_named(gathered, resolver, command_paths(command, environ.get("HOME")), cwd)
+        _give_named(gathered, resolver, named_paths(command, environ.get("HOME")), cwd)
     return Tools(tuple(gathered.given.values()), tuple(gathered.refused.values()))
 
 
@@ -179,11 +170,15 @@ def _give_path(gathered: _Gathered, resolver: Resolver, search: str) -> None:
 
 
 def _give_named(
-    gathered: _Gathered, resolver: Resolver, paths: Iterable[Path], cwd: Path | None
+    gathered: _Gathered, resolver: Resolver, paths: Iterable[Named], cwd: Path | None
 ) -> None:
-    """The paths a command names outside the checkout, and what they lead to."""
-    for named in paths:
+    """The paths a command names outside the checkout, and what they lead to; in `/tmp`
+    (the box's own, writable) only what it runs, so an output path there stays writable."""
+    for each in paths:
+        named = each.path
         if cwd is not None and named.is_relative_to(cwd):
+            continue
+        if named.is_relative_to(TMP) and not each.runs:
             continue
         if named.is_dir():
             gathered.give(named, f"a command names {named}")

@@ -125,7 +125,11 @@ class Inputs:
     `wiki_dir` is the wiki checkout's folder and `wiki_head` its head at the start, when
     the job has a wiki checkout (WT-7). `oversize` says why a person's size label asks for a
     split first (intake's `max_size`), None when it does not; `hand_over` leaves a finished
-    PR for a person to merge (`handover.merge = "person"`).
+    PR for a person to merge (`handover.merge = "person"`). `branch_commits` are the issue
+    branch's commits past the base as the job fetched it (`<short sha> <subject>`, oldest
+    first), and `handoff_kept` whether the run folder holds a writer's handoff (TRI-14);
+    `instructions` name the copies of the repository's instruction files read from the base
+    branch.
     """
 
     issue: int
@@ -144,6 +148,9 @@ class Inputs:
     review: ReviewSettings = field(default_factory=ReviewSettings)  # sized review, lens models
     oversize: str | None = None
     hand_over: bool = False
+    branch_commits: tuple[str, ...] = ()
+    handoff_kept: bool = False
+    instructions: tuple[str, ...] = ()
 
 
 M = TypeVar("M")

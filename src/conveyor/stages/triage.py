@@ -188,6 +188,8 @@ def _launch(run: Triage) -> Effect:
         spec_so_far=run.state.spec,
         findings=run.findings,
         oversize=run.inputs.oversize if run.state.depth == 0 else None,
+        branch_commits=run.inputs.branch_commits,
+        handoff_file=run.inputs.handoff_file if run.inputs.handoff_kept else None,
     )
     return launch.reader("triage", Role.TRIAGE, prompt.render(data), run.attempt)
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conveyor.git import plain
+from conveyor.git.plain import Tree
 from conveyor.verify.env_facts import site_dirs
 
 LOG = "canary.log"
@@ -80,10 +81,11 @@ def _same(one: Path, other: Path) -> bool:
         return False
 
 
-def plant(build: Path, log: Path, products: Sequence[str] = ()) -> int:
-    """Replace every tracked `.py` file under `build`, and their installed copies in the
-    environments among `products`, with the canary; how many files that was."""
-    out = plain.git(build, "ls-files", "-z", "--", "*.py")
+def plant(tree: Tree, log: Path, products: Sequence[str] = ()) -> int:
+    """Replace every tracked `.py` file under the build `tree`, and their installed copies in
+    the environments among `products`, with the canary; how many files that was."""
+    build = tree.work
+    out = plain.git(tree, "ls-files", "-z", "--", "*.py")
     tracked = [raw.decode("utf-8", errors="surrogateescape") for raw in out.split(b"\0") if raw]
     tracked = [p for p in tracked if (build / p).is_file() and not (build / p).is_symlink()]
     copies = installed_copies(build, tracked, products)

@@ -32,7 +32,7 @@ def entries_for(judges: Judges, commands: Commands) -> tuple[ConfigEntry, ...]:
 
 def text_at(ctx: Context, sha: str, path: str) -> str | None:
     """`path` at commit `sha` as text (None when missing there)."""
-    data = plain.blob(ctx.checkout, sha, path)
+    data = plain.blob(ctx.tree, sha, path)
     return None if data is None else data.decode("utf-8", errors="replace")
 
 
@@ -41,7 +41,7 @@ def _pinned(ctx: Context, oid: str) -> str | bool | None:
     if not oid:
         return None
     try:
-        data = plain.git(ctx.checkout, "cat-file", "blob", oid)
+        data = plain.git(ctx.tree, "cat-file", "blob", oid)
     except PlainGitError:
         return False
     return data.decode("utf-8", errors="replace")
@@ -94,7 +94,7 @@ def spec_pins(
 
 
 def _blob_id(ctx: Context, sha: str, path: str) -> str:
-    return plain.git(ctx.checkout, "rev-parse", "--verify", f"{sha}:{path}").decode().strip()
+    return plain.git(ctx.tree, "rev-parse", "--verify", f"{sha}:{path}").decode().strip()
 
 
 def config_only_paths(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conveyor.core.config import Commands
 from conveyor.core.verify import CommandResult, Outcome, skipped
+from conveyor.git.plain import Tree
 from conveyor.verify import setup_env
 from conveyor.verify.box_hints import explained
 from conveyor.verify.boxing import Boxing, Opening, setup_proxy, wrapped
@@ -31,7 +32,8 @@ class Context:
     command are test paths, and with `non_code` which changed files are no input of
     what setup generates. `boxing` is the job's box every command runs in (None: bare);
     with `explain_failures`, every failed command says what the box hid (not only one
-    that could not run).
+    that could not run). `git_dir` is the git directory the checkout is read through (the
+    job's keep; None: its own `.git`, for a repository no agent writes); `tree` pairs them.
     """
 
     checkout: Path
@@ -47,6 +49,12 @@ class Context:
     non_code: tuple[str, ...] = ()
     boxing: Boxing | None = None
     explain_failures: bool = False  # every failure says what the box hid (the doctor's trial)
+    git_dir: Path | None = None
+
+    @property
+    def tree(self) -> Tree:
+        """The checkout as git reads it: through its keep."""
+        return Tree.of(self.checkout, self.git_dir)
 
     def run(
         self,

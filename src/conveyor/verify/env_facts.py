@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conveyor.git import plain
+from conveyor.git.plain import Tree
 
 _SITES = ("lib/python*/site-packages", "lib64/python*/site-packages", "Lib/site-packages")
 _POINTERS = ("*.pth", "__editable__*", "*.egg-link")
@@ -80,7 +81,7 @@ def editable_roots(build: Path, products: Sequence[str]) -> tuple[str, ...]:
     return tuple(roots)
 
 
-def manifest(tree: Path) -> dict[str, str]:
+def manifest(tree: Tree) -> dict[str, str]:
     """Every tracked file's blob id as it is on disk (a deleted one is absent)."""
     entries: dict[str, str] = {}
     for line in plain.git(tree, "ls-files", "-s", "-z").split(b"\0"):
@@ -88,7 +89,7 @@ def manifest(tree: Path) -> dict[str, str]:
             meta, _, path = line.partition(b"\t")
             entries[path.decode("utf-8", errors="surrogateescape")] = meta.split()[1].decode()
     dirty = [p for p in plain.git(tree, "diff", "--name-only", "-z").decode().split("\0") if p]
-    present = [p for p in dirty if (tree / p).is_file()]
+    present = [p for p in dirty if (tree.work / p).is_file()]
     for gone in set(dirty) - set(present):
         entries.pop(gone, None)
     if present:

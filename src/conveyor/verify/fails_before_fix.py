@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from conveyor.core.config import Paths
 from conveyor.core.paths import classify
@@ -19,7 +18,7 @@ from conveyor.core.test_runs import (
 from conveyor.core.typeonly import comments_and_docstrings_only
 from conveyor.core.verify import CheckResult, Outcome, environment_note
 from conveyor.git import plain
-from conveyor.git.plain import Change
+from conveyor.git.plain import Change, Tree
 from conveyor.verify.context import Context
 from conveyor.verify.spec_proof import proved_by_spec
 from conveyor.verify.suites import Suite, baseline, in_worktree
@@ -41,8 +40,8 @@ def _text(data: bytes | None) -> str | None:
 def _comments_only(ctx: Context, base: str, head: str, path: str) -> bool:
     if not path.endswith(PYTHON_SUFFIXES):
         return False
-    old = _text(plain.blob(ctx.checkout, base, path))
-    new = _text(plain.blob(ctx.checkout, head, path))
+    old = _text(plain.blob(ctx.tree, base, path))
+    new = _text(plain.blob(ctx.tree, head, path))
     return old is not None and new is not None and comments_and_docstrings_only(old, new)
 
 
@@ -74,11 +73,11 @@ def skip_reason(
     return None
 
 
-def _revert(tree: Path, base: str, changes: Sequence[Change]) -> None:
+def _revert(tree: Tree, base: str, changes: Sequence[Change]) -> None:
     """Put every listed change back as it was at `base` (added files are deleted)."""
     for change in changes:
         if change.status == "A":
-            (tree / change.path).unlink(missing_ok=True)
+            (tree.work / change.path).unlink(missing_ok=True)
     plain.restore(tree, base, [c.path for c in changes if c.status != "A"])
 
 

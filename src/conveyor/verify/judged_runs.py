@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from conveyor.core.verify import CommandResult
 from conveyor.git import plain
+from conveyor.git.plain import Tree
 from conveyor.verify import setup_step
 from conveyor.verify.context import Context
 from conveyor.verify.suites import Suite, in_worktree
@@ -24,9 +25,9 @@ LABEL = "judges"
 _T = TypeVar("_T")
 
 
-def _write(tree: Path, put: Mapping[str, str | None]) -> None:
+def _write(tree: Tree, put: Mapping[str, str | None]) -> None:
     for path, text in put.items():
-        target = tree / path
+        target = tree.work / path
         if text is None:
             target.unlink(missing_ok=True)
             continue
@@ -51,7 +52,7 @@ def checks_with_judges(
 
 
 def _run(
-    ctx: Context, tree: Path, commands: Mapping[str, str | None], names: Sequence[str]
+    ctx: Context, tree: Tree, commands: Mapping[str, str | None], names: Sequence[str]
 ) -> tuple[CommandResult, ...]:
     wanted = [(n, commands[n]) for n in names if commands.get(n)]
     if not wanted:
@@ -59,18 +60,18 @@ def _run(
     prepared = setup_step.prepare(ctx, f"{LABEL} setup", tree, wanted[0][1] or "")
     if not prepared.result.ok:
         return (prepared.result,)
-    return tuple(ctx.run(f"{LABEL} {name}", command, tree) for name, command in wanted)
+    return tuple(ctx.run(f"{LABEL} {name}", command, tree.work) for name, command in wanted)
 
 
 def _in_tree(
-    ctx: Context, head: str, put: Mapping[str, str | None], work: Callable[[Path], _T]
+    ctx: Context, head: str, put: Mapping[str, str | None], work: Callable[[Tree], _T]
 ) -> _T:
     holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{LABEL}-", dir=ctx.work_dir))
-    tree = holder / "tree"
+    where = holder / "tree"
     try:
-        plain.add_worktree(ctx.checkout, tree, head)
+        tree = plain.add_worktree(ctx.tree, where, head)
         _write(tree, put)
         return work(tree)
     finally:
-        plain.remove_worktree(ctx.checkout, tree)
+        plain.remove_worktree(ctx.tree, where)
         shutil.rmtree(holder, ignore_errors=True)

@@ -55,7 +55,7 @@ def diff_text(ctx: Context, base: str, head: str) -> str:
     """`git diff -U0` from base to head, every file as text: a `.gitattributes` the change adds
     (`*.py -diff`) can neither hide added lines as binary nor run a diff driver."""
     out = plain.git(
-        ctx.checkout,
+        ctx.tree,
         *("diff", "-U0", "--text", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv"),
         base,
         head,
@@ -158,7 +158,7 @@ def test_infrastructure(
 
 def read_facts(ctx: Context, paths: Paths, judging: Judging, base: str, head: str) -> str:
     """The readers' section for base..head (git reads only)."""
-    changes = plain.changes(ctx.checkout, base, head)
+    changes = plain.changes(ctx.tree, base, head)
     return render(_find(ctx, paths, judging, Heads(base, head, changes, None)).facts)
 
 

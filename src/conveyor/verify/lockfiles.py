@@ -34,9 +34,9 @@ def check_lockfiles(
         if not run.ok:
             why = f"the lockfile command {run.outcome.value}"
             return CheckResult(NAME, Outcome.FAILED, why, touched, (run,))
-        differ = tuple(p for p in touched if _on_disk(ctx, p) != plain.blob(ctx.checkout, head, p))
+        differ = tuple(p for p in touched if _on_disk(ctx, p) != plain.blob(ctx.tree, head, p))
     finally:
-        plain.restore(ctx.checkout, head, touched)
+        plain.restore(ctx.tree, head, touched)
     if differ:
         why = f"regenerated lockfiles differ from the committed ones: {', '.join(differ)}"
         return CheckResult(NAME, Outcome.FAILED, why, differ, (run,))

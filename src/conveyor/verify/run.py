@@ -147,6 +147,7 @@ def verify(
     heartbeat: Callable[[], None] | None = None,
     shared: SharedDirs | None = None,
     judging: Judging | None = None,
+    git_dir: Path | None = None,
 ) -> VerifyResult:
     """Verify the checkout, which must be at `head_sha`, against `base_sha`.
 
@@ -157,19 +158,28 @@ def verify(
     command runs. `shared` names the shared set-up environments and baselines
     (see `Context`). `judging` is what the head is held to beyond its commands
     (`verify.judges`): the spec writer's tests by name, the judges' own configuration, no
-    new suppression no rule allows. Git failures raise `PlainGitError`.
+    new suppression no rule allows. `git_dir` is the checkout's keep (None: its own
+    `.git`, a repository no agent writes). Git failures raise `PlainGitError`.
     """
-    at = plain.head(checkout)
+    ctx = Context(
+        checkout,
+        commands,
+        env,
+        logs_dir,
+        work_dir,
+        heartbeat,
+        **(shared or SharedDirs()),
+        git_dir=git_dir,
+    )
+    at = plain.head(ctx.tree)
     wanted = f"{head_sha}^{{commit}}"
-    head = plain.git(checkout, "rev-parse", "--verify", "--end-of-options", wanted).decode().strip()
+    found = plain.git(ctx.tree, "rev-parse", "--verify", "--end-of-options", wanted)
+    head = found.decode().strip()
     if at != head:
         msg = f"verify: the checkout {checkout} is at {at}, not at the head to verify {head_sha}"
         raise VerifyInputError(msg)
-    ctx = Context(
-        checkout, commands, env, logs_dir, work_dir, heartbeat, **(shared or SharedDirs())
-    )
-    base = plain.merge_base(checkout, base_sha, head)
-    changes = plain.changes(checkout, base, head)
+    base = plain.merge_base(ctx.tree, base_sha, head)
+    changes = plain.changes(ctx.tree, base, head)
     judging = judging or Judging()
     results, report, fbf = _with_fails_before_fix(
         ctx, paths, judging, tests_only, base, head, changes

@@ -12,6 +12,11 @@ editable install made in the stable folder imports the tree's own code; the fold
 own Python files and their installed copies are canaries (`verify.canary`), so a
 command that bypasses PYTHONPATH is caught, never silently tested against that copy.
 `ready.json` records the build (`EnvRecord`).
+
+The folder's own git directory is `<envs>/<key>/git`, a keep of its own: Conveyor reads
+the build through it. The build's `.git` is a repository setup may write (a tool that
+installs hooks), borrowing that keep's objects; the setup box sees the keep read-only,
+so it can neither change what Conveyor reads nor write an object another job clones.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ from pathlib import Path
 from conveyor.core.paths import matches_any
 from conveyor.git import plain
 from conveyor.git.checkout import file_lock
+from conveyor.git.keep import keep_clone_args, make_agent_repo
+from conveyor.git.plain import Tree
+from conveyor.git.runner import GitEnv, Repo
 
 # Files whose content decides what setup installs, besides `paths.lockfiles`.
 DEPENDENCY_FILES = (
@@ -43,8 +51,9 @@ DEPENDENCY_FILES = (
     "noxfile.py",
 )
 READY = "ready.json"
-# The record's layout; an environment built under another one is built again.
-LAYOUT = 2
+# The record's layout; an environment built under another one is built again (3: the
+# build is read through its own keep, `<env>/git`).
+LAYOUT = 3
 # What setup leaves inside tracked folders that is no product of it: caches.
 _CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache")
 
@@ -62,45 +71,54 @@ class EnvRecord:
     files: dict[str, str] = field(default_factory=dict)
 
 
-def _tracked(tree: Path) -> tuple[str, ...]:
+def _tracked(tree: Tree) -> tuple[str, ...]:
     out = plain.git(tree, "ls-files", "-z")
     return tuple(p.decode("utf-8", errors="surrogateescape") for p in out.split(b"\0") if p)
 
 
-def env_key(tree: Path, setup: str, lockfiles: Sequence[str]) -> str:
+def env_key(tree: Tree, setup: str, lockfiles: Sequence[str]) -> str:
     """The environment's key for `tree`: the setup command and its dependency files' content."""
     digest = hashlib.sha256(setup.encode())
     globs = (*DEPENDENCY_FILES, *lockfiles)
     for path in _tracked(tree):
-        if matches_any(path, globs) and (tree / path).is_file():
+        if matches_any(path, globs) and (tree.work / path).is_file():
             digest.update(f"\0{path}\0".encode())
-            digest.update((tree / path).read_bytes())
+            digest.update((tree.work / path).read_bytes())
     return digest.hexdigest()[:20]
 
 
-def start_build(tree: Path, env_dir: Path) -> Path:
-    """A clean `<env_dir>/tree`: a git clone of `tree`'s repository holding `tree`'s files.
+def build_tree(env_dir: Path) -> Tree:
+    """The environment's build folder, read through its own keep."""
+    return Tree(env_dir / "tree", env_dir / "git")
 
-    A clone (objects hard-linked, tags included), so setup tools that ask git
-    (setuptools-scm) work, and it outlives the job that made it.
+
+def start_build(tree: Tree, env_dir: Path) -> Tree:
+    """A clean `<env_dir>/tree` holding `tree`'s files: its keep `<env_dir>/git` a clone of
+    `tree`'s repository (objects hard-linked, tags included; it outlives the job that made
+    it), its `.git` one setup may write, so setup tools that ask git (setuptools-scm) work.
     """
     shutil.rmtree(env_dir, ignore_errors=True)
     env_dir.mkdir(parents=True)
-    build = env_dir / "tree"
+    build = build_tree(env_dir)
     head = plain.head(tree)
-    plain.git(env_dir, "clone", "--quiet", "--no-checkout", str(tree), str(build))
+    source = plain.git(tree, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    clone = ["clone", "--quiet", "--no-checkout", f"--separate-git-dir={build.git_dir}"]
+    clone += keep_clone_args()
+    plain.git_in(env_dir, *clone, "--", source.decode().strip(), str(build.work))
+    keep = Repo(build.work, GitEnv(git_dir=build.git_dir))
     plain.git(build, "checkout", "--quiet", "--detach", head)
     changed = plain.git(tree, "diff", "--name-only", "-z", "HEAD").split(b"\0")
     for raw in changed:
         if not raw:
             continue
         path = raw.decode("utf-8", errors="surrogateescape")
-        source, target = tree / path, build / path
-        if source.is_file():
+        origin, target = tree.work / path, build.work / path
+        if origin.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+            shutil.copy2(origin, target)
         else:
             target.unlink(missing_ok=True)
+    make_agent_repo(keep, None, None)
     return build
 
 
@@ -117,13 +135,13 @@ class SharedEnv:
         return self.env_dir / "tree"
 
 
-def products(build: Path) -> tuple[str, ...]:
+def products(build: Tree) -> tuple[str, ...]:
     """The top-level entries of the build tree git does not track (what setup made)."""
     names = {p.split("/", 1)[0] for p in _tracked(build)} | {".git"}
-    return tuple(sorted(p.name for p in build.iterdir() if p.name not in names))
+    return tuple(sorted(p.name for p in build.work.iterdir() if p.name not in names))
 
 
-def nested_products(build: Path) -> tuple[str, ...]:
+def nested_products(build: Tree) -> tuple[str, ...]:
     """The untracked files and folders setup made inside tracked folders (caches left out)."""
     out = plain.git(build, "ls-files", "-z", "--others", "--directory")
     found = []
@@ -136,7 +154,7 @@ def nested_products(build: Path) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def link_products(source: Path, record: EnvRecord, tree: Path) -> None:
+def link_products(source: Path, record: EnvRecord, tree: Tree) -> None:
     """Give `tree` setup's products unless present (kept out of git's view).
 
     Top-level products are linked; the files made inside tracked folders are copied,
@@ -144,13 +162,13 @@ def link_products(source: Path, record: EnvRecord, tree: Path) -> None:
     """
     given = []
     for name in record.products:
-        target = tree / name
+        target = tree.work / name
         if target.exists() or target.is_symlink():
             continue
         target.symlink_to(source / name, target_is_directory=(source / name).is_dir())
         given.append(name)
     for path in record.nested:
-        origin, target = source / path, tree / path
+        origin, target = source / path, tree.work / path
         if target.exists() or target.is_symlink() or not target.parent.is_dir():
             continue
         if origin.is_dir() and not origin.is_symlink():
@@ -170,9 +188,11 @@ def unlink_products(source: Path, record: EnvRecord, tree: Path) -> None:
             target.unlink()
 
 
-def _exclude(tree: Path, names: Sequence[str]) -> None:
-    common = plain.git(tree, "rev-parse", "--git-common-dir").decode().strip()
-    exclude = (tree / common).resolve() / "info" / "exclude"
+def _exclude(tree: Tree, names: Sequence[str]) -> None:
+    """Hide `names` from git in the tree's git directory (the keep's `info/exclude`, which
+    the agent's repository reads as its `core.excludesFile`)."""
+    common = plain.git(tree, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    exclude = Path(common.decode().strip()) / "info" / "exclude"
     exclude.parent.mkdir(parents=True, exist_ok=True)
     have = exclude.read_text().splitlines() if exclude.is_file() else []
     new = [f"/{n}" for n in names if f"/{n}" not in have]

@@ -24,6 +24,7 @@ from pathlib import Path
 from conveyor.core.paths import matches_any
 from conveyor.core.test_runs import listing
 from conveyor.core.verify import CommandResult, Outcome, skipped
+from conveyor.git.plain import Tree
 from conveyor.verify import canary, setup_env
 from conveyor.verify.context import Context
 from conveyor.verify.env_facts import (
@@ -54,12 +55,12 @@ def as_environment(result: CommandResult) -> CommandResult:
 
 
 def _build(
-    ctx: Context, name: str, tree: Path, env_dir: Path
+    ctx: Context, name: str, tree: Tree, env_dir: Path
 ) -> tuple[CommandResult, EnvRecord | None]:
     command = ctx.commands.setup
     assert command is not None, "only a configured setup is built"
     build = setup_env.start_build(tree, env_dir)
-    result = ctx.run(name, command, build, setup=True)
+    result = ctx.run(name, command, build.work, setup=True)
     if not result.ok:
         shutil.rmtree(env_dir, ignore_errors=True)
         return result, None
@@ -67,8 +68,8 @@ def _build(
     record = EnvRecord(
         products=made,
         nested=setup_env.nested_products(build),
-        roots=editable_roots(build, made),
-        pointers=pointers_digest(build, made),
+        roots=editable_roots(build.work, made),
+        pointers=pointers_digest(build.work, made),
         files=manifest(build),
     )
     canary.plant(build, env_dir / canary.LOG, made)
@@ -76,7 +77,7 @@ def _build(
     return result, record
 
 
-def _not_exact(ctx: Context, shared: SharedEnv, tree: Path, command: str) -> str:
+def _not_exact(ctx: Context, shared: SharedEnv, tree: Tree, command: str) -> str:
     """Why the shared environment would not test `tree`'s own code ("" when it would)."""
     seen = canary.bypassed(shared.env_dir, command)
     if seen:
@@ -92,11 +93,11 @@ def _not_exact(ctx: Context, shared: SharedEnv, tree: Path, command: str) -> str
     return f"setup made {made} and {listing(inputs, limit=3)} changed since: they may be stale"
 
 
-def prepare(ctx: Context, name: str, tree: Path, command: str) -> Prepared:
+def prepare(ctx: Context, name: str, tree: Tree, command: str) -> Prepared:
     """Set `tree` up for running `command`: the shared environment, or in the tree itself."""
     setup = ctx.commands.setup
     if setup is None or ctx.envs_dir is None:
-        return Prepared(as_environment(ctx.run(name, setup, tree, setup=True)))
+        return Prepared(as_environment(ctx.run(name, setup, tree.work, setup=True)))
     env_dir = ctx.envs_dir / setup_env.env_key(tree, setup, ctx.lockfiles)
     with setup_env.env_lock(env_dir):
         record = setup_env.ready_record(env_dir)
@@ -119,10 +120,10 @@ def prepare(ctx: Context, name: str, tree: Path, command: str) -> Prepared:
 
 
 def prepare_alone(
-    ctx: Context, name: str, tree: Path, shared: SharedEnv | None, why: str
+    ctx: Context, name: str, tree: Tree, shared: SharedEnv | None, why: str
 ) -> Prepared:
     """Run setup in `tree` itself (its links into `shared` removed first); the reason says why."""
     if shared is not None:
-        setup_env.unlink_products(shared.build, shared.record, tree)
-    result = as_environment(ctx.run(name, ctx.commands.setup, tree, setup=True))
+        setup_env.unlink_products(shared.build, shared.record, tree.work)
+    result = as_environment(ctx.run(name, ctx.commands.setup, tree.work, setup=True))
     return Prepared(replace(result, reason=f"set up in this tree: {why}") if result.ok else result)

@@ -30,7 +30,7 @@ def _digest(ctx: Context, head: str, tests: Iterable[str]) -> str:
     """One hash of the test files' paths and their content at `head` (deleted: none)."""
     total = hashlib.sha256()
     for path in sorted(set(tests)):
-        data = plain.blob(ctx.checkout, head, path)
+        data = plain.blob(ctx.tree, head, path)
         content = b"-" if data is None else b"+" + hashlib.sha256(data).digest()
         total.update(path.encode("utf-8", errors="surrogateescape") + b"\0" + content + b"\0")
     return total.hexdigest()
@@ -39,7 +39,7 @@ def _digest(ctx: Context, head: str, tests: Iterable[str]) -> str:
 def _proof_file(ctx: Context, base: str, head: str, tests: Iterable[str]) -> Path | None:
     if ctx.baselines_dir is None:
         return None
-    tree = plain.git(ctx.checkout, "rev-parse", "--verify", f"{base}^{{tree}}").decode().strip()
+    tree = plain.git(ctx.tree, "rev-parse", "--verify", f"{base}^{{tree}}").decode().strip()
     commands = f"{ctx.commands.setup}\0{ctx.commands.test}".encode()
     command = hashlib.sha256(commands).hexdigest()[:12]
     digest = _digest(ctx, head, tests)[:32]

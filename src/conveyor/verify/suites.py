@@ -24,6 +24,7 @@ from pathlib import Path
 from conveyor.core.test_runs import RunKind, TestVerdict, classify_run
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.git import plain
+from conveyor.git.plain import Tree
 from conveyor.verify import canary, setup_step
 from conveyor.verify.context import Context
 from conveyor.verify.reports import read_report, report_path
@@ -99,7 +100,7 @@ def _tested(
 def run_suite(
     ctx: Context,
     label: str = "",
-    tree: Path | None = None,
+    tree: Tree | None = None,
     files: Sequence[str] | None = None,
     *,
     set_up: Callable[[], None] | None = None,
@@ -110,21 +111,21 @@ def run_suite(
     `set_up` is called once setup passed, before the tests (what may start beside them).
     """
     prefix = f"{label} " if label else ""
-    tree = tree or ctx.checkout
-    command = ctx.test_command(tree, files) or ctx.commands.test
+    tree = tree or ctx.tree
+    command = ctx.test_command(tree.work, files) or ctx.commands.test
     prepared = setup_step.prepare(ctx, f"{prefix}setup", tree, command)
     if not prepared.result.ok:
         return _held(prepared, f"{prefix}test")
     if set_up is not None:
         set_up()
-    test, verdict, reached = _tested(ctx, f"{prefix}test", tree, prepared.shared, files)
+    test, verdict, reached = _tested(ctx, f"{prefix}test", tree.work, prepared.shared, files)
     if reached and prepared.shared is not None:
         canary.record_bypass(prepared.shared.env_dir, command, reached)
         why = f"the test command reached the shared setup's copy of the code ({reached})"
         prepared = setup_step.prepare_alone(ctx, f"{prefix}setup", tree, prepared.shared, why)
         if not prepared.result.ok:
             return _held(prepared, f"{prefix}test")
-        test, verdict, _ = _tested(ctx, f"{prefix}test", tree, None, files)
+        test, verdict, _ = _tested(ctx, f"{prefix}test", tree.work, None, files)
     return Suite(prepared.result, test, verdict)
 
 
@@ -132,20 +133,23 @@ def in_worktree(
     ctx: Context,
     sha: str,
     label: str,
-    prepare: Callable[[Path], None],
+    prepare: Callable[[Tree], None],
     files: Sequence[str] | None = None,
 ) -> Suite:
-    """`run_suite` in a temporary worktree at `sha`, after `prepare(tree)`; removed afterwards."""
+    """`run_suite` in a temporary worktree at `sha`, after `prepare(tree)`; removed afterwards.
+
+    Its git folder lies in the checkout's keep (read-only in the box); Conveyor reads the
+    worktree through that folder, never through the `.git` file in the tree."""
     holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{label}-", dir=ctx.work_dir))
-    tree = holder / "tree"
+    where = holder / "tree"
     try:
         with _WORKTREES:
-            plain.add_worktree(ctx.checkout, tree, sha)
+            tree = plain.add_worktree(ctx.tree, where, sha)
         prepare(tree)
         return run_suite(ctx, label, tree, files)
     finally:
         with _WORKTREES:
-            plain.remove_worktree(ctx.checkout, tree)
+            plain.remove_worktree(ctx.tree, where)
         shutil.rmtree(holder, ignore_errors=True)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.git import Repo, rev_parse, run_git
-from conveyor.git.checkout import create_checkout, update_cache
+from conveyor.git.checkout import agent_checkout, update_cache
 from tests.contract.git.workrepo import TEST_ENV, WorkRepo
 
 pytestmark = pytest.mark.contract
@@ -32,7 +32,7 @@ def test_the_cache_keeps_small_fetches_as_packs_and_a_checkout_of_it_has_every_c
         update_cache(tmp_path / "cache.git", url, TEST_ENV)
     assert _loose_objects(cache.path) == []
     assert len(list((cache.path / "objects" / "pack").glob("*.pack"))) >= 2
-    checkout = create_checkout(
+    checkout = agent_checkout(
         cache, tmp_path / "job" / "checkout", url, branch="agent/issue-1", base="main", env=TEST_ENV
     )
     assert rev_parse(checkout, "HEAD") == rev_parse(work.repo, "HEAD")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.git import plain
-from conveyor.git.plain import PlainGitError
+from conveyor.git.plain import PlainGitError, Tree
 from tests.contract.git.workrepo import WorkRepo
 
 
@@ -18,7 +18,7 @@ def _checkout(root: Path) -> tuple[Path, str]:
 
 
 def _worktrees(checkout: Path) -> list[str]:
-    listed = plain.git(checkout, "worktree", "list", "--porcelain").decode()
+    listed = plain.git(Tree.of(checkout), "worktree", "list", "--porcelain").decode()
     return [line for line in listed.splitlines() if line.startswith("worktree ")]
 
 
@@ -28,11 +28,11 @@ def test_a_worktree_is_at_its_commit_and_gone_with_its_record_after_removal(
     """The worktree holds the commit's files; afterwards git lists only the checkout."""
     checkout, sha = _checkout(tmp_path / "repo")
     where = tmp_path / "tree"
-    plain.add_worktree(checkout, where, sha)
+    tree = plain.add_worktree(Tree.of(checkout), where, sha)
     assert (where / "a.txt").read_text() == "a\n"
-    assert plain.head(where) == sha
+    assert plain.head(tree) == sha
     assert len(_worktrees(checkout)) == 2
-    plain.remove_worktree(checkout, where)
+    plain.remove_worktree(Tree.of(checkout), where)
     assert not where.exists()
     assert _worktrees(checkout) == [f"worktree {checkout}"]
 
@@ -44,15 +44,15 @@ def test_a_half_gone_worktree_leaves_no_record_and_a_half_made_one_no_folder(
     (a crash before `worktree add` wrote it) is deleted: the same place takes a worktree again."""
     checkout, sha = _checkout(tmp_path / "repo")
     where = tmp_path / "tree"
-    plain.add_worktree(checkout, where, sha)
+    plain.add_worktree(Tree.of(checkout), where, sha)
     shutil.rmtree(where)
-    plain.remove_worktree(checkout, where)
+    plain.remove_worktree(Tree.of(checkout), where)
     assert _worktrees(checkout) == [f"worktree {checkout}"]
     where.mkdir()
     (where / "left.txt").write_text("half made\n")
-    plain.remove_worktree(checkout, where)
+    plain.remove_worktree(Tree.of(checkout), where)
     assert not where.exists()
-    plain.add_worktree(checkout, where, sha)
+    plain.add_worktree(Tree.of(checkout), where, sha)
     assert (where / "a.txt").is_file()
 
 
@@ -79,10 +79,10 @@ def test_a_blob_is_read_exactly_or_is_none_where_the_commit_lacks_the_path(
     }
     sha = _commit_files(checkout, files)
     for name, data in files.items():
-        assert plain.blob(checkout, sha, name) == data, name
-    assert plain.blob(checkout, sha, "no/such.py") is None
-    assert plain.blob(checkout, first, "pkg/mod.py") is None
-    assert plain.blob(checkout, "HEAD", "empty") == b""  # a revision, not a SHA: not kept
+        assert plain.blob(Tree.of(checkout), sha, name) == data, name
+    assert plain.blob(Tree.of(checkout), sha, "no/such.py") is None
+    assert plain.blob(Tree.of(checkout), first, "pkg/mod.py") is None
+    assert plain.blob(Tree.of(checkout), "HEAD", "empty") == b""  # a revision, not a SHA: not kept
 
 
 def test_a_blob_of_an_unknown_commit_or_of_a_folder_is_an_error(tmp_path: Path) -> None:
@@ -90,6 +90,6 @@ def test_a_blob_of_an_unknown_commit_or_of_a_folder_is_an_error(tmp_path: Path) 
     checkout, _ = _checkout(tmp_path / "repo")
     sha = _commit_files(checkout, {"pkg/mod.py": b"x\n"})
     with pytest.raises(PlainGitError):
-        plain.blob(checkout, "0" * 40, "pkg/mod.py")
+        plain.blob(Tree.of(checkout), "0" * 40, "pkg/mod.py")
     with pytest.raises(PlainGitError):
-        plain.blob(checkout, sha, "pkg")
+        plain.blob(Tree.of(checkout), sha, "pkg")

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.git import GitEnv, Identity, Repo, list_refs, rev_parse, run_git
+from conveyor.git.agent_repo import agent_git, harvest
 from conveyor.git.checkout import (
-    create_checkout,
+    agent_checkout,
     dirty_paths,
     install_checkout_hooks,
     update_cache,
@@ -33,9 +34,11 @@ def _remote(tmp_path: Path) -> tuple[Repo, str]:
 
 
 def _commit(repo: Repo, name: str) -> str:
+    """A commit as the agent makes one, in its own repository; then taken into the keep."""
     (repo.path / name).write_text(name)
-    run_git(["add", name], cwd=repo.path, env=repo.env)
-    run_git(["commit", "--quiet", "--no-verify", "-m", name], cwd=repo.path, env=repo.env)
+    agent_git(repo, "add", name)
+    agent_git(repo, "commit", "--quiet", "-m", name)
+    harvest(repo)
     return rev_parse(repo, "HEAD")
 
 
@@ -43,44 +46,50 @@ def test_a_checkout_starts_at_the_issue_branch_or_the_base(tmp_path: Path) -> No
     """Without a remote branch the checkout is at origin/main; later fetches see new branches."""
     remote, url = _remote(tmp_path)
     cache = update_cache(tmp_path / "cache.git", url, ENV)
-    first = create_checkout(
+    first = agent_checkout(
         cache, tmp_path / "c1", url, branch="agent/issue-1", base="main", env=ENV
     )
     assert rev_parse(first, "HEAD") == rev_parse(remote, "refs/heads/main")
     assert list(list_refs(first, "refs/heads/")) == ["refs/heads/agent/issue-1"]
     origin = run_git(["remote", "get-url", "origin"], cwd=first.path, env=ENV).stdout.decode()
     assert origin.strip() == url
-    work = create_checkout(cache, tmp_path / "w", url, branch="main", base="main", env=ENV)
+    work = agent_checkout(cache, tmp_path / "w", url, branch="main", base="main", env=ENV)
     pushed = _commit(work, "b.txt")
     run_git(["push", "--quiet", url, "HEAD:refs/heads/agent/issue-1"], cwd=work.path, env=ENV)
     update_cache(tmp_path / "cache.git", url, ENV)
-    second = create_checkout(
+    second = agent_checkout(
         cache, tmp_path / "c2", url, branch="agent/issue-1", base="main", env=ENV
     )
     assert rev_parse(second, "HEAD") == pushed
 
 
-def test_the_push_op_passes_the_hook_and_never_writes_the_token(tmp_path: Path) -> None:
-    """Only a push carrying the job's nonce gets through; the token stays out of the checkout."""
+def test_the_push_op_pushes_from_the_keep_and_never_writes_the_token(tmp_path: Path) -> None:
+    """The push op pushes the keep's commits; the agent's own push is refused by its pre-push
+    hook (no nonce); the token stays out of the checkout and the keep."""
     remote, url = _remote(tmp_path)
     config = write_git_config(tmp_path / "gitconfig", Identity("Bot", "bot@x.invalid"))
     env = GitEnv(config_global=config, identity=Identity("Bot", "bot@x.invalid"))
     cache = update_cache(tmp_path / "cache.git", url, env)
-    repo = create_checkout(cache, tmp_path / "c", url, branch="agent/issue-2", base="main", env=env)
+    repo = agent_checkout(cache, tmp_path / "c", url, branch="agent/issue-2", base="main", env=env)
     install_checkout_hooks(repo, "nonce-123", "#!/bin/sh\nexit 0\n")
     sha = _commit(repo, "c.txt")
     auth = PushAuth(write_askpass(tmp_path / "askpass.sh"), "secret-token-xyz", "nonce-123")
-    wrong = PushAuth(auth.askpass, auth.token, "other-nonce")
-    refused = push_ref(repo, "origin", "HEAD", "refs/heads/agent/issue-2", wrong)
-    assert not refused.ok
-    done = push_ref(repo, "origin", "HEAD", "refs/heads/agent/issue-2", auth)
+    own = run_git(
+        ["push", "--quiet", url, "HEAD:refs/heads/agent/issue-2"],
+        cwd=repo.path,
+        env=GitEnv(identity=env.identity),
+        ok_codes=(0, 1),
+    )
+    assert own.returncode == 1
+    assert b"go through the job's push op" in own.stderr
+    done = push_ref(repo, url, "HEAD", "refs/heads/agent/issue-2", auth)
     assert done.ok, done.error
     assert rev_parse(remote, "refs/heads/agent/issue-2") == sha
     _commit(repo, "d.txt")
-    again = push_ref(repo, "origin", "HEAD", "refs/heads/agent/issue-2", auth, lease="")
+    again = push_ref(repo, url, "HEAD", "refs/heads/agent/issue-2", auth, lease="")
     assert not again.ok
     assert rev_parse(remote, "refs/heads/agent/issue-2") == sha
-    for path in [*repo.path.rglob("*"), config]:
+    for path in [*repo.path.rglob("*"), *repo.git_dir.rglob("*"), config]:
         if path.is_file():
             assert b"secret-token-xyz" not in path.read_bytes(), path
 
@@ -89,18 +98,18 @@ def test_a_leftovers_unpushed_commits_are_found_and_dirty_paths_listed(tmp_path:
     """Commits neither the branch nor the base has are found; uncommitted paths are listed."""
     _, url = _remote(tmp_path)
     cache = update_cache(tmp_path / "cache.git", url, ENV)
-    leftover = create_checkout(
+    leftover = agent_checkout(
         cache, tmp_path / "old", url, branch="agent/issue-3", base="main", env=ENV
     )
     sha = _commit(leftover, "d.txt")
     (leftover.path / "e.txt").write_text("new")
     (leftover.path / "a.txt").write_text("changed")
     assert dirty_paths(leftover) == ["a.txt", "e.txt"]
-    fresh = create_checkout(
+    fresh = agent_checkout(
         cache, tmp_path / "new", url, branch="agent/issue-3", base="main", env=ENV
     )
     refs = ("refs/remotes/origin/agent/issue-3", "refs/remotes/origin/main")
-    found = find_unpushed(fresh, leftover.path, refs)
+    found = find_unpushed(fresh, leftover.path, refs, leftover.git_dir)
     assert found is not None
     assert (found.head, found.commits) == (sha, (sha,))
     assert find_unpushed(fresh, fresh.path, refs) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import uuid
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 
@@ -58,10 +59,13 @@ def served() -> Iterator[tuple[WebhookServer, Lines]]:
     server.close()
 
 
-def _post(server: WebhookServer, event: str, body: bytes, signature: str) -> int:
+def _post(
+    server: WebhookServer, event: str, body: bytes, signature: str, delivery: str | None = None
+) -> int:
+    """POST one delivery (a fresh id unless `delivery` names one); its status."""
     headers = {
         "X-GitHub-Event": event,
-        "X-GitHub-Delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+        "X-GitHub-Delivery": delivery or str(uuid.uuid4()),
         "X-Hub-Signature-256": signature,
         "Content-Type": "application/json",
     }
@@ -69,7 +73,11 @@ def _post(server: WebhookServer, event: str, body: bytes, signature: str) -> int
 
 
 def _deliver(
-    server: WebhookServer, event: str, payload: Mapping[str, object], signature: str | None = None
+    server: WebhookServer,
+    event: str,
+    payload: Mapping[str, object],
+    signature: str | None = None,
+    delivery: str | None = None,
 ) -> tuple[int, bool]:
     """POST one delivery while the receiver waits; its status and whether it woke the loop.
 
@@ -79,7 +87,8 @@ def _deliver(
     before = server.wakes
     waiter = threading.Thread(target=server.wait, args=(30.0,))
     waiter.start()
-    status = _post(server, event, body, sign(SECRET, body) if signature is None else signature)
+    signed = sign(SECRET, body) if signature is None else signature
+    status = _post(server, event, body, signed, delivery)
     woke = server.wakes > before
     if not woke:
         closer = json.dumps(_comment()).encode()
@@ -115,7 +124,8 @@ def test_a_bad_signature_is_refused_with_401_and_one_log_line(
     """A signature under another secret: 401, no wake, exactly one line saying so."""
     server, log = served
     forged = sign(b"not-the-secret", json.dumps(_comment()).encode())
-    assert _deliver(server, "issue_comment", _comment(), forged) == (401, False)
+    delivery = "72d3162e-cc78-11e3-81ab-4c9367dc0958"
+    assert _deliver(server, "issue_comment", _comment(), forged, delivery) == (401, False)
     refused = [line for line in log.lines if "refused" in line]
     assert refused == [
         "webhook refused (401): bad signature, event issue_comment, "

@@ -168,3 +168,49 @@ def test_a_tool_folder_named_through_a_symlink_resolves_in_the_box(
         assert done.stdout.strip() == "linked tool ran", done.stderr
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_command_naming_dev_null_or_proc_keeps_the_boxs_own(box: Box, tmp_path: Path) -> None:
+    """Past bug: `mypy --cache-dir=/dev/null` named /dev/null, which was given back read-only
+    over the box's own, and writes to /dev/null failed (git commits in sessions with it)."""
+    environ = {"HOME": str(tmp_path / "nohome"), "PATH": "/usr/bin:/bin"}
+    tools = find_tools(environ, [], commands=("mypy --cache-dir=/dev/null .", "cat /proc/cpuinfo"))
+    assert not [
+        g for g in tools.given if g.path.is_relative_to("/dev") or g.path.is_relative_to("/proc")
+    ]
+    checkout, home, tmp = tmp_path / "repo", tmp_path / "h", tmp_path / "t"
+    for folder in (checkout, home, tmp):
+        folder.mkdir()
+    plan = BoxPlan(cwd=checkout, home=home, tmp=tmp, writable=(checkout,)).with_given(*tools.given)
+    done = subprocess.run(
+        box.wrap(["/bin/sh", "-c", "echo x > /dev/null && echo wrote"], plan),
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.stdout.strip() == "wrote", done.stderr
+
+
+def test_an_output_path_in_tmp_stays_writable_even_when_the_host_has_it(
+    box: Box, tmp_path: Path
+) -> None:
+    """`--junitxml=/tmp/…` names a file the host's /tmp happens to hold: the box's own /tmp
+    stays writable there (it is not given back read-only), as before the allowlist box."""
+    report = Path(tempfile.mkdtemp(prefix="conveyor-out-")) / "report.xml"
+    report.write_text("the host's\n")
+    try:
+        command = f"echo '<testsuite/>' > {report} && cat {report}"
+        environ = {"HOME": str(tmp_path / "nohome"), "PATH": "/usr/bin:/bin"}
+        tools = find_tools(environ, [], commands=(command,))
+        checkout, home, tmp = tmp_path / "repo", tmp_path / "h", tmp_path / "t"
+        for folder in (checkout, home, tmp):
+            folder.mkdir()
+        (tmp / report.parent.name).mkdir()  # the box's /tmp has its own folder of that name
+        plan = BoxPlan(cwd=checkout, home=home, tmp=tmp, writable=(checkout,))
+        plan = plan.with_given(*tools.given)
+        done = subprocess.run(
+            box.wrap(["/bin/sh", "-c", command], plan),
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.stdout.strip() == "<testsuite/>", done.stderr
+        assert report.read_text() == "the host's\n"
+    finally:
+        shutil.rmtree(report.parent, ignore_errors=True)

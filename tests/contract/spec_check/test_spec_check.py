@@ -9,6 +9,7 @@ import pytest
 
 from conveyor.core.config import Commands, Paths
 from conveyor.core.replies import Interface
+from conveyor.git.plain import Tree
 from conveyor.ops.local.spec_check import SpecCheck, check_spec_commits
 from conveyor.ops.local.spec_guard import spec_test_findings
 from conveyor.verify.context import Context
@@ -149,13 +150,13 @@ def test_the_implementer_changing_or_deleting_a_spec_test_is_named(
     work, start = repo
     spec_sha = work.commit({"calc/div.py": STUB, "tests/test_div.py": FAILING_TEST})
     work.commit({"calc/div.py": STUB.replace("raise NotImplementedError", "return a / b")})
-    assert spec_test_findings(work.path, Paths(), start, spec_sha) == ()
+    assert spec_test_findings(Tree.of(work.path), Paths(), start, spec_sha) == ()
     work.commit({"tests/test_div.py": "def test_div():\n    pass\n"})
-    assert spec_test_findings(work.path, Paths(), start, spec_sha) == (
+    assert spec_test_findings(Tree.of(work.path), Paths(), start, spec_sha) == (
         "tests/test_div.py: the spec writer's test was changed; put it back as it was",
     )
     work.commit({"tests/test_div.py": None})
-    (finding,) = spec_test_findings(work.path, Paths(), start, spec_sha)
+    (finding,) = spec_test_findings(Tree.of(work.path), Paths(), start, spec_sha)
     assert "was deleted" in finding
 
 

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conveyor.git.plain import Tree
 from conveyor.verify import canary
 from tests.contract.verify.repo_kit import GitRepo
 
@@ -34,7 +35,7 @@ def test_a_non_editable_installs_copies_become_canaries_and_their_import_is_caug
     (site / "calc" / "util" / "__init__.py").write_text("")
     log = tmp_path / "canary.log"
 
-    planted = canary.plant(build.path, log, (".venv",))
+    planted = canary.plant(Tree.of(build.path), log, (".venv",))
 
     assert planted == 4
     code = f"import sys; sys.path.insert(0, {str(site)!r}); import calc"
@@ -54,7 +55,7 @@ def test_only_same_bytes_below_an_import_root_are_copies(tmp_path: Path) -> None
     (site / "calc").mkdir()
     (site / "calc" / "__init__.py").write_text(CODE + "# another version\n")
 
-    canary.plant(build.path, tmp_path / "canary.log", (".venv",))
+    canary.plant(Tree.of(build.path), tmp_path / "canary.log", (".venv",))
 
     assert (site / "util" / "__init__.py").read_text() == ""
     assert (site / "calc" / "__init__.py").read_text().endswith("# another version\n")
@@ -72,7 +73,7 @@ def test_a_copy_hard_linked_from_an_installers_cache_leaves_the_cache_as_it_was(
     site.mkdir(parents=True)
     (site / "__init__.py").hardlink_to(cached)
 
-    canary.plant(build.path, tmp_path / "canary.log", (".venv",))
+    canary.plant(Tree.of(build.path), tmp_path / "canary.log", (".venv",))
 
     assert cached.read_text() == CODE
     assert canary.canary_source(tmp_path / "canary.log") == (site / "__init__.py").read_text()

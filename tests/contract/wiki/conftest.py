@@ -39,6 +39,7 @@ class WikiWorld:
     bare: Path
     person: WorkRepo
     code: WorkRepo
+    keeps: int = 0  # how many wiki checkouts were made (each gets a keep of its own)
 
     @property
     def url(self) -> str:
@@ -53,11 +54,13 @@ class WikiWorld:
     def checkout(self, *, home: str = "home", wiki: bool | dict[str, str] = True) -> WikiCheckout:
         """The job's wiki checkout inside the code checkout (it must exist)."""
         auth = PushAuth(write_askpass(self.root / "askpass.sh"), None, "nonce")
+        self.keeps += 1
         made = prepare_wiki(
             config(wiki),
             self.info(),
             code=self.code.repo,
             home=self.root / home,
+            keep=self.root / f"wiki-{self.keeps}.git",
             issue=ISSUE,
             auth=auth,
             trailer_role="spec",

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.git import GitError, Repo, read_blob
+from conveyor.git.agent_repo import harvest
 from conveyor.ops.local.prepare_review import prepare_review
 from conveyor.ops.local.publish_wiki import PATCH_FILE, publish_wiki
 from conveyor.ops.local.wiki_branch import WikiCheckout, push_wiki
@@ -22,6 +23,7 @@ def _commit(world: WikiWorld, wiki: WikiCheckout, files: dict[str, str], message
         (wiki.repo.path / name).write_text(text)
     world.code.git("-C", "wiki", "add", "--all")
     world.code.git("-C", "wiki", "commit", "-qm", message)
+    harvest(wiki.repo)  # as after the session that committed
 
 
 def _master(world: WikiWorld, path: str) -> str | None:

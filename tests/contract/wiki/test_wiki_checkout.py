@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.config import Wiki
+from conveyor.git.agent_repo import harvest
 from conveyor.git.remote import init_bare
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
@@ -56,8 +57,8 @@ def test_a_wiki_that_is_off_or_has_no_page_yet_gives_no_checkout(
     ]
     for cfg, info in cases:
         made = prepare_wiki(
-            cfg, info, code=world.code.repo, home=tmp_path / "h", issue=ISSUE, auth=auth,
-            trailer_role="spec",
+            cfg, info, code=world.code.repo, home=tmp_path / "h", keep=tmp_path / "k.git",
+            issue=ISSUE, auth=auth, trailer_role="spec",
         )  # fmt: skip
         assert made is None, cfg.wiki
     assert not (world.code.path / "wiki").exists()
@@ -91,6 +92,7 @@ def test_a_push_sends_the_issue_commits_with_lease_and_a_reset_deletes_an_empty_
     (wiki.repo.path / "Page.md").write_text("Mine.\n")
     world.code.git("-C", "wiki", "add", "Page.md")
     world.code.git("-C", "wiki", "commit", "-qm", "Page")
+    harvest(wiki.repo)  # as after the session that committed
     pushed = push_wiki(wiki)
     assert pushed is not None
     assert pushed.ok
@@ -135,11 +137,11 @@ def test_a_killed_jobs_unpushed_wiki_commits_are_where_the_next_checkout_starts(
     (wiki.repo.path / "Draft.md").write_text("Half done.\n")
     world.code.git("-C", "wiki", "add", "Draft.md")
     world.code.git("-C", "wiki", "commit", "-qm", "Draft")
-    left = head(wiki)
+    left = world.code.git("-C", "wiki", "rev-parse", "HEAD")  # the agent's: never taken
     leftover = world.root / "jobs" / "issue-7-spec-1" / "repo"
     leftover.parent.mkdir(parents=True)
     world.code.path.rename(leftover)
-    kept = keep_wiki_leftovers(world.root / "home", [leftover], "wiki", ISSUE, TEST_ENV)
+    kept = keep_wiki_leftovers(world.root / "home", [leftover], "wiki", ISSUE, TEST_ENV, box=None)
     assert kept == 1
     world.code = type(world.code).init(world.root / "code-next")
     world.code.commit({"README.md": "# tool\n"}, "Initial commit")

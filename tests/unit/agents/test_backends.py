@@ -133,3 +133,21 @@ def test_scripted_is_the_claude_backend_with_the_scripted_agent() -> None:
     assert executable is not None
     assert executable.endswith("conveyor-scripted-agent")
     assert scenario == Path("s.toml")
+
+
+def test_each_cli_gets_the_role_s_effort_and_claude_its_turn_cap() -> None:
+    """claude `--max-turns` and `--effort`, codex `model_reasoning_effort`, opencode
+    `--variant`; with neither set, none of them is passed."""
+    capped = spec(SessionRole.WRITER, max_turns=40, effort="high")
+    claude = ClaudeBackend().launch(capped, "m", "claude", MCP).argv
+    assert (option(claude, "--max-turns"), option(claude, "--effort")) == ("40", "high")
+    codex = CodexBackend().launch(capped, "m", "codex", MCP).argv
+    assert 'model_reasoning_effort="high"' in codex
+    opencode = OpencodeBackend().launch(capped, "m", "opencode", MCP).argv
+    assert option(opencode, "--variant") == "high"
+    plain = spec(SessionRole.WRITER)
+    for backend in (ClaudeBackend(), CodexBackend(), OpencodeBackend()):
+        argv = " ".join(backend.launch(plain, "m", "x", MCP).argv)
+        assert "--max-turns" not in argv
+        assert "effort" not in argv
+        assert "--variant" not in argv

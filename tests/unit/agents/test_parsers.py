@@ -169,3 +169,16 @@ def test_opencode_mcp_stream_counts_the_submit_reply_call() -> None:
     replay(parser, "opencode-mcp-tool.jsonl")
     assert parser.state.tool_calls == 1
     assert parser.state.turns == 2
+
+
+def test_a_claude_session_cut_by_its_turn_cap_is_no_api_error() -> None:
+    """`error_max_turns` is the role's `max_turns` spent: no error (which would count as the
+    provider's trouble and pause the agent), its last words say why."""
+    parser = ClaudeParser()
+    parser.feed(
+        '{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3,'
+        '"usage":{"input_tokens":10,"output_tokens":2}}'
+    )
+    assert parser.state.ended
+    assert parser.state.error is None
+    assert "max_turns" in (parser.state.final_text or "")

@@ -45,6 +45,7 @@ def inputs(**changes: object) -> Inputs:
         "spec_file": "/runs/issue-7/spec.md",
         "handoff_file": "/runs/issue-7/handoff.md",
         "withheld": 2,
+        "instructions": ("`/jobs/j/instructions/AGENTS.md` (`AGENTS.md` on `main`)",),
     }
     values.update(changes)
     return Inputs(**values)  # type: ignore[arg-type]

@@ -30,3 +30,14 @@ def test_every_prompt_says_what_is_data_where_the_pr_lands_and_its_budget(kind: 
     assert "never part of this work" in text
     assert "175,000 tokens" in text
     assert "/i.md" in prompt.task
+
+
+@pytest.mark.parametrize("kind", sorted(PROMPTS))
+def test_no_prompt_offers_the_web_which_no_session_can_reach(kind: str) -> None:
+    """SPEC-4/5 are not built: no session has a web tool and its box reaches only the model's
+    API, so no prompt may send it to the web (the spec's once did)."""
+    prompt: Prompt = PROMPTS[kind]
+    text = (prompt.system + prompt.task).casefold()
+    assert "last resort" not in text
+    assert "search the web" not in text
+    assert "no web access" in text or "web" not in text

@@ -179,3 +179,20 @@ def test_a_sub_issue_sized_above_max_size_is_not_split_again() -> None:
     end = triage.transition(step.memory, Done()).action
     assert isinstance(end, SavedAt)
     assert not end.state.split_suggested
+
+
+def test_triage_is_given_the_branch_s_commits_and_the_handoff_when_a_writer_worked_before() -> None:
+    """TRI-14: after too-large, the commits and the kept handoff are in the task; never the
+    handoff alone (an old file with no work on the branch), and nothing on a fresh issue."""
+
+    def task(**facts: object) -> str:
+        step = triage.start(inputs(**facts), STATE)
+        step = triage.transition(step.memory, Charged(STATE))
+        assert isinstance(step.action, LaunchSession)
+        return step.action.task
+
+    told = task(branch_commits=("abc1234 Sum the stock",), handoff_kept=True)
+    assert "abc1234 Sum the stock" in told
+    assert "/runs/issue-7/handoff.md" in told
+    assert "/runs/issue-7/handoff.md" not in task(handoff_kept=True)
+    assert "handoff" not in task()

@@ -50,6 +50,9 @@ def user_message(text: str) -> str:
     return json.dumps({"type": "user", "message": message}) + "\n"
 
 
+MAX_TURNS_END = "error_max_turns"  # the `result` subtype of a session cut by `--max-turns`
+
+
 class ClaudeBackend:
     """`claude -p --output-format stream-json --verbose --input-format stream-json`."""
 
@@ -82,13 +85,21 @@ class ClaudeBackend:
             "dontAsk",
             "--allowedTools",
             ",".join(tools),
+            # Settings from the session's own HOME only: a checkout's `.claude/settings.json`
+            # (hooks, permissions, env) is an agent's to write, never the session's rules.
+            "--setting-sources",
+            "user",
         ]
         if spec.max_turns is not None:
             argv += ["--max-turns", str(spec.max_turns)]
+        if spec.effort is not None:
+            argv += ["--effort", spec.effort]
         argv += list(spec.extra_args)
         # Claude gives an MCP server 30 s to start by default; on a loaded machine the relay
         # and the job's endpoint can take longer, and a session without its tools is lost.
-        env = {"MCP_TIMEOUT": MCP_START_MS}
+        # The checkout's CLAUDE.md files are an agent's to rewrite: the session reads the
+        # repository's instructions from the base branch instead (job/instructions.py).
+        env = {"MCP_TIMEOUT": MCP_START_MS, "CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1"}
         if spec.base_url:
             env[BASE_URL_VAR] = spec.base_url.rstrip("/")
         return Launch(
@@ -230,6 +241,12 @@ class ClaudeParser:
         if event.get("stop_reason") == "refusal":
             self.state.refusal = text if isinstance(text, str) and text else "refused"
             return  # the model's answer, not the API failing
+        if event.get("subtype") == MAX_TURNS_END:
+            # The session used the turns `--max-turns` gave it ([sessions]): the model's
+            # doing, never the provider's trouble (an API error would pause the agent).
+            turns = event.get("num_turns")
+            self.state.final_text = f"it used all its turns ({turns}, the role's max_turns)"
+            return
         if event.get("is_error") is True or event.get("subtype") not in ("success", None):
             status = event.get("api_error_status")
             detail = text if isinstance(text, str) and text else str(event.get("subtype"))

@@ -169,6 +169,11 @@ class CodexBackend:
             f"mcp_servers.{SERVER}.startup_timeout_sec": 60,
             **provider_settings(spec.base_url),
             **git_root(spec),
+            # codex has no turn cap; its effort is a config key ([sessions], SessionSpec.effort).
+            **({"model_reasoning_effort": spec.effort} if spec.effort else {}),
+            # No AGENTS.md from the checkout (an agent's to rewrite): the session reads the
+            # repository's instructions from the base branch instead (job/instructions.py).
+            "project_doc_max_bytes": 0,
             **spec.backend_settings,
         }
         argv: list[str] = []

@@ -26,6 +26,9 @@ from conveyor.core.transcript_read import args_of, cost_text, text_of
 # session has a fresh HOME, so that was a registry download (tens of seconds) per session.
 # Our per-session config loads no plugins: keep npm to its (empty) cache, so it fails at once.
 OFFLINE_NPM = {"npm_config_offline": "true"}
+# No instructions or config from the checkout (an agent's to rewrite: its AGENTS.md,
+# CLAUDE.md, opencode.json): the session reads the base branch's copies (job/instructions.py).
+NO_PROJECT_FILES = {"OPENCODE_DISABLE_PROJECT_CONFIG": "1", "OPENCODE_DISABLE_CLAUDE_CODE": "1"}
 
 SERVER = "conveyor"
 ROW = FACTS["opencode"]
@@ -100,8 +103,9 @@ class OpencodeBackend:
             task_file = spec.session_dir / "task.md"
             files[task_file] = task
             task = f"Your task is in the file {task_file}: read it in full, then do it."
-        argv = [executable, "run", "--format", "json", "--model", model, *spec.extra_args, task]
-        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        argv = [executable, "run", "--format", "json", "--model", model, *_variant(spec)]
+        argv += [*spec.extra_args, task]
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM, **NO_PROJECT_FILES}
         return Launch(argv=argv, stdin_text=None, files=files, env=env)
 
     def resume(
@@ -117,8 +121,9 @@ class OpencodeBackend:
         """`opencode run --session ID`: the same session (its config file kept), `text` next."""
         del mcp  # the config file written at launch still names the server
         config_path = spec.session_dir / "opencode.json"
-        argv = [executable, "run", "--format", "json", "--model", model, "--session", session_id]
-        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM}
+        argv = [executable, "run", "--format", "json", "--model", model, *_variant(spec)]
+        argv += ["--session", session_id]
+        env = {"OPENCODE_CONFIG": str(config_path), **OFFLINE_NPM, **NO_PROJECT_FILES}
         return Launch(argv=[*argv, *spec.extra_args, text], stdin_text=None, env=env)
 
     def parser(self) -> OpencodeParser:
@@ -216,3 +221,8 @@ class OpencodeParser:
         if part.get("reason") == "content-filter":
             self.state.refusal = self.state.final_text or "blocked by the content filter"
         return self.state.turn(usage)
+
+
+def _variant(spec: SessionSpec) -> list[str]:
+    """opencode's reasoning effort (`--variant`); it has no turn cap."""
+    return ["--variant", spec.effort] if spec.effort else []

@@ -44,6 +44,8 @@ VALUE_FLAGS = frozenset(
         "--allowed-tools",
         "--disallowedTools",
         "--max-turns",
+        "--effort",
+        "--setting-sources",
         "--fallback-model",
         "--json-schema",
         "--resume",
@@ -107,12 +109,19 @@ class Run:
         }
         emit({"type": "assistant", "message": message, "session_id": self.session_id})
 
-    def result(self, text: str, *, error: str | None = None, status: int | None = None) -> None:
+    def result(
+        self,
+        text: str,
+        *,
+        error: str | None = None,
+        status: int | None = None,
+        subtype: str = "success",
+    ) -> None:
         """Emit the final `result` event (cost only when the scenario gave one)."""
         event: dict[str, Any] = {
             "type": "result",
-            "subtype": "success",
-            "is_error": error is not None,
+            "subtype": subtype,
+            "is_error": error is not None or subtype != "success",
             "num_turns": self.turns,
             "result": error or text,
             "session_id": self.session_id,
@@ -153,9 +162,13 @@ def _fail(run: Run, arg: object) -> int:
     return 1
 
 
-def play(run: Run) -> int:
-    """Play the entry's turns; the exit code the CLI would give."""
+def play(run: Run, max_turns: int | None = None) -> int:
+    """Play the entry's turns; the exit code the CLI would give. Past `max_turns` (claude's
+    `--max-turns`) it ends as claude does: a `result` of subtype `error_max_turns`."""
     for turn in run.entry.turns:
+        if max_turns is not None and run.turns >= max_turns:
+            run.result("", subtype="error_max_turns")
+            return 0
         tools = [
             {
                 "type": "tool_use",
@@ -242,7 +255,8 @@ def main() -> None:
     emit({"type": "system", "subtype": "init", "session_id": session_id, "model": model})
     run = Run(entry, ws, inbox, session_id, model)
     try:
-        code = play(run)
+        turns = options.get("--max-turns", "")
+        code = play(run, int(turns) if turns.isdigit() else None)
     finally:
         ws.close()
     sys.exit(code)

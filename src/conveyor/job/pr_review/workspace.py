@@ -9,10 +9,11 @@ no longer has is an error naming the PR (the review reads nothing else in its pl
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from conveyor.git.checkout import create_checkout, update_cache, write_git_config
+from conveyor.git.keep import make_agent_repo
 from conveyor.git.remote import fetch
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo, run_git
 from conveyor.git.token_push import PushAuth, write_askpass
@@ -47,18 +48,20 @@ def prepare_pr_checkout(
     auth = PushAuth(write_askpass(paths.job_dir / "askpass.sh"), token, secrets.token_hex(16))
     fetch_env = GitEnv(git_config, identity, extra=auth.fetch_variables())
     cache = Repo(update_cache(paths.home / CACHE, url, fetch_env).path, env)
-    repo = create_checkout(cache, paths.checkout, url, branch="conveyor-pr-review", base=base,
-                           env=env)  # fmt: skip
-    fetching = Repo(repo.path, fetch_env)
+    keep = paths.checkout.with_name(f"{paths.checkout.name}.git")
+    repo = create_checkout(cache, paths.checkout, url, keep=keep, branch="conveyor-pr-review",
+                           base=base, env=env)  # fmt: skip
+    fetching = Repo(repo.path, replace(fetch_env, git_dir=keep))
     try:
         fetch(fetching, url, [f"+refs/pull/{number}/head:{PR_REF}"], prune=False)
     except GitError as exc:
         msg = f"the forge has no head for PR #{number} to fetch: {exc}"
         raise HeadMissing(msg) from exc
     try:
-        run_git(["cat-file", "-e", f"{head}^{{commit}}"], cwd=repo.path, env=env)
+        run_git(["cat-file", "-e", f"{head}^{{commit}}"], cwd=repo.path, env=repo.env)
     except GitError as exc:
         msg = f"PR #{number}'s head {head[:12]} is gone from the forge (it moved since)"
         raise HeadMissing(msg) from exc
-    run_git(["checkout", "--quiet", "--detach", head], cwd=repo.path, env=env)
+    run_git(["checkout", "--quiet", "--detach", head], cwd=repo.path, env=repo.env)
+    make_agent_repo(repo, None, url)  # the sessions' own repository, detached at the head
     return PrCheckout(repo, git_config, JobPusher(repo, auth), f"refs/remotes/origin/{base}")

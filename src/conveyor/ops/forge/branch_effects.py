@@ -8,7 +8,16 @@ from __future__ import annotations
 from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, plain, run_git
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
+from conveyor.git.agent_repo import changed, harvest
+from conveyor.ops.forge.held_work import held_work
+from conveyor.ops.forge.job_parts import (
+    BranchHeld,
+    JobHands,
+    JobPlace,
+    JobPulse,
+    JobSubject,
+    PushRefused,
+)
 from conveyor.ops.forge.open_pr import ensure_start_commit, find_or_open_draft
 from conveyor.ops.forge.stack import measure_from, pr_base_for
 from conveyor.ops.forge.wiki_effects import push_wiki_branch
@@ -56,6 +65,7 @@ def verify_context(what: JobSubject, where: JobPlace, who: JobHands, pulse: JobP
     """Commands run in the checkout with the sessions' environment, logs in the job folder."""
     return Context(
         checkout=where.checkout,
+        git_dir=where.git.git_dir,
         commands=what.config.commands,
         env=who.command_env,
         logs_dir=where.job_dir / "logs",
@@ -109,10 +119,12 @@ def scope_check(
     *,
     reply: SpecReply,
 ) -> list[str]:
-    """The git-only part of the commit check, for the in-session quick check (SPEC-62)."""
+    """The git-only part of the commit check, for the in-session quick check (SPEC-62): on
+    what the session has committed so far, taken into the keep first."""
     check = verify_context(what, where, who, pulse)
-    head = plain.head(where.checkout)
-    changes = plain.changes(where.checkout, start, head)
+    harvest(where.git)
+    head = plain.head(where.tree)
+    changes = plain.changes(where.tree, start, head)
     interfaces = tuple(reply.interfaces)
     own = spec_own(check, what.config.judges, start, head, changes).config
     paths = what.config.paths
@@ -145,21 +157,29 @@ def reset_branch(
     state: IssueState,
     *,
     effect: ResetBranch,
-) -> Done | PushRefused:
+) -> Done | PushRefused | BranchHeld:
     """Reset the branch to where the spec began; a branch the stage made is deleted (SPEC-99).
 
     The stage made it when the spec began at the base, or at a stacked issue's
     prerequisite head. The wiki branch goes back to where the spec began the same way.
+    A reset never discards a person's work (SPEC-128): when the forge's head is not the
+    one this job last fetched or pushed (someone pushed during the session), or the
+    branch has commits since the start that no pipeline role made, nothing is reset.
     """
+    remote = who.forge.get_branch(what.branch)
+    start = measure_from(where.git, what.base, state)
+    if remote is not None:
+        held = held_work(what, where, who, remote.sha, (effect.to_sha, start))
+        if held is not None:
+            return held
     wiki_reset = reset_wiki(where.wiki, effect.wiki_sha)
     if wiki_reset is not None and not wiki_reset.ok:
         return PushRefused(f"reset of the wiki's branch refused: {wiki_reset.error}")
-    run_git(["reset", "--hard", effect.to_sha], cwd=where.checkout, env=where.git.env)
-    remote = who.forge.get_branch(what.branch)
+    changed(where.git, "reset", "--quiet", "--hard", effect.to_sha)
     refused = None
     if remote is None:
         return Done()
-    if is_ancestor(where.git, effect.to_sha, measure_from(where.git, what.base, state)):
+    if is_ancestor(where.git, effect.to_sha, start):
         refused = _push(what, who, pulse, None, lease=remote.sha)
     elif remote.sha != effect.to_sha:
         refused = _push(what, who, pulse, effect.to_sha, lease=remote.sha)
@@ -192,7 +212,7 @@ def open_draft(
 
 def check_spec_tests(what: JobSubject, where: JobPlace, effect: CheckSpecTests) -> Checked:
     """The spec writer's test files are exactly as it left them (IMPL-12)."""
-    found = spec_test_findings(where.checkout, what.config.paths, effect.start_sha, effect.spec_sha)
+    found = spec_test_findings(where.tree, what.config.paths, effect.start_sha, effect.spec_sha)
     return Checked(not found, found)
 
 
@@ -206,7 +226,7 @@ def push_branch(
     effect: PushBranch,
 ) -> Pushed | PushRefused:
     """Push the implementation unless it changed nothing since the spec (PR-6)."""
-    head = plain.head(where.checkout)
+    head = plain.head(where.tree)
     new = _names(where, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
     changed = _names(where, f"{measure_from(where.git, what.base, state)}...{head}")
     if new:

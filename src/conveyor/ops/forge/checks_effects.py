@@ -99,7 +99,7 @@ def run_read_ci(
         """The tests failing at the merge base verify measured from (run once, then kept)."""
         ctx = verify_context(what, where, who, pulse)
         base = rev_parse(where.git, measure_from(where.git, what.base, state))
-        return baseline(ctx, plain.merge_base(where.checkout, base, effect.sha)).failures
+        return baseline(ctx, plain.merge_base(ctx.tree, base, effect.sha)).failures
 
     limits = what.config.limits
     wait, start = effect.wait, pulse.now()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Literal, Protocol, get_args
@@ -20,9 +20,10 @@ from conveyor.core.config import Config
 from conveyor.core.stacking import BRANCH_PREFIX
 from conveyor.core.state import Stage
 from conveyor.forge.protocol import Forge
+from conveyor.git.plain import Tree
 from conveyor.git.runner import Repo
 from conveyor.ops.forge.context import OpContext
-from conveyor.ops.local.job_push import Pusher
+from conveyor.ops.local.job_push import HeadsSeen, Pusher
 from conveyor.ops.local.wiki_branch import WikiCheckout
 from conveyor.verify.boxing import Boxing
 
@@ -43,6 +44,7 @@ EventKind = Literal[
     "restacked",
     "pr-retargeted",
     "network-blocked",
+    "instructions",
 ]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 
@@ -99,6 +101,11 @@ class JobPlace:
     # The box the job's commands run in, and their base plan (`job.box_plans`).
     boxing: Boxing | None = None
 
+    @property
+    def tree(self) -> Tree:
+        """The checkout as Conveyor's git reads it: through its keep."""
+        return Tree(self.checkout, self.git.git_dir)
+
 
 @dataclass(frozen=True)
 class JobHands:
@@ -115,6 +122,8 @@ class JobHands:
     command_env: Mapping[str, str]
     token_env: tuple[str, ...]
     token_secrets: tuple[str, ...]
+    # Each remote ref's head as the job last fetched or pushed it (the push op records it).
+    seen: HeadsSeen = field(default_factory=HeadsSeen)
 
 
 @dataclass(frozen=True)
@@ -130,5 +139,13 @@ class JobPulse:
 @dataclass(frozen=True)
 class PushRefused:
     """The forge refused a push the stage needs: the runner stops the issue (PUSH_REJECTED)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class BranchHeld:
+    """The branch holds work that is not the pipeline's, which the push or reset would have
+    discarded: left as it is, and the runner stops the issue (BRANCH_CHANGED, SPEC-128)."""
 
     reason: str

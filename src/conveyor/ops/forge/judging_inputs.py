@@ -35,7 +35,9 @@ def judging_of(what: JobSubject, where: JobPlace, state: IssueState) -> Judging:
 def review_facts(what: JobSubject, where: JobPlace, state: IssueState, start_ref: str) -> str:
     """What the whole change (from the merge base with `start_ref` to HEAD) does to the
     checks, for the readers (git reads only)."""
-    head = plain.head(where.checkout)
-    base = plain.merge_base(where.checkout, rev_parse(where.git, start_ref), head)
-    ctx = Context(where.checkout, what.config.commands, {}, where.job_dir / "logs")
+    head = plain.head(where.tree)
+    base = plain.merge_base(where.tree, rev_parse(where.git, start_ref), head)
+    ctx = Context(
+        where.checkout, what.config.commands, {}, where.job_dir / "logs", git_dir=where.git.git_dir
+    )
     return read_facts(ctx, what.config.paths, judging_of(what, where, state), base, head)

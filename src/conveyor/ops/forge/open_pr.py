@@ -8,7 +8,8 @@ import re
 from conveyor.core.signatures import trailer
 from conveyor.forge.errors import DraftsRefused
 from conveyor.forge.types import PullRequest
-from conveyor.git import commit_tree, rev_parse, run_git, tree_of
+from conveyor.git import commit_tree, rev_parse, tree_of
+from conveyor.git.agent_repo import changed
 from conveyor.git.runner import Repo
 from conveyor.ops.forge.context import OpContext
 
@@ -59,7 +60,7 @@ def ensure_start_commit(repo: Repo, base_sha: str, number: int) -> str:
     if head != rev_parse(repo, base_sha):
         return head
     sha = commit_tree(repo, tree_of(repo, head), [head], start_message(number))
-    run_git(["reset", "--soft", sha], cwd=repo.path, env=repo.env)
+    changed(repo, "reset", "--soft", sha)
     return sha
 
 

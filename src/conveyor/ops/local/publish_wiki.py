@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from conveyor.git import CommitInfo, log_commits, rev_parse, run_git
+from conveyor.git.agent_repo import changed
 from conveyor.git.checkout import file_lock
 from conveyor.git.rebase import abort_rebase, rebase
 from conveyor.git.refs import try_rev_parse
@@ -40,7 +41,7 @@ def _fetch(wiki: WikiCheckout) -> None:
     refspec = "+refs/heads/*:refs/remotes/origin/*"
     with file_lock(wiki.lock):
         run_git(
-            ["fetch", "--quiet", "--no-tags", "--prune", "origin", refspec],
+            ["fetch", "--quiet", "--no-tags", "--prune", wiki.url, refspec],
             cwd=wiki.repo.path,
             env=wiki.repo.env,
             extra_env=wiki.auth.fetch_variables(),
@@ -67,9 +68,9 @@ def publish_wiki(wiki: WikiCheckout, run_dir: Path) -> Published:
         _fetch(wiki)
         if own_commits(wiki, original) == 0:
             return Published("nothing", wiki.base)
-        run_git(["reset", "--quiet", "--hard", original], cwd=wiki.repo.path, env=wiki.repo.env)
+        changed(wiki.repo, "reset", "--quiet", "--hard", original)
         before = rev_parse(wiki.repo, wiki.base_ref)
-        done = rebase(wiki.repo, wiki.base_ref)
+        done = rebase(wiki.repo, before)
         if not done.finished:
             abort_rebase(wiki.repo)
             patch = save_patch(wiki, run_dir, original)

@@ -56,7 +56,7 @@ class SpecCheck:
 
 
 def _text(ctx: Context, sha: str, path: str) -> str:
-    data = plain.blob(ctx.checkout, sha, path)
+    data = plain.blob(ctx.tree, sha, path)
     return "" if data is None else data.decode("utf-8", errors="replace")
 
 
@@ -120,7 +120,7 @@ def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> t
     for interface in interfaces:
         if interface.status != "new":
             continue
-        data = plain.blob(ctx.checkout, head, interface.where)
+        data = plain.blob(ctx.tree, head, interface.where)
         if data is None:
             found.append(
                 f"{interface.where}: the stub of new interface {interface.name!r} is missing"
@@ -147,8 +147,8 @@ def check_spec_commits(
     A passed check keeps the spec's tests by name, the check configuration it changed and
     the suppressions it added (`SpecTests`): the judges' standard for every later verify.
     """
-    head = plain.head(ctx.checkout)
-    changes = plain.changes(ctx.checkout, start, head)
+    head = plain.head(ctx.tree)
+    changes = plain.changes(ctx.tree, start, head)
     tests = [c for c in changes if matches_any(c.path, paths.tests)]
     own = spec_own(ctx, judges or Judges(), start, head, changes)
     found = [

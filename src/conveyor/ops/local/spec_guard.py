@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from conveyor.core.config import Paths
 from conveyor.core.paths import matches_any
 from conveyor.git import plain
+from conveyor.git.plain import Tree
 
 
-def spec_test_findings(checkout: Path, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
+def spec_test_findings(checkout: Tree, paths: Paths, start: str, spec_sha: str) -> tuple[str, ...]:
     """The spec writer's test files (start..spec_sha) the checkout's HEAD changed or deleted.
 
     The implementer may not change them (IMPL-12); each finding names the file.

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from conveyor.git import Repo, is_ancestor, rev_parse, run_git, try_rev_parse
+from conveyor.git.agent_repo import changed, copy_refs
 from conveyor.git.checkout import file_lock, lock_path, update_cache
 from conveyor.git.rebase import abort_rebase, rebase
 
@@ -25,7 +26,8 @@ class SyncOutcome:
 def refresh_remote_refs(repo: Repo, cache: Path, url: str) -> None:
     """Fetch the repository's bare cache from the forge, then copy its refs into the checkout.
 
-    The job never fetches from the forge itself: the cache does, under its lock.
+    The job never fetches from the forge itself: the cache does, under its lock. The refs
+    go into the keep, then into the agent's repository (`copy_refs`).
     """
     update_cache(cache, url, repo.env)
     with file_lock(lock_path(cache)):
@@ -34,6 +36,7 @@ def refresh_remote_refs(repo: Repo, cache: Path, url: str) -> None:
             cwd=repo.path,
             env=repo.env,
         )
+    copy_refs(repo)
 
 
 def base_ref(base: str) -> str:
@@ -56,5 +59,6 @@ def restore_branch(repo: Repo, branch: str) -> None:
     """Abort a stopped rebase and reset to the branch as last fetched: nothing is left to push."""
     abort_rebase(repo)
     tracking = f"refs/remotes/origin/{branch}"
-    if try_rev_parse(repo, tracking) is not None:
-        run_git(["reset", "--quiet", "--hard", tracking], cwd=repo.path, env=repo.env)
+    sha = try_rev_parse(repo, tracking)
+    if sha is not None:
+        changed(repo, "reset", "--quiet", "--hard", sha)

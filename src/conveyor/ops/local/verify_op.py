@@ -44,6 +44,7 @@ def verify_head(
         heartbeat=heartbeat,
         shared=shared,
         judging=judging,
+        git_dir=repo.git_dir,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from conveyor.git.agent_repo import changed
 from conveyor.git.checkout import file_lock
 from conveyor.git.refs import is_ancestor, try_rev_parse
 from conveyor.git.runner import Repo, git_text, run_git
@@ -97,7 +98,7 @@ def reset_wiki(wiki: WikiCheckout | None, to_sha: str | None) -> PushResult | No
     own is deleted from the wiki."""
     if wiki is None or to_sha is None:
         return None
-    run_git(["reset", "--quiet", "--hard", to_sha], cwd=wiki.repo.path, env=wiki.repo.env)
+    changed(wiki.repo, "reset", "--quiet", "--hard", to_sha)
     remote = try_rev_parse(wiki.repo, wiki.tracking_ref)
     if remote is None or remote == to_sha:
         return None

@@ -1,10 +1,13 @@
 """`conveyor run --webhook-port`: GitHub's webhook deliveries wake the loop at once.
 
-The server is the standard library's, served in the loop's own thread while it
-naps (`WebhookServer.wait` is the loop's `Wake`), so the orchestrator stays a
-single thread and its jobs still start by fork. A delivery that arrives during a
-tick waits in the listen backlog and is answered when the nap begins. Each
-connection may take at most `READ_TIMEOUT_S` to send its request.
+The server is served in the loop's own thread while it naps (`WebhookServer.wait`
+is the loop's `Wake`), so the orchestrator stays a single thread and its jobs still
+start by fork. A delivery that arrives during a tick waits in the listen backlog and
+is answered when the nap begins. No read waits on a sender: connections are read
+when `select` finds bytes, and each must send its whole request within
+`REQUEST_DEADLINE_S` (`webhook_conn.py`), so a trickling sender holds neither a
+tick nor the wake at a job's end. A delivery whose `X-GitHub-Delivery` id was
+handled already (GitHub's redeliveries reuse it) is acknowledged and wakes nothing.
 
 Only a delivery whose HMAC-SHA256 signature checks under the secret is read; a
 bad or missing signature is answered 401 and logged in one line. A verified
@@ -24,11 +27,10 @@ from __future__ import annotations
 
 import select
 import socket
-import socketserver
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Protocol
 
 from conveyor.forge.webhook import (
@@ -41,10 +43,18 @@ from conveyor.forge.webhook import (
     safe_name,
     signature_ok,
 )
+from conveyor.orchestrator.shell.webhook_conn import (
+    REQUEST_DEADLINE_S,
+    Answer,
+    Conn,
+    Request,
+    respond,
+)
 
-READ_TIMEOUT_S = 5.0
-MAX_BODY = 25 * 1024 * 1024  # GitHub caps a payload at 25 MB
 DRAIN_MAX = 100
+MAX_CONNECTIONS = 32  # read at once; more wait in the listen backlog
+BACKLOG = 64
+SEEN_MAX = 4096  # delivery ids remembered (GitHub's redeliveries reuse the id)
 
 
 class Log(Protocol):
@@ -55,62 +65,19 @@ class Log(Protocol):
         ...
 
 
-class _Http(HTTPServer):
-    """The listening socket; `receiver` answers each request."""
-
-    receiver: WebhookServer
-
-    def server_bind(self) -> None:
-        """Bind without the base's reverse DNS lookup of the host (`getfqdn`)."""
-        socketserver.TCPServer.server_bind(self)
-        host, port = self.server_address[:2]
-        self.server_name, self.server_port = str(host), int(port)
-
-
-class _Http6(_Http):
-    """The same on an IPv6 address."""
-
-    address_family = socket.AF_INET6
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """One delivery: read the body, let the receiver judge it, answer."""
-
-    server: _Http
-    timeout = READ_TIMEOUT_S
-    server_version = "conveyor-webhooks"
-    sys_version = ""
-
-    def do_POST(self) -> None:
-        """A delivery."""
-        try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self._answer(411, "a Content-Length is needed")
-            return
-        if not 0 <= length <= MAX_BODY:
-            self._answer(413, "the payload is too large")
-            return
-        body = self.rfile.read(length)
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        status, text = self.server.receiver.receive(headers, body)
-        self._answer(status, text)
-
-    def do_GET(self) -> None:
-        """A person or a health check looking: say what this is."""
-        self._answer(200, "conveyor webhook receiver: POST GitHub deliveries here")
-
-    def _answer(self, status: int, text: str) -> None:
-        data = (text + "\n").encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base's name
-        """Nothing to stderr: the request line is the sender's text."""
-        del format, args
+def _listen(host: str, port: int) -> socket.socket:
+    """A non-blocking listening socket on `host:port` (IPv6 when the host has a colon)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(BACKLOG)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 class WebhookServer:
@@ -128,6 +95,7 @@ class WebhookServer:
         clock: Callable[[], datetime],
         on_ci: Callable[[str], None] | None = None,
         on_feedback: Callable[[int], None] | None = None,
+        request_deadline_s: float = REQUEST_DEADLINE_S,
     ) -> None:
         if not secret:
             msg = "the webhook secret is empty"
@@ -139,46 +107,93 @@ class WebhookServer:
         self._clock = clock
         self._on_ci = on_ci
         self._on_feedback = on_feedback
-        self._http = (_Http6 if ":" in host else _Http)((host, port), _Handler)
-        self._http.receiver = self
+        self._deadline_s = request_deadline_s
+        self._listener = _listen(host, port)
+        self._conns: dict[int, Conn] = {}
+        self._seen: OrderedDict[str, None] = OrderedDict()
         self._woken = False
         self.refused = 0
         self.wakes = 0
+        self.repeats = 0
 
     @property
     def port(self) -> int:
         """The port it listens on (useful when asked for port 0)."""
-        return int(self._http.server_address[1])
+        return int(self._listener.getsockname()[1])
 
     def wait(self, seconds: float, also: int | None = None) -> bool:
         """Answer deliveries for up to `seconds`; True as soon as one asks for a tick, False
-        at once when `also` is readable (the loop's child-exit pipe)."""
+        at once when `also` is readable (the loop's child-exit pipe).
+
+        Nothing here waits on a sender: a connection is read only when bytes are there, and
+        one not whole by its deadline is answered 408 and closed. One still coming when the
+        wait ends is read on at the next nap, within the same deadline.
+        """
         deadline = time.monotonic() + seconds
         self._woken = False
         while not self._woken:
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            self._expire(now)
+            left = deadline - now
             if left <= 0:
                 return False
-            if also is not None:
-                ready, _, _ = select.select([self._http.fileno(), also], [], [], left)
-                if also in ready:
-                    return False
-                if not ready:
-                    continue
-                left = 0.0  # a delivery is waiting: answer it without waiting for another
-            self._http.timeout = left
-            self._http.handle_request()
+            nearest = min((c.deadline for c in self._conns.values()), default=deadline)
+            watched = [self._listener.fileno(), *self._conns, *([also] if also is not None else [])]
+            ready, _, _ = select.select(watched, [], [], max(0.0, min(left, nearest - now)))
+            if also is not None and also in ready:
+                return False
+            self._serve(ready)
         self._drain()
         return True
 
     def _drain(self) -> None:
         """Answer the deliveries already waiting (a burst), without waiting for more."""
-        self._http.timeout = 0
         for _ in range(DRAIN_MAX):
-            ready, _, _ = select.select([self._http.socket], [], [], 0)
+            watched = [self._listener.fileno(), *self._conns]
+            ready, _, _ = select.select(watched, [], [], 0)
             if not ready:
                 return
-            self._http.handle_request()
+            self._serve(ready)
+
+    def _serve(self, ready: list[int]) -> None:
+        """Accept waiting connections and read the readable ones."""
+        if self._listener.fileno() in ready:
+            self._accept()
+        for fd in ready:
+            conn = self._conns.get(fd)
+            if conn is None:
+                continue
+            got = conn.feed()
+            if got is None:
+                continue
+            del self._conns[fd]
+            respond(conn.sock, self._answer(got) if isinstance(got, Request) else got)
+
+    def _accept(self) -> None:
+        while len(self._conns) < MAX_CONNECTIONS:
+            try:
+                sock, _ = self._listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            sock.setblocking(False)
+            self._conns[sock.fileno()] = Conn(sock, time.monotonic() + self._deadline_s)
+
+    def _expire(self, now: float) -> None:
+        """Cut off the connections that did not send a whole request in time."""
+        for fd, conn in list(self._conns.items()):
+            if conn.deadline <= now:
+                del self._conns[fd]
+                respond(conn.sock, Answer(408, "the request did not arrive in time"))
+
+    def _answer(self, request: Request) -> Answer:
+        if request.method == "GET":
+            return Answer(200, "conveyor webhook receiver: POST GitHub deliveries here")
+        if request.method != "POST":
+            return Answer(405, "POST GitHub deliveries here")
+        status, text = self.receive(request.headers, request.body)
+        return Answer(status, text)
 
     def receive(self, headers: dict[str, str], body: bytes) -> tuple[int, str]:
         """Judge one delivery: the status and text to answer it with."""
@@ -194,6 +209,9 @@ class WebhookServer:
         found = read_delivery(headers, body)
         if not isinstance(found, Delivery):
             return 400, found
+        if self._repeated(found.delivery):
+            self.repeats += 1
+            return 200, "ok: this delivery was handled already"
         if found.repo.casefold() != self._repo:
             return 202, "ignored: another repository"
         if not found.wakes:
@@ -209,6 +227,22 @@ class WebhookServer:
         self._log.write(self._clock(), f"webhook {found.line()}: ticking now")
         return 202, "ticking"
 
+    def _repeated(self, delivery: str) -> bool:
+        """Whether a delivery with this id was handled already (then it changes nothing: a
+        redelivery, or a replay); remembers it otherwise. One without an id is never one."""
+        if delivery == "?":
+            return False
+        if delivery in self._seen:
+            self._seen.move_to_end(delivery)
+            return True
+        self._seen[delivery] = None
+        if len(self._seen) > SEEN_MAX:
+            self._seen.popitem(last=False)
+        return False
+
     def close(self) -> None:
-        """Stop listening."""
-        self._http.server_close()
+        """Stop listening; drop the connections still being read."""
+        for conn in self._conns.values():
+            conn.sock.close()
+        self._conns.clear()
+        self._listener.close()

@@ -23,7 +23,7 @@ def _launch(run: Checks) -> Effect:
     text = prompt.render(
         prompt.CheckFixData(
             **launch.frame(inputs),
-            practices=inputs.paths.practices,
+            practices=inputs.instructions,
             commands=launch.commands(inputs.commands),
             problems=run.problems,
             continuation=run.continuation,

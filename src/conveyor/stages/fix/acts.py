@@ -19,7 +19,7 @@ def _launch(run: Fix) -> Effect:
     text = prompt.render(
         prompt.FixData(
             **launch.frame(inputs),
-            practices=inputs.paths.practices,
+            practices=inputs.instructions,
             commands=launch.commands(inputs.commands),
             findings=run.state.open_blocking(),
             round=run.state.rounds.fix + 1,

@@ -31,7 +31,7 @@ def _launch(run: Implement) -> Effect:
     text = prompt.render(
         prompt.ImplementData(
             **launch.frame(inputs),
-            practices=inputs.paths.practices,
+            practices=inputs.instructions,
             commands=launch.commands(inputs.commands),
             spec=run.state.spec,
             spec_file=inputs.spec_file if run.state.spec_file else None,

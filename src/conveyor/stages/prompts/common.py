@@ -59,8 +59,9 @@ def rules(base: str, soft: int, hard: int) -> str:
 
 
 def practices_line(practices: Sequence[str]) -> str:
-    """The practices files to read in full, or that none is configured."""
-    return ", ".join(f"`{p}`" for p in practices) or "none configured"
+    """The instruction files to read in full (each named as the job gave it: its copy from
+    the base branch), or that there are none."""
+    return ", ".join(practices) or "none in the repository"
 
 
 def command_lines(commands: Sequence[tuple[str, str]]) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from string import Template
 
 from conveyor.core.state import Finding
-from conveyor.stages.prompts.common import Prompt, rules
+from conveyor.stages.prompts.common import Prompt, practices_line, rules
 
 LENSES = {
     "correctness": (
@@ -131,6 +131,5 @@ def render(data: ReviewData) -> Prompt:
         return Prompt(system, AGAIN.substitute(common, findings=finding_lines(data.findings)))
     practices = ""
     if data.practices:
-        named = ", ".join(f"`{p}`" for p in data.practices)
-        practices = f"Read the practices files in full first ({named}).\n"
+        practices = f"Read the practices files in full first ({practices_line(data.practices)}).\n"
     return Prompt(system, FIRST.substitute(common, practices=practices))

@@ -28,7 +28,8 @@ TASK = Template("""\
 Write the spec of issue #$issue.
 
 Read, in this order: the practices files in full ($practices), then the issue in
-`$issue_file`, then the code. The web is a last resort.$plan
+`$issue_file`, then the code. You have no web access: the issue and the code are your
+sources.$plan
 
 Decide one of:
 - `ready`: write the spec and commit its tests.

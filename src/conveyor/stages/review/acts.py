@@ -69,7 +69,7 @@ def _lens_launch(run: Review) -> LaunchSession:
             base=inputs.base,
             soft=limits.context_soft,
             hard=limits.context_hard,
-            practices=() if again else inputs.paths.practices,
+            practices=() if again else inputs.instructions,
             spec=run.state.spec,
             spec_file=inputs.spec_file if run.state.spec_file else None,
             findings=tuple(f for f in run.state.open_blocking() if f.lens == run.lens),

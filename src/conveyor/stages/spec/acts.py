@@ -63,7 +63,7 @@ def _launch(run: Spec) -> Effect:
     text = prompt.render(
         prompt.SpecData(
             **launch.frame(run.inputs),
-            practices=run.inputs.paths.practices,
+            practices=run.inputs.instructions,
             test_globs=run.inputs.paths.tests,
             depth=run.state.depth,
             plan=run.state.plan,
