@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import read_branch_commit
 from conveyor.git.runner import GitEnv, Repo
 
@@ -108,8 +109,11 @@ def merge_base(checkout: Tree, a: str, b: str) -> str:
 
 
 def changes(checkout: Tree, base: str, tip: str) -> tuple[Change, ...]:
-    """What changed from `base` to `tip`, path by path (renames as delete + add)."""
-    out = git(checkout, "diff", "--name-status", "--no-renames", "-z", base, tip, "--")
+    """What changed from `base` to `tip`, path by path (renames as delete + add; a submodule
+    whose gitlink moved is a change)."""
+    out = git(
+        checkout, "diff", BETWEEN_COMMITS, "--name-status", "--no-renames", "-z", base, tip, "--"
+    )
     fields = [f.decode("utf-8", errors="surrogateescape") for f in out.split(b"\0") if f]
     return tuple(Change(fields[i][0], fields[i + 1]) for i in range(0, len(fields) - 1, 2))
 
@@ -134,9 +138,11 @@ def _blob_at_commit(checkout: Tree, sha: str, path: str) -> bytes | None:
 
 
 def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
-    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None."""
+    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None (also for a
+    submodule there: its gitlink names a commit, no file)."""
     if "\n" in path:  # --batch reads one name per line: such a path is read in two steps
-        if not git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path):
+        listed = git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path)
+        if not listed or listed.startswith(b"160000 "):
             return None
         return git(checkout, "cat-file", "blob", f"{sha}:{path}")
     names = (f"{sha}^{{commit}}", f"{sha}:{path}")
@@ -144,7 +150,7 @@ def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
     (commit_kind, _), (kind, content) = _batch_answers(out, names)
     if commit_kind != b"commit":
         raise PlainGitError(["git", "cat-file", "--batch", names[0]], 128, f"{sha}: no commit")
-    if kind == b"missing":
+    if kind in (b"missing", b"commit"):
         return None
     if kind != b"blob":
         raise PlainGitError(["git", "cat-file", "--batch", names[1]], 128, f"not a file: {kind!r}")

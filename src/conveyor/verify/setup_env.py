@@ -32,7 +32,7 @@ from pathlib import Path
 from conveyor.core.paths import matches_any
 from conveyor.git import plain
 from conveyor.git.checkout import file_lock
-from conveyor.git.keep import keep_clone_args, make_agent_repo
+from conveyor.git.keep import AGAINST_WORK_TREE, keep_clone_args, make_agent_repo
 from conveyor.git.plain import Tree
 from conveyor.git.runner import GitEnv, Repo
 
@@ -107,7 +107,7 @@ def start_build(tree: Tree, env_dir: Path) -> Tree:
     plain.git_in(env_dir, *clone, "--", source.decode().strip(), str(build.work))
     keep = Repo(build.work, GitEnv(git_dir=build.git_dir))
     plain.git(build, "checkout", "--quiet", "--detach", head)
-    changed = plain.git(tree, "diff", "--name-only", "-z", "HEAD").split(b"\0")
+    changed = plain.git(tree, "diff", AGAINST_WORK_TREE, "--name-only", "-z", "HEAD").split(b"\0")
     for raw in changed:
         if not raw:
             continue
