@@ -119,7 +119,8 @@ def changes(checkout: Tree, base: str, tip: str) -> tuple[Change, ...]:
 
 
 def blob(checkout: Tree, sha: str, path: str) -> bytes | None:
-    """The content of `path` at commit `sha`, or None when it does not exist there.
+    """The content of `path` at commit `sha`, or None when no file is there (the path is
+    missing, a folder, or a submodule).
 
     One `cat-file --batch` (it answers "missing" for a path the commit lacks). What a full
     commit SHA holds never changes, so those answers are kept for the process's life.
@@ -138,11 +139,11 @@ def _blob_at_commit(checkout: Tree, sha: str, path: str) -> bytes | None:
 
 
 def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
-    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None (also for a
-    submodule there: its gitlink names a commit, no file)."""
+    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None when no file
+    is there (nothing, a folder, a submodule: its gitlink names a commit)."""
     if "\n" in path:  # --batch reads one name per line: such a path is read in two steps
         listed = git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path)
-        if not listed or listed.startswith(b"160000 "):
+        if b" blob " not in listed.split(b"\t", 1)[0]:
             return None
         return git(checkout, "cat-file", "blob", f"{sha}:{path}")
     names = (f"{sha}^{{commit}}", f"{sha}:{path}")
@@ -150,11 +151,7 @@ def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
     (commit_kind, _), (kind, content) = _batch_answers(out, names)
     if commit_kind != b"commit":
         raise PlainGitError(["git", "cat-file", "--batch", names[0]], 128, f"{sha}: no commit")
-    if kind in (b"missing", b"commit"):
-        return None
-    if kind != b"blob":
-        raise PlainGitError(["git", "cat-file", "--batch", names[1]], 128, f"not a file: {kind!r}")
-    return content
+    return content if kind == b"blob" else None  # missing, a folder, a submodule's gitlink
 
 
 def _batch_answers(out: bytes, names: Sequence[str]) -> list[tuple[bytes, bytes]]:
