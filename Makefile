@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-stamp
 # whose source has the same size and content hash; it re-checks every file that changed.
 MYPY_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/conveyor/mypy/shared
 
-.PHONY: test demo gate lint pytest clean clis chromium
+.PHONY: test demo gate lint pytest clean clis chromium node-fixtures
 
 # Bytecode is cached whatever the calling environment says (some machines export
 # PYTHONDONTWRITEBYTECODE=1): uv installs without it, so every process would compile what it
@@ -44,6 +44,12 @@ lint: $(STAMP)
 clis:
 	scripts/install-agent-clis >/dev/null
 
+# The npm packages the JavaScript and TypeScript fixture repositories install
+# (tests/fixtures/langs/*/base/package-lock.json), cached once outside the repository (see
+# the script); their tests install them offline from there.
+node-fixtures:
+	scripts/install-node-fixtures >/dev/null
+
 # The forge pages' browser test drives Debian's Chromium through playwright (which never
 # downloads a browser of its own); installed here when missing (CI runs as root on Debian 12).
 chromium:
@@ -73,7 +79,7 @@ test:
 COVERAGE ?= 1
 COV_ARGS := $(if $(COVERAGE),--cov --cov-report=)
 COV_SUMMARY := NR <= 12 || /^TOTAL/; / 0\.0%$$/ { none++ } END { print none + 0, "files not run at all" }
-pytest: $(STAMP) clis chromium
+pytest: $(STAMP) clis chromium node-fixtures
 	$(BIN)/pytest --collect-only -q >/dev/null 2>&1 || true
 	$(BIN)/pytest -n 4 --dist worksteal --durations=30 $(COV_ARGS)
 	$(if $(COVERAGE),@$(BIN)/coverage report | awk '$(COV_SUMMARY)')

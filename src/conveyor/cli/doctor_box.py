@@ -17,7 +17,8 @@ from pathlib import Path
 
 from conveyor.cli.doctor_checks import Check
 from conveyor.core.config import Config
-from conveyor.core.test_runs import ENVIRONMENT_CODES
+from conveyor.core.run_verdict import classify_run
+from conveyor.core.test_runs import RunKind
 from conveyor.core.verify import CommandResult, Outcome
 from conveyor.forge.connect import read_token
 from conveyor.forge.protocol import Forge
@@ -57,9 +58,11 @@ def _said(result: CommandResult) -> str:
 def _test_check(result: CommandResult) -> Check:
     if result.ok:
         return Check(f"{NAME}: test", True, f"`{result.command}` passed in the box")
-    cannot = result.outcome is Outcome.TIMED_OUT or result.exit_code in ENVIRONMENT_CODES
+    timed_out = result.outcome is Outcome.TIMED_OUT
+    verdict = classify_run(result.exit_code, result.tail, timed_out=timed_out)
+    cannot = verdict.kind is RunKind.ENVIRONMENT  # each runner's statuses (core.runners)
     if cannot or result.box:
-        why = ENVIRONMENT_CODES.get(result.exit_code or 0, result.reason or "")
+        why = verdict.why if cannot else result.reason
         detail = f"{why}; " if why else ""
         return Check(f"{NAME}: test", False, detail + _said(result))
     detail = (

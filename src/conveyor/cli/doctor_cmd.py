@@ -26,6 +26,14 @@ def doctor(
     ] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Create the labels that are missing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
+    checkout: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkout",
+            help="A checkout of the repository: check paths.tests, the test runner and the "
+            "tools against its ecosystems.",
+        ),
+    ] = None,
     box_trial: Annotated[
         bool,
         typer.Option(
@@ -58,6 +66,10 @@ def doctor(
     found.append(checks.Check("sandbox", *doctor_detail(loaded)))
     found += check_signed_in(loaded, os.environ)
     found += checks.check_commands(loaded)
+    if checkout is not None:
+        from conveyor.cli.ecosystem_checks import check_ecosystems
+
+        found += [checks.Check(c.name, c.ok, c.detail) for c in check_ecosystems(loaded, checkout)]
     try:
         forge = connect(loaded, os.environ, base_dir=path.parent)
         # The repository first: a wrong name (or one the token cannot see) is one cause,

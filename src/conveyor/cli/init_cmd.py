@@ -9,6 +9,7 @@ import typer
 
 from conveyor.cli.config_load import ConfigError, parse_config
 from conveyor.cli.config_place import inside_repository
+from conveyor.cli.ecosystem_checks import starter_sections
 from conveyor.core.backends import NAMES
 from conveyor.core.config_hint import USER_CONFIG, config_flag
 
@@ -30,11 +31,7 @@ login = "{login}"                    # the account the token acts as (a bot user
 token_env = "CONVEYOR_TOKEN"          # or token_file = "token" (beside this file)
 
 [commands]
-# setup = "pip install -e ."
-test = "pytest -q"
-# lint = "ruff check ."
-# typecheck = "mypy ."
-
+{commands}
 [agents.default]
 agent = "claude"                      # {agents}
 model = "sonnet"
@@ -58,6 +55,12 @@ labels = ["conveyor"]
 [money]
 per_day = 10.0
 # per_issue = 3.0   # stop an issue once its sessions (since its last start) cost this
+{paths}"""
+PYTHON_COMMANDS = """\
+# setup = "pip install -e ."
+test = "pytest -q"
+# lint = "ruff check ."
+# typecheck = "mypy ."
 """
 
 
@@ -85,6 +88,14 @@ def init(
     local: Annotated[
         bool, typer.Option("--local", help="Point at the embedded forge on 127.0.0.1:8080.")
     ] = False,
+    checkout: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkout",
+            help="A checkout of the repository: its ecosystems (package.json, go.mod, "
+            "Cargo.toml, CMakeLists.txt…) choose the commands and paths.tests written.",
+        ),
+    ] = None,
 ) -> None:
     """Write a starter config; then edit it and run `conveyor doctor --fix`."""
     path = Path.home() / USER_CONFIG if path is None else path
@@ -104,7 +115,16 @@ def init(
         )
         raise typer.Exit(EXIT_USAGE)
     users = user
+    commands, tests = PYTHON_COMMANDS, ""
+    if checkout is not None:
+        detected, tests = starter_sections(checkout.expanduser())
+        if not detected:
+            typer.echo(f"--checkout {checkout}: no ecosystem's files found there", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        commands = detected
     text = STARTER.format(
+        commands=commands,
+        paths=f"\n[paths]\n{tests}" if tests else "",
         repo=repo,
         base=base,
         users=", ".join(f'"{u}"' for u in users),

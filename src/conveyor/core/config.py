@@ -101,7 +101,24 @@ class Commands(MigrateCommands, Strict):
 class Paths(Strict):
     """Glob lists that classify changed files."""
 
-    tests: tuple[str, ...] = ("tests/**", "test/**", "**/test_*.py", "**/*_test.py")
+    # Every ecosystem's test files (`core.ecosystems`): Python's, JavaScript's and
+    # TypeScript's (`*.test.ts`, `*.spec.js`, `__tests__/`), Go's, Java's (`src/test/`).
+    tests: tuple[str, ...] = (
+        "tests/**",
+        "test/**",
+        "**/test_*.py",
+        "**/*_test.py",
+        "**/__tests__/**",
+        "**/*.test.*",
+        "**/*.spec.*",
+        "**/*_test.go",
+        "**/testdata/**",
+        "src/test/**",
+        "**/*_test.c",
+        "**/*_test.cc",
+        "**/*_test.cpp",
+        "**/*_unittest.cc",
+    )
     non_code: tuple[str, ...] = ("docs/**", "**/*.md", "**/*.rst", "**/*.txt", "LICENSE*")
     lockfiles: tuple[str, ...] = ()
     practices: tuple[str, ...] = ("AGENTS.md", "CONTRIBUTING.md")

@@ -91,7 +91,9 @@ def import_failure(test_id: str, message: str, text: str, root: str) -> ImportFa
 
 
 def _module_touched(failure: ImportFailure, changed: Collection[str]) -> bool:
-    if failure.module_file and failure.module_file in changed:
+    named = failure.module_file
+    # A JavaScript module's file is named without its suffix (`lib/calc` is `lib/calc.js`).
+    if named and any(p == named or p.startswith((f"{named}.", f"{named}/index.")) for p in changed):
         return True
     stem = failure.module.replace(".", "/")
     ends = (f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi")

@@ -217,6 +217,11 @@ RUNNERS: tuple[Runner, ...] = (
 _BY_NAME = {r.name: r for r in RUNNERS}
 
 
+def report_vars() -> tuple[str, ...]:
+    """Every variable a runner's reporter reads its JUnit report's path from."""
+    return tuple(dict.fromkeys(v for r in RUNNERS for v in r.report_vars))
+
+
 def runner_named(name: str) -> Runner | None:
     """The runner called `name`, if Conveyor knows it."""
     return _BY_NAME.get(name)

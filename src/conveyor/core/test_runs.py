@@ -1,38 +1,30 @@
-"""What a test command's run means: passed, real test failures, or an environment error.
+"""What a test run means: passed, real test failures, or an environment error.
 
-A test run counts as failing tests only when the runner reported test results:
-pytest's exit 1 (tests failed) or exit 2 with collection errors it names. A usage
-error (exit 4), no tests collected (5), an internal error (3), a missing command or
-interpreter (126, 127), a kill by a signal or a timeout is an environment error:
-the run says nothing about the tests. Failures are pytest's node ids, read from the
-run's JUnit XML report when it wrote one (`core.junit`), else from the output: pytest's
-last short summary (`FAILED id - msg`, `ERROR id - msg`; the summaries of sessions run
-inside the tests, printed in captured output, come before it). A collection error's id
-is the file.
+A test run counts as failing tests only when the runner reported test results: what
+each runner's exit statuses mean is in `core.runners`, and `core.run_verdict` reads a
+run with them. An environment error has a cause: the command could not run the tests
+(a usage error, no tests collected, a missing command, a kill, a timeout), the runner
+crashed or the build failed before any test ran (which the new tests may have caused),
+or the machine lacks something (`core.environment_signs`: never the change's doing).
+Failures are test ids: pytest's node ids, read from the run's JUnit XML report when it
+wrote one (`core.junit`), else from the output: pytest's last short summary (`FAILED id
+- msg`, `ERROR id - msg`; the summaries of sessions run inside the tests, printed in
+captured output, come before it), or another runner's (`core.run_output`). A collection
+error's id is the file.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
-from conveyor.core.import_errors import ImportFailure, import_failure, not_the_change
+from conveyor.core.import_errors import ImportFailure, not_the_change
 from conveyor.core.junit import Report
 
 _SUMMARY = re.compile(r"^(FAILED|ERROR) (\S.*?)(?: - .*)?$")
 _SUMMARY_HEADER = re.compile(r"^=+ short test summary info =+$")
-# Exit statuses that never mean "the tests ran and some failed".
-ENVIRONMENT_CODES = {
-    3: "the test runner hit an internal error (exit 3)",
-    4: "the test command was used wrongly (exit 4: a usage error, e.g. a path that is missing)",
-    5: "the test command collected no tests (exit 5)",
-    126: "the test command could not be executed (exit 126)",
-    127: "the test command or its interpreter was not found (exit 127)",
-}
-_SIGNALLED = 128
-_INTERRUPTED = 2
 
 
 class RunKind(StrEnum):
@@ -41,6 +33,14 @@ class RunKind(StrEnum):
     PASSED = "passed"
     FAILED = "failed"
     ENVIRONMENT = "environment-error"
+
+
+class Cause(StrEnum):
+    """Why a run is an environment error (`RunKind.ENVIRONMENT`)."""
+
+    COMMAND = "command"  # the command could not run the tests: the change may have broken it
+    CRASH = "crash"  # the runner crashed or the build failed: the new tests may be why
+    MACHINE = "machine"  # the machine lacks something: never the change's doing
 
 
 class Source(StrEnum):
@@ -52,10 +52,13 @@ class Source(StrEnum):
 
 @dataclass(frozen=True)
 class TestVerdict:
-    """A test run's meaning; `failures` is None when the run named none (not pytest).
+    """A test run's meaning; `failures` is None when the run named none (a runner unknown).
 
     `report` is the run's JUnit report when it wrote one (`source` says which was
-    read); `imports` are the failures that are import errors, as the report shows them.
+    read); `imports` are the failures that are import errors, as the report or the
+    output shows them. `files_known` is False when some failure's id names no file
+    (mocha, go, ctest): which tests failed is then known only against the base's
+    failures. `cause` says why an environment error is one.
     """
 
     kind: RunKind
@@ -64,6 +67,8 @@ class TestVerdict:
     source: Source = Source.OUTPUT
     report: Report | None = None
     imports: tuple[ImportFailure, ...] = ()
+    files_known: bool = True
+    cause: Cause = Cause.COMMAND
 
 
 def parse_failures(output: str) -> frozenset[str]:
@@ -94,50 +99,6 @@ def summary_failures(output: str) -> frozenset[str] | None:
 def file_of(test_id: str) -> str:
     """The file part of a test id (`tests/test_a.py::test_x[1]` is `tests/test_a.py`)."""
     return test_id.split("::", 1)[0]
-
-
-def classify_run(
-    exit_code: int | None,
-    output: str,
-    *,
-    timed_out: bool = False,
-    report: Report | None = None,
-    root: str = "",
-) -> TestVerdict:
-    """Read one test run's exit status, and its `report` or else its output.
-
-    `exit_code` None: it did not start. `root` is the tree the run tested (import
-    errors' files are read relative to it).
-    """
-    verdict = _by_status(exit_code, output, timed_out=timed_out, report=report)
-    if report is None:
-        return verdict
-    imports: tuple[ImportFailure, ...] = ()
-    if verdict.kind is RunKind.FAILED:
-        found = (import_failure(c.id, c.message, c.text, root) for c in report.failed_cases())
-        imports = tuple(f for f in found if f is not None)
-    return replace(verdict, source=Source.REPORT, report=report, imports=imports)
-
-
-def _by_status(
-    exit_code: int | None, output: str, *, timed_out: bool, report: Report | None
-) -> TestVerdict:
-    if timed_out:
-        return TestVerdict(RunKind.ENVIRONMENT, why="the test command timed out")
-    if exit_code is None:
-        return TestVerdict(RunKind.ENVIRONMENT, why="the test command could not start")
-    if exit_code == 0:
-        return TestVerdict(RunKind.PASSED, frozenset())
-    if exit_code in ENVIRONMENT_CODES:
-        return TestVerdict(RunKind.ENVIRONMENT, why=ENVIRONMENT_CODES[exit_code])
-    if exit_code < 0 or exit_code > _SIGNALLED:
-        why = f"the test command was killed by a signal (exit {exit_code})"
-        return TestVerdict(RunKind.ENVIRONMENT, why=why)
-    failures = report.failures if report is not None else parse_failures(output)
-    if exit_code == _INTERRUPTED and not failures and "Interrupted" in output:
-        why = "the test run was interrupted before any test ran (exit 2)"
-        return TestVerdict(RunKind.ENVIRONMENT, why=why)
-    return TestVerdict(RunKind.FAILED, failures or None)
 
 
 def new_failures(failures: frozenset[str], before: frozenset[str]) -> frozenset[str]:

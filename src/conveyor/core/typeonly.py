@@ -1,4 +1,10 @@
-"""Whether a Python change touches only types, or only comments and docstrings (with `ast`)."""
+"""Whether a Python change touches only types, or only comments and docstrings (with `ast`).
+
+Types are annotations, stubs, type-only imports, `Protocol` and `TypedDict` classes, and
+schemas (SPEC-90, as the reference allows zod's): the fields of a pydantic, msgspec or
+marshmallow class (`x: int = 0`, `x = fields.Str()`) may change, and a new schema class of
+fields only may be added.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,8 @@ import ast
 from dataclasses import dataclass
 
 _TYPE_CLASS_BASES = frozenset({"Protocol", "TypedDict"})
+# Classes whose fields are a schema: pydantic's, SQLModel's, msgspec's, marshmallow's.
+_SCHEMA_BASES = frozenset({"BaseModel", "BaseSettings", "SQLModel", "Struct", "Schema"})
 _TYPE_VAR_MAKERS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
 _TOO_DEEP = "too deeply nested to analyse"
 
@@ -44,6 +52,39 @@ def _base_name(node: ast.expr) -> str:
 def _is_type_class(node: ast.stmt) -> bool:
     return isinstance(node, ast.ClassDef) and any(
         _base_name(b) in _TYPE_CLASS_BASES for b in node.bases
+    )
+
+
+def _is_schema_class(node: ast.stmt) -> bool:
+    return isinstance(node, ast.ClassDef) and any(
+        _base_name(b) in _SCHEMA_BASES for b in node.bases
+    )
+
+
+def _root_name(node: ast.expr) -> str:
+    """`fields` for `fields.Str(...)` and `ma.fields.Str`: the chain's first name."""
+    while isinstance(node, ast.Call | ast.Attribute | ast.Subscript):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _is_field(node: ast.stmt) -> bool:
+    """A schema's field: `x: int = …`, or marshmallow's `x = fields.Str(…)`."""
+    if isinstance(node, ast.AnnAssign):
+        return True
+    return (
+        isinstance(node, ast.Assign)
+        and "fields" in ast.dump(node.value)
+        and (_root_name(node.value) in ("fields", "ma"))
+    )
+
+
+def _is_plain_schema(node: ast.stmt) -> bool:
+    """A schema class of fields (and a docstring) only."""
+    return (
+        isinstance(node, ast.ClassDef)
+        and _is_schema_class(node)
+        and all(_is_field(s) or _is_noop(s) for s in node.body)
     )
 
 
@@ -112,6 +153,8 @@ class _DropTypes(ast.NodeTransformer):
             return []
         if isinstance(node, ast.ClassDef) and node.name in self.new_type_classes:
             return []
+        if owner == "schema" and _is_field(node):
+            return []
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
             owner == "type" or _is_overload(node)
         ):
@@ -128,7 +171,9 @@ class _DropTypes(ast.NodeTransformer):
     def generic_visit(self, node: ast.AST) -> ast.AST:
         owner = "other"
         if isinstance(node, ast.ClassDef):
-            owner = "type" if _is_type_class(node) else "class"
+            owner = "class"
+            owner = "schema" if _is_schema_class(node) else owner
+            owner = "type" if _is_type_class(node) else owner
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
             if isinstance(stmts, list):
@@ -180,10 +225,12 @@ class _DropTypeImports(ast.NodeTransformer):
 
 
 def _class_names(tree: ast.Module, only_type_classes: bool) -> frozenset[str]:
+    """Every class's name, or only those of type classes and schemas of fields only."""
     return frozenset(
         n.name
         for n in ast.walk(tree)
-        if isinstance(n, ast.ClassDef) and (_is_type_class(n) or not only_type_classes)
+        if isinstance(n, ast.ClassDef)
+        and (_is_type_class(n) or _is_plain_schema(n) or not only_type_classes)
     )
 
 

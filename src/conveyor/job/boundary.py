@@ -11,6 +11,7 @@ from conveyor.agents.boxed import session_allowlist
 from conveyor.agents.environment import build_env, session_vars
 from conveyor.agents.launch import resolve_choice
 from conveyor.core.config import Config
+from conveyor.core.ecosystems import caches
 from conveyor.core.session import SessionIdentity, SessionRole, SessionSpec
 from conveyor.core.session_box import SessionSandbox
 from conveyor.core.state import Stage
@@ -45,10 +46,12 @@ def session_role(role: JobRole) -> SessionRole:
 def cache_vars(environ: Mapping[str, str], cache_dir: Path) -> dict[str, str]:
     """A persistent cache home for commands, and the user's pip configuration file.
 
-    Set-up commands then reuse downloads across jobs (pip, and tools that follow
-    XDG_CACHE_HOME) and reach the indexes the user configured for pip.
+    Set-up commands then reuse downloads across jobs (pip, npm, yarn, Go's modules: the
+    ecosystems' shared caches, `core.ecosystems`, and tools that follow XDG_CACHE_HOME)
+    and reach the indexes the user configured for pip.
     """
     out = {"XDG_CACHE_HOME": str(cache_dir), "PIP_CACHE_DIR": str(cache_dir / "pip")}
+    out |= {c.var: str(cache_dir / c.folder) for c in caches() if not c.own}
     home = Path(environ.get("HOME", "/nonexistent"))
     config_home = Path(environ.get("XDG_CONFIG_HOME", str(home / ".config")))
     candidates = [environ.get("PIP_CONFIG_FILE"), config_home / "pip" / "pip.conf"]
@@ -87,6 +90,9 @@ def command_env(
         env |= registry_vars(environ)
         if cache_dir is not None:
             env |= cache_vars(environ, cache_dir)
+            # Caches the tests write (Go's build cache) stay in the command's own HOME: the
+            # shared cache home is read-only to them.
+            env |= {c.var: str(home / c.folder) for c in caches() if c.own}
     return env
 
 

@@ -14,12 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from conveyor.core.ecosystems import caches
 from conveyor.sandbox import Box, BoxPlan, Network
 from conveyor.sandbox.allowlist import Allowlist
 from conveyor.sandbox.proxy import Blocked, NetworkProxy, bridge_argv, bridge_file
 
 # The cache folders commands are given (`job.boundary.cache_vars`); setup fills them.
-CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR")
+CACHE_VARS = ("XDG_CACHE_HOME", "PIP_CACHE_DIR", *(c.var for c in caches() if not c.own))
 # Files the environment names that a command reads (the user's pip and uv configuration).
 READ_VARS = ("PIP_CONFIG_FILE", "UV_CONFIG_FILE")
 

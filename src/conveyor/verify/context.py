@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from conveyor.core.config import Commands
+from conveyor.core.runners import report_vars
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.git.plain import Tree
 from conveyor.verify import setup_env
@@ -120,7 +121,8 @@ class Context:
         shared: SharedEnv | None,
         files: Sequence[str] | None = None,
     ) -> CommandResult:
-        """Run the tests in `tree` (see `test_command`), asking for a JUnit report.
+        """Run the tests in `tree` (see `test_command`), asking for a JUnit report, with
+        `CI=true` as on a CI runner (unless CI is set).
 
         A tree given the `shared` environment gets its import roots first on PYTHONPATH.
         """
@@ -136,4 +138,8 @@ class Context:
             env["PYTHONPATH"] = setup_env.python_path(tree, roots, env.get("PYTHONPATH"))
         report = report_path(self.logs_dir, name)
         clear_report(report)
-        return self.run(name, command, tree, with_report(env, report))
+        asked = with_report(env, report) | dict.fromkeys(report_vars(), str(report))
+        # As on a CI runner: jest then never writes a missing snapshot (its --ci), vitest and
+        # jest never wait in watch mode. A CI the user passes through is kept.
+        asked.setdefault("CI", "true")
+        return self.run(name, command, tree, asked)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from conveyor.core.comments import comments_only
 from conveyor.core.config import Paths
+from conveyor.core.ecosystems import of_path
 from conveyor.core.paths import classify
 from conveyor.core.test_runs import (
+    Cause,
     RunKind,
     file_of,
     foreign_imports,
@@ -38,11 +42,17 @@ def _text(data: bytes | None) -> str | None:
 
 
 def _comments_only(ctx: Context, base: str, head: str, path: str) -> bool:
-    if not path.endswith(PYTHON_SUFFIXES):
+    """Whether the file's change is comments only, read in its language (CHK-3)."""
+    ecosystem = of_path(path)
+    if ecosystem is None:
         return False
     old = _text(plain.blob(ctx.tree, base, path))
     new = _text(plain.blob(ctx.tree, head, path))
-    return old is not None and new is not None and comments_and_docstrings_only(old, new)
+    if old is None or new is None:
+        return False
+    if path.endswith(PYTHON_SUFFIXES):
+        return comments_and_docstrings_only(old, new)
+    return comments_only(old, new, ecosystem.comments)
 
 
 def skip_reason(
@@ -69,7 +79,7 @@ def skip_reason(
         what = "test and non-code paths" if kinds.tests else "non-code paths"
         return f"no code changed: only {what}"
     if all(_comments_only(ctx, base, head, p) for p in kinds.code):
-        return "the Python changes are comments and docstrings only"
+        return "the code changes are comments and docstrings only"
     return None
 
 
@@ -120,7 +130,8 @@ def cannot_run_tests(ctx: Context, suite: Suite, tests: Iterable[str]) -> str:
     if ctx.commands.test_files is not None:
         return ""
     test = suite.test
-    if test.outcome is Outcome.ENVIRONMENT and test.exit_code in CANNOT_RUN:
+    unusable = suite.verdict.cause is Cause.COMMAND and test.exit_code in CANNOT_RUN
+    if test.outcome is Outcome.ENVIRONMENT and unusable:
         return f"the test command cannot run here ({test.reason}): {_ASK_TEST_FILES}"
     report = suite.verdict.report
     modules = [t for t in tests if t.endswith(".py") and t.rsplit("/", 1)[-1] not in _HELPERS]
@@ -141,6 +152,8 @@ def failing_new_tests(
     run only when a modified test file, or another file, fails.
     """
     failures = suite.verdict.failures or frozenset()
+    if not suite.verdict.files_known:
+        return _new_at_base(ctx, failures, base)
     theirs = in_files(failures, tests)
     foreign = foreign_imports(suite.verdict, theirs, {c.path for c in changes})
     if foreign:
@@ -160,6 +173,32 @@ def failing_new_tests(
         )
         return frozenset(), note
     return theirs, ""
+
+
+def _new_at_base(ctx: Context, failures: frozenset[str], base: str) -> tuple[frozenset[str], str]:
+    """Failures whose ids name no file (mocha, go, ctest): those the base does not have.
+
+    The tree differs from the base in the changed tests (and, in the spec check, the
+    stubs), so a failure the base does not have is theirs.
+    """
+    before = baseline(ctx, base)
+    if before.environment is not None:
+        return frozenset(), environment_note(before.environment)
+    return failures - (before.failures or frozenset()), ""
+
+
+def crash_counted(ctx: Context, suite: Suite, base: str) -> str:
+    """Why a crash of the run with the changed tests counts as their failing ("" when not).
+
+    Only the changed tests differ from the base there: when the base runs clean, the
+    tests crashed the runner or do not compile, which is how they fail (issue 47).
+    """
+    if suite.verdict.cause is not Cause.CRASH or baseline(ctx, base).environment is not None:
+        return ""
+    return (
+        f"counted as failing: the changed tests make the test run crash ({suite.verdict.why}), "
+        f"where the base {base[:12]} runs clean"
+    )
 
 
 def skip_check(  # noqa: PLR0917 - verify's inputs, passed on
@@ -222,6 +261,9 @@ def run_fails_before_fix(
             )
         return CheckResult(NAME, Outcome.SKIPPED, note, reverted_paths, runs)
     if (broken := suite.environment) is not None:
+        if counted := crash_counted(ctx, suite, base):
+            failed = replace(suite.test, outcome=Outcome.FAILED, reason=counted)
+            return CheckResult(NAME, Outcome.PASSED, counted, reverted_paths, (suite.setup, failed))
         return CheckResult(NAME, Outcome.ENVIRONMENT, broken.reason, reverted_paths, runs)
     if suite.verdict.kind is RunKind.PASSED:
         why = "the tests pass with the non-test changes reverted, so they do not show the fix"

@@ -53,8 +53,8 @@ DEPENDENCY_FILES = (
 )
 READY = "ready.json"
 # The record's layout; an environment built under another one is built again (3: the
-# build is read through its own keep, `<env>/git`).
-LAYOUT = 3
+# build is read through its own keep, `<env>/git`; 4: the products bound to its tree).
+LAYOUT = 4
 # What setup leaves inside tracked folders that is no product of it: caches.
 _CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache")
 
@@ -62,14 +62,16 @@ _CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache")
 @dataclass(frozen=True)
 class EnvRecord:
     """A finished build: its top-level products, the files it made inside tracked folders,
-    the import roots its editable installs name, the digest of its pointer files, and the
-    blob ids of the tracked files it was built from."""
+    the import roots its editable installs name, the digest of its pointer files, the
+    blob ids of the tracked files it was built from, and the products bound to its tree
+    (`verify.build_dirs`: an out-of-source build; then nothing is shared)."""
 
     products: tuple[str, ...]
     nested: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
     pointers: str = ""
     files: dict[str, str] = field(default_factory=dict)
+    bound: tuple[str, ...] = ()
 
 
 def _tracked(tree: Tree) -> tuple[str, ...]:
@@ -220,6 +222,7 @@ def ready_record(env_dir: Path) -> EnvRecord | None:
             roots=tuple(str(p) for p in data["roots"]),
             pointers=str(data["pointers"]),
             files={str(k): str(v) for k, v in data["files"].items()},
+            bound=tuple(str(p) for p in data["bound"]),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None

@@ -9,7 +9,10 @@ knows the shared environment would not test the tree's own code:
   `verify.canary`): it drops the tree from PYTHONPATH (`python -I`, `env -i`, tox…);
 - setup generated files inside the package and a file that is not Python source, a
   test or a non-code path changed since the build (a grammar, a `.pyx`, a `.proto`):
-  what setup generated from it may be stale.
+  what setup generated from it may be stale;
+- setup made a build bound to its own tree (`verify.build_dirs`: cmake's out-of-source
+  `build/`, whose CMakeCache.txt names the shared tree; a link into its sources): it
+  would compile or load the shared tree's code, so no tree is given it.
 
 An environment whose pointer files (`verify.env_facts`) changed since its build is
 built again.
@@ -26,6 +29,7 @@ from conveyor.core.test_runs import listing
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.git.plain import Tree
 from conveyor.verify import canary, setup_env
+from conveyor.verify.build_dirs import tree_bound
 from conveyor.verify.context import Context
 from conveyor.verify.env_facts import (
     differing,
@@ -71,6 +75,7 @@ def _build(
         roots=editable_roots(build.work, made),
         pointers=pointers_digest(build.work, made),
         files=manifest(build),
+        bound=tree_bound(build.work, made),
     )
     canary.plant(build, env_dir / canary.LOG, made)
     setup_env.finish_build(env_dir, record)
@@ -79,6 +84,9 @@ def _build(
 
 def _not_exact(ctx: Context, shared: SharedEnv, tree: Tree, command: str) -> str:
     """Why the shared environment would not test `tree`'s own code ("" when it would)."""
+    if shared.record.bound:
+        made = listing(shared.record.bound, limit=3)
+        return f"setup made {made}: a build bound to the shared setup's tree, never shared"
     seen = canary.bypassed(shared.env_dir, command)
     if seen:
         return f"the test command reached the shared setup's copy of the code ({seen})"

@@ -21,13 +21,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from conveyor.core.test_runs import RunKind, TestVerdict, classify_run
+from conveyor.core.run_verdict import classify_run
+from conveyor.core.test_runs import Cause, RunKind, TestVerdict
 from conveyor.core.verify import CommandResult, Outcome, skipped
 from conveyor.git import plain
 from conveyor.git.plain import Tree
 from conveyor.verify import canary, setup_step
 from conveyor.verify.context import Context
 from conveyor.verify.reports import read_report, report_path
+from conveyor.verify.runner_of import runner_of
 from conveyor.verify.setup_env import SharedEnv
 from conveyor.verify.setup_step import Prepared
 
@@ -88,8 +90,15 @@ def _tested(
     reached = canary.reached_since(shared.env_dir, since, output) if shared is not None else ""
     report = read_report(report_path(ctx.logs_dir, name))
     timed_out = test.outcome is Outcome.TIMED_OUT
+    runner = runner_of(test.command, tree)
     verdict = classify_run(
-        test.exit_code, output, timed_out=timed_out, report=report, root=str(tree)
+        test.exit_code,
+        output,
+        timed_out=timed_out,
+        report=report,
+        root=str(tree),
+        runner=runner,
+        globs=ctx.test_globs,
     )
     test = replace(test, outcomes=verdict.source.value)
     if verdict.kind is RunKind.ENVIRONMENT:
@@ -197,11 +206,14 @@ def blame_change(ctx: Context, suite: Suite, base: str) -> CommandResult | None:
     """The environment error of `suite` when the base has none (the change caused it), else None.
 
     A command that cannot run at the head but runs at the base was broken by the
-    change (a stub that breaks the suite, a broken pyproject): that is the
-    change's failure, not the environment's. Returned as a plain failure.
+    change (a stub that breaks the suite, a broken pyproject, a test that crashes the
+    runner or does not compile): that is the change's failure, not the environment's.
+    Returned as a plain failure. What the machine lacks (`Cause.MACHINE`) never is.
     """
     broken = suite.environment
-    if broken is None or baseline(ctx, base).environment is not None:
+    if broken is None or suite.verdict.cause is Cause.MACHINE:
+        return None
+    if baseline(ctx, base).environment is not None:
         return None
     why = f"{broken.reason}; it runs at the base {base[:12]}, so the change broke it"
     return replace(broken, outcome=Outcome.FAILED, reason=why)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conveyor.core.config import Paths
+from conveyor.core.config import Commands, Paths
+from conveyor.verify.context import Context
 from conveyor.verify.test_paths import fit_command
 
 GLOBS = Paths().tests
@@ -49,3 +50,16 @@ def test_mochas_require_value_is_kept_though_no_file_has_that_exact_name(tmp_pat
     fitted = "mocha --require test/support/env --check-leaks test/app.render.js"
     assert fit_command(command, tree, (*GLOBS, "test/**")) == fitted
     assert fit_command(fitted, tree, GLOBS) == fitted
+
+
+def test_a_test_run_sees_ci_and_every_runners_report_variable(tmp_path: Path) -> None:
+    """CI=true (jest's --ci: no snapshot written; no watch mode), and the JUnit report's path
+    for jest-junit and mocha-junit-reporter, without editing the command."""
+    tree = _tree(tmp_path / "tree", "README.md")
+    command = 'printf \'%s %s %s\' "$CI" "$JEST_JUNIT_OUTPUT_FILE" "$MOCHA_FILE" > seen.txt'
+    ctx = Context(tree, Commands(test=command), {"PATH": "/usr/bin:/bin"}, tmp_path / "logs")
+    assert ctx.test("test", tree, None).ok
+    ci, jest, mocha = (tree / "seen.txt").read_text().split(" ")
+    assert ci == "true"
+    assert jest == mocha
+    assert jest.endswith("test.junit.xml")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from conveyor.core.import_errors import ImportFailure, import_failure, not_the_change
 from conveyor.core.junit import parse_report
-from conveyor.core.test_runs import classify_run, foreign_imports, imports_note
+from conveyor.core.run_verdict import classify_run
+from conveyor.core.test_runs import foreign_imports, imports_note
 
 DATA = Path(__file__).parents[2] / "data" / "junit"
 ROOT = "/work/calc"

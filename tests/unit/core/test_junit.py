@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.junit import MAX_REPORT_BYTES, Report, parse_report
-from conveyor.core.test_runs import RunKind, Source, classify_run
+from conveyor.core.run_verdict import classify_run
+from conveyor.core.test_runs import RunKind, Source
 
 DATA = Path(__file__).parents[2] / "data" / "junit"
 

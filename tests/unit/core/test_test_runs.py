@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from conveyor.core.run_verdict import classify_run
 from conveyor.core.test_runs import (
     RunKind,
-    classify_run,
     in_files,
     parse_failures,
     summary_failures,

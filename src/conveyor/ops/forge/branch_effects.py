@@ -22,13 +22,10 @@ from conveyor.ops.forge.job_parts import (
 from conveyor.ops.forge.open_pr import ensure_start_commit, find_or_open_draft
 from conveyor.ops.forge.stack import measure_from, pr_base_for
 from conveyor.ops.forge.wiki_effects import push_wiki_branch
-from conveyor.ops.local.spec_check import (
-    check_spec_commits,
-    scope_findings,
-    stub_findings,
-)
+from conveyor.ops.local.spec_check import check_spec_commits
 from conveyor.ops.local.spec_guard import spec_test_findings
 from conveyor.ops.local.spec_own import spec_own
+from conveyor.ops.local.spec_scope import scope_findings, stub_findings
 from conveyor.ops.local.wiki_branch import reset_wiki, wiki_ahead
 from conveyor.ops.local.wiki_check import check_wiki
 from conveyor.stages.effects import (
@@ -131,7 +128,9 @@ def scope_check(
     interfaces = tuple(reply.interfaces)
     own = spec_own(check, what.config.judges, start, head, changes).config
     paths = what.config.paths
-    found = scope_findings(check, paths, start, head, changes, interfaces=interfaces, config=own)
+    found = scope_findings(
+        check, paths, start, head, changes, interfaces=interfaces, config=own, tools=False
+    )
     return [*found, *stub_findings(check, head, interfaces)]
 
 

@@ -11,8 +11,6 @@ tests again (SPEC-77, CHK-17).
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -21,20 +19,19 @@ from conveyor.core.config_judges import Judges
 from conveyor.core.paths import matches_any
 from conveyor.core.replies import Interface
 from conveyor.core.spec_tests import SpecTests, spec_tests_seen
-from conveyor.core.test_runs import RunKind, foreign_imports, imports_note, listing
-from conveyor.core.typeonly import type_only
+from conveyor.core.test_runs import Cause, RunKind, foreign_imports, imports_note, listing
 from conveyor.core.verify import environment_note
 from conveyor.git import plain
 from conveyor.git.plain import Change
-from conveyor.ops.local.py_imports import imported_paths
 from conveyor.ops.local.spec_own import spec_own
+from conveyor.ops.local.spec_scope import scope_findings, stub_findings
+from conveyor.ops.local.ts_emit import NO_TYPESCRIPT
+from conveyor.verify import setup_step
 from conveyor.verify.beside import Beside
 from conveyor.verify.context import Context
 from conveyor.verify.fails_before_fix import CANNOT_RUN, failing_new_tests, run_tests_reverted
 from conveyor.verify.spec_proof import save_spec_proof
 from conveyor.verify.suites import baseline, blame_change, run_suite
-
-_NAMES = re.compile(r"\s*(?:,|\band\b)\s*")
 
 
 @dataclass(frozen=True)
@@ -53,84 +50,6 @@ class SpecCheck:
     def ok(self) -> bool:
         """Whether every rule held."""
         return not self.findings and not self.environment
-
-
-def _text(ctx: Context, sha: str, path: str) -> str:
-    data = plain.blob(ctx.tree, sha, path)
-    return "" if data is None else data.decode("utf-8", errors="replace")
-
-
-def _stub_closure(ctx: Context, head: str, stubs: set[str], added: set[str]) -> set[str]:
-    """The stubs, the added files they import (transitively), and their packages' __init__."""
-    allowed = set(stubs)
-    todo = [s for s in stubs if s.endswith(".py")]
-    while todo:
-        current = todo.pop()
-        for target in imported_paths(current, _text(ctx, head, current)) & added:
-            if target not in allowed:
-                allowed.add(target)
-                todo.append(target)
-    for path in list(allowed):
-        folder = posixpath.dirname(path)
-        while folder:
-            allowed.add(posixpath.join(folder, "__init__.py"))
-            folder = posixpath.dirname(folder)
-    return allowed & (added | stubs)
-
-
-def scope_findings(
-    ctx: Context,
-    paths: Paths,
-    start: str,
-    head: str,
-    changes: Sequence[Change],
-    *,
-    interfaces: Sequence[Interface],
-    config: frozenset[str] = frozenset(),
-) -> tuple[str, ...]:
-    """Every changed file the spec writer may not change, with why (SPEC-78, SPEC-88, SPEC-91).
-
-    `config` are changed files whose every difference is check configuration: the spec
-    defines what is checked, so it may change them (they become the judges' version).
-    """
-    added = {c.path for c in changes if c.status == "A"}
-    stubs = {i.where for i in interfaces if i.status == "new"} & added
-    helpers = _stub_closure(ctx, head, stubs, added)
-    changed_files = {i.where for i in interfaces if i.status == "changed"}
-    found: list[str] = []
-    for change in sorted(changes, key=lambda c: c.path):
-        path = change.path
-        if matches_any(path, paths.tests) or path in helpers or path in config:
-            continue
-        if path in changed_files and change.status == "M" and path.endswith((".py", ".pyi")):
-            verdict = type_only(_text(ctx, start, path), _text(ctx, head, path))
-            if verdict.ok:
-                continue
-            found.append(
-                f"{path}: a changed interface's file may change only in types ({verdict.reason})"
-            )
-            continue
-        found.append(f"{path}: not a test file, a new interface's stub or a helper it imports")
-    return tuple(found)
-
-
-def stub_findings(ctx: Context, head: str, interfaces: Sequence[Interface]) -> tuple[str, ...]:
-    """Each new interface's `where` exists and names each of its names (SPEC-80)."""
-    found: list[str] = []
-    for interface in interfaces:
-        if interface.status != "new":
-            continue
-        data = plain.blob(ctx.tree, head, interface.where)
-        if data is None:
-            found.append(
-                f"{interface.where}: the stub of new interface {interface.name!r} is missing"
-            )
-            continue
-        text = data.decode("utf-8", errors="replace")
-        missing = [n for n in _NAMES.split(interface.name) if n and n.split(".")[-1] not in text]
-        if missing:
-            found.append(f"{interface.where}: does not contain {', '.join(missing)}")
-    return tuple(found)
 
 
 def check_spec_commits(
@@ -154,6 +73,8 @@ def check_spec_commits(
     found = [
         *scope_findings(ctx, paths, start, head, changes, interfaces=interfaces, config=own.config)
     ]
+    if unjudged := [f for f in found if NO_TYPESCRIPT in f]:
+        return SpecCheck((), environment="\n".join(unjudged))
     found += stub_findings(ctx, head, interfaces)
     if no_tests_reason:
         if changes:
@@ -161,6 +82,10 @@ def check_spec_commits(
         return SpecCheck(tuple(found), spec_tests=own.kept(SpecTests(no_tests=no_tests_reason)))
     if not tests:
         found.append("no test file changed: commit failing tests, or set no_tests_reason")
+    if ctx.envs_dir is not None and ctx.commands.setup is not None:
+        # Lint and typecheck may need what setup makes (`node_modules/.bin/tsc`, a venv's
+        # mypy): the shared setup's products are linked in first; the suite reuses them.
+        setup_step.prepare(ctx, "spec setup", ctx.tree, ctx.commands.test)
     for name, command in (("lint", ctx.commands.lint), ("typecheck", ctx.commands.typecheck)):
         run = ctx.run(f"spec {name}", command)
         if not run.ok:
@@ -235,7 +160,12 @@ def _failing_at_head(
         mine = blame_change(ctx, suite, start)
         if mine is None:
             return SpecCheck((), environment_note(broken))
-        found.append(f"the test command cannot run at the spec's head: {environment_note(mine)}")
+        # A crash or compile failure the start does not have is the new tests failing
+        # (issue 47); with stubs changed too, the run with the tests put back judges them.
+        if suite.verdict.cause is not Cause.CRASH:
+            found.append(
+                f"the test command cannot run at the spec's head: {environment_note(mine)}"
+            )
     elif suite.verdict.kind is RunKind.PASSED:
         found.append("the test command passes at the spec's head: the new tests must fail")
     elif suite.verdict.failures is not None:
@@ -263,7 +193,11 @@ def _passing_reverted(
     reverted = run_tests_reverted(ctx, start, head, tests, label="spec-tests-reverted")
     if (broken := reverted.environment) is not None:
         mine = blame_change(ctx, reverted, start)
-        if mine is None and broken.exit_code in CANNOT_RUN:
+        if (
+            mine is None
+            and reverted.verdict.cause is Cause.COMMAND
+            and broken.exit_code in CANNOT_RUN
+        ):
             return found  # it names the spec's new files, as at the start: cannot judge
         if mine is None:
             return SpecCheck((), environment_note(broken))
