@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from conveyor.git.hooks import install_hooks
-from conveyor.git.keep import keep_clone_args, make_agent_repo
+from conveyor.git.keep import AGAINST_WORK_TREE, keep_clone_args, make_agent_repo
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.remote import TRACKING_REFSPEC, fetch, init_bare
 from conveyor.git.runner import GitEnv, Identity, Repo, git_text, run_git
@@ -191,7 +191,9 @@ def install_checkout_hooks(repo: Repo, nonce: str, commit_msg: str) -> None:
 def dirty_paths(repo: Repo) -> list[str]:
     """Paths with uncommitted changes (staged, unstaged or untracked), sorted."""
     done = run_git(
-        ["status", "--porcelain=v1", "-z", "--untracked-files=all"], cwd=repo.path, env=repo.env
+        ["status", AGAINST_WORK_TREE, "--porcelain=v1", "-z", "--untracked-files=all"],
+        cwd=repo.path,
+        env=repo.env,
     )
     paths: list[str] = []
     records = done.stdout.decode(errors="surrogateescape").split("\0")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.runner import Repo, git_text
 
@@ -43,4 +44,5 @@ def untrailed_commits(
 
 
 def _changes(repo: Repo, sha: str) -> bool:
-    return bool(git_text(repo, "diff-tree", "--no-commit-id", "--name-only", "-r", "--root", sha))
+    names = ("--no-commit-id", "--name-only", "-r", "--root", sha)
+    return bool(git_text(repo, "diff-tree", BETWEEN_COMMITS, *names))

@@ -31,6 +31,14 @@ KEEP_SETTINGS = (
     ("fetch.recurseSubmodules", "false"),
     ("push.recurseSubmodules", "no"),
 )
+# What every diff and status Conveyor reads says of submodules, on its command line, so that
+# no `.gitmodules` (the agent's, a person's) is read: its `submodule.<name>.ignore = none`
+# would override `diff.ignoreSubmodules` above, and `git status` would then run a git in the
+# submodule's folder, whose `.git` a box writes; its `update = !command` makes every diff die.
+# Between two commits every gitlink change shows (a moved submodule is a change like any
+# other); against the work tree no submodule's folder is entered.
+BETWEEN_COMMITS = "--ignore-submodules=none"
+AGAINST_WORK_TREE = "--ignore-submodules=all"
 # The refs the agent's repository starts with (and `copy_refs` refreshes).
 AGENT_REFS = ("refs/heads/", "refs/remotes/", "refs/tags/")
 # The agent's repository is written as `git init --template=` would make it, without a

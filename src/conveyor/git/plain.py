@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import read_branch_commit
 from conveyor.git.runner import GitEnv, Repo
 
@@ -108,14 +109,18 @@ def merge_base(checkout: Tree, a: str, b: str) -> str:
 
 
 def changes(checkout: Tree, base: str, tip: str) -> tuple[Change, ...]:
-    """What changed from `base` to `tip`, path by path (renames as delete + add)."""
-    out = git(checkout, "diff", "--name-status", "--no-renames", "-z", base, tip, "--")
+    """What changed from `base` to `tip`, path by path (renames as delete + add; a submodule
+    whose gitlink moved is a change)."""
+    out = git(
+        checkout, "diff", BETWEEN_COMMITS, "--name-status", "--no-renames", "-z", base, tip, "--"
+    )
     fields = [f.decode("utf-8", errors="surrogateescape") for f in out.split(b"\0") if f]
     return tuple(Change(fields[i][0], fields[i + 1]) for i in range(0, len(fields) - 1, 2))
 
 
 def blob(checkout: Tree, sha: str, path: str) -> bytes | None:
-    """The content of `path` at commit `sha`, or None when it does not exist there.
+    """The content of `path` at commit `sha`, or None when no file is there (the path is
+    missing, a folder, or a submodule).
 
     One `cat-file --batch` (it answers "missing" for a path the commit lacks). What a full
     commit SHA holds never changes, so those answers are kept for the process's life.
@@ -134,9 +139,11 @@ def _blob_at_commit(checkout: Tree, sha: str, path: str) -> bytes | None:
 
 
 def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
-    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None."""
+    """`sha` must name a commit (PlainGitError if not); then `path` in it, or None when no file
+    is there (nothing, a folder, a submodule: its gitlink names a commit)."""
     if "\n" in path:  # --batch reads one name per line: such a path is read in two steps
-        if not git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path):
+        listed = git(checkout, "ls-tree", "--full-tree", "-z", sha, "--", path)
+        if b" blob " not in listed.split(b"\t", 1)[0]:
             return None
         return git(checkout, "cat-file", "blob", f"{sha}:{path}")
     names = (f"{sha}^{{commit}}", f"{sha}:{path}")
@@ -144,11 +151,7 @@ def _read_blob(checkout: Tree, sha: str, path: str) -> bytes | None:
     (commit_kind, _), (kind, content) = _batch_answers(out, names)
     if commit_kind != b"commit":
         raise PlainGitError(["git", "cat-file", "--batch", names[0]], 128, f"{sha}: no commit")
-    if kind == b"missing":
-        return None
-    if kind != b"blob":
-        raise PlainGitError(["git", "cat-file", "--batch", names[1]], 128, f"not a file: {kind!r}")
-    return content
+    return content if kind == b"blob" else None  # missing, a folder, a submodule's gitlink
 
 
 def _batch_answers(out: bytes, names: Sequence[str]) -> list[tuple[bytes, bytes]]:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from conveyor.git.agent_repo import agent_git, agent_run, changed
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import rev_parse
 from conveyor.git.runner import Repo, git_text
 
@@ -69,7 +70,11 @@ def abort_rebase(repo: Repo) -> None:
 
 def marker_lines(repo: Repo, base: str, head: str) -> tuple[str, ...]:
     """`path:line` of every conflict marker the commits `base..head` added."""
-    diff = git_text(repo, "diff", "--unified=0", "--no-color", "--no-ext-diff", f"{base}..{head}")
+    diff = git_text(
+        repo,
+        *("diff", BETWEEN_COMMITS, "--text", "--unified=0", "--no-color", "--no-ext-diff"),
+        f"{base}..{head}",
+    )
     found: list[str] = []
     path, line = "", 0
     for text in diff.splitlines():

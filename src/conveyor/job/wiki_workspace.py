@@ -98,7 +98,9 @@ def prepare_wiki(
     auth = auth.for_urls(url)
     plain = replace(code.env, git_dir=None)
     fetch_env = replace(plain, extra=auth.fetch_variables())
-    head, branches = remote_heads(url, fetch_env, code.path)
+    # Asked from the job's folder: in the checkout, git would read the config of the
+    # repository it found there (the agent's), its `url.*.insteadOf` and `protocol.*` among it.
+    head, branches = remote_heads(url, fetch_env, keep.parent)
     base = settings.branch or head
     if not branches or base is None or base not in branches:
         return None

@@ -27,6 +27,7 @@ from pathlib import Path
 from conveyor.git import plain
 from conveyor.git.plain import Tree
 from conveyor.verify.env_facts import site_dirs
+from conveyor.verify.tree_links import inside
 
 LOG = "canary.log"
 _MARK = "conveyor-canary"
@@ -71,7 +72,8 @@ def installed_copies(build: Path, tracked: Sequence[str], products: Sequence[str
                 copy = site / tail
                 if copy.is_file() and not copy.is_symlink() and _same(copy, source):
                     copies.append(copy)
-    return copies
+    # Where setup made a link (a venv's `lib64 -> lib`), only what lies in the build.
+    return [c for c in copies if inside(build, c)]
 
 
 def _same(one: Path, other: Path) -> bool:
@@ -88,6 +90,7 @@ def plant(tree: Tree, log: Path, products: Sequence[str] = ()) -> int:
     out = plain.git(tree, "ls-files", "-z", "--", "*.py")
     tracked = [raw.decode("utf-8", errors="surrogateescape") for raw in out.split(b"\0") if raw]
     tracked = [p for p in tracked if (build / p).is_file() and not (build / p).is_symlink()]
+    tracked = [p for p in tracked if inside(build, build / p)]  # setup made no folder a link
     copies = installed_copies(build, tracked, products)
     text = canary_source(log)
     for copy in copies:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conveyor.git import plain
+from conveyor.git.keep import AGAINST_WORK_TREE
 from conveyor.git.plain import Tree
 
 _SITES = ("lib/python*/site-packages", "lib64/python*/site-packages", "Lib/site-packages")
@@ -88,7 +89,8 @@ def manifest(tree: Tree) -> dict[str, str]:
         if line:
             meta, _, path = line.partition(b"\t")
             entries[path.decode("utf-8", errors="surrogateescape")] = meta.split()[1].decode()
-    dirty = [p for p in plain.git(tree, "diff", "--name-only", "-z").decode().split("\0") if p]
+    out = plain.git(tree, "diff", AGAINST_WORK_TREE, "--name-only", "-z")
+    dirty = [p for p in out.decode().split("\0") if p]
     present = [p for p in dirty if (tree.work / p).is_file()]
     for gone in set(dirty) - set(present):
         entries.pop(gone, None)

@@ -20,19 +20,17 @@ from conveyor.git.plain import Tree
 from conveyor.verify import setup_step
 from conveyor.verify.context import Context
 from conveyor.verify.suites import Suite, in_worktree
+from conveyor.verify.tree_links import write_own
 
 LABEL = "judges"
 _T = TypeVar("_T")
 
 
 def _write(tree: Tree, put: Mapping[str, str | None]) -> None:
+    """The judges' files over the worktree, as files of its own: the head may have made any
+    of them, or a folder of theirs, a link to a file outside."""
     for path, text in put.items():
-        target = tree.work / path
-        if text is None:
-            target.unlink(missing_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        write_own(tree.work, path, text)
 
 
 def suite_with_judges(ctx: Context, head: str, put: Mapping[str, str | None]) -> Suite:

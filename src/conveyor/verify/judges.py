@@ -23,6 +23,7 @@ from conveyor.core.spec_tests import SpecTests, spec_tests_check
 from conveyor.core.suppressions import Suppression, SuppressionRules, blocking, found_in
 from conveyor.core.verify import CheckResult, CommandResult, Outcome
 from conveyor.git import plain
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.plain import Change
 from conveyor.verify.config_check import Heads, config_check
 from conveyor.verify.config_read import config_changes_at, entries_for, text_at
@@ -56,7 +57,8 @@ def diff_text(ctx: Context, base: str, head: str) -> str:
     (`*.py -diff`) can neither hide added lines as binary nor run a diff driver."""
     out = plain.git(
         ctx.tree,
-        *("diff", "-U0", "--text", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv"),
+        *("diff", BETWEEN_COMMITS, "-U0", "--text", "--no-renames", "--no-color", "--no-ext-diff"),
+        "--no-textconv",
         base,
         head,
         "--",

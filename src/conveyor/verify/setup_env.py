@@ -32,9 +32,10 @@ from pathlib import Path
 from conveyor.core.paths import matches_any
 from conveyor.git import plain
 from conveyor.git.checkout import file_lock
-from conveyor.git.keep import keep_clone_args, make_agent_repo
+from conveyor.git.keep import AGAINST_WORK_TREE, keep_clone_args, make_agent_repo
 from conveyor.git.plain import Tree
 from conveyor.git.runner import GitEnv, Repo
+from conveyor.verify.tree_links import inside
 
 # Files whose content decides what setup installs, besides `paths.lockfiles`.
 DEPENDENCY_FILES = (
@@ -109,17 +110,21 @@ def start_build(tree: Tree, env_dir: Path) -> Tree:
     plain.git_in(env_dir, *clone, "--", source.decode().strip(), str(build.work))
     keep = Repo(build.work, GitEnv(git_dir=build.git_dir))
     plain.git(build, "checkout", "--quiet", "--detach", head)
-    changed = plain.git(tree, "diff", "--name-only", "-z", "HEAD").split(b"\0")
+    changed = plain.git(tree, "diff", AGAINST_WORK_TREE, "--name-only", "-z", "HEAD").split(b"\0")
     for raw in changed:
         if not raw:
             continue
         path = raw.decode("utf-8", errors="surrogateescape")
         origin, target = tree.work / path, build.work / path
-        if origin.is_file():
+        if not inside(build.work, target.parent):
+            continue
+        target.unlink(missing_ok=True)
+        if origin.is_symlink():  # the tree's link, as a link: never what it names
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(origin.readlink())
+        elif origin.is_file() and inside(tree.work, origin):
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(origin, target)
-        else:
-            target.unlink(missing_ok=True)
     make_agent_repo(keep, None, None)
     return build
 
@@ -173,6 +178,8 @@ def link_products(source: Path, record: EnvRecord, tree: Tree) -> None:
         origin, target = source / path, tree.work / path
         if target.exists() or target.is_symlink() or not target.parent.is_dir():
             continue
+        if not inside(tree.work, target.parent) or not inside(source, origin.parent):
+            continue  # behind a link the tree (or setup) made: somewhere else on the machine
         if origin.is_dir() and not origin.is_symlink():
             shutil.copytree(origin, target, symlinks=True)
         else:

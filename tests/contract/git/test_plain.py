@@ -85,11 +85,14 @@ def test_a_blob_is_read_exactly_or_is_none_where_the_commit_lacks_the_path(
     assert plain.blob(Tree.of(checkout), "HEAD", "empty") == b""  # a revision, not a SHA: not kept
 
 
-def test_a_blob_of_an_unknown_commit_or_of_a_folder_is_an_error(tmp_path: Path) -> None:
-    """Not None: a commit the checkout lacks, or a path naming a folder, fails loudly."""
+def test_a_blob_of_an_unknown_commit_is_an_error_and_of_a_folder_no_file(tmp_path: Path) -> None:
+    """Not None: a commit the checkout lacks fails loudly. A path naming a folder holds no
+    file (a change may turn a file, a link or a test into a folder: the readers of its
+    paths then see no file there, and verify goes on)."""
     checkout, _ = _checkout(tmp_path / "repo")
-    sha = _commit_files(checkout, {"pkg/mod.py": b"x\n"})
+    sha = _commit_files(checkout, {"pkg/mod.py": b"x\n", "odd\nname/f": b"y\n"})
     with pytest.raises(PlainGitError):
         plain.blob(Tree.of(checkout), "0" * 40, "pkg/mod.py")
-    with pytest.raises(PlainGitError):
-        plain.blob(Tree.of(checkout), sha, "pkg")
+    assert plain.blob(Tree.of(checkout), sha, "pkg") is None
+    assert plain.blob(Tree.of(checkout), sha, "odd\nname") is None
+    assert plain.blob(Tree.of(checkout), sha, "odd\nname/f") == b"y\n"

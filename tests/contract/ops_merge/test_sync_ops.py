@@ -75,6 +75,22 @@ def test_finish_sync_names_a_committed_conflict_marker(world: MergeWorld) -> Non
     assert world.bot.get_branch(BRANCH) is not None
 
 
+def test_a_gitattributes_in_the_work_tree_hides_no_committed_conflict_marker(
+    world: MergeWorld,
+) -> None:
+    """SYNC-3 against the resolver's own attributes: `*.py -diff`, left uncommitted in the work
+    tree where git reads attributes, would show the commit's markers as "Binary files
+    differ"; they are still named."""
+    _conflicted(world)
+    sync_base(world.work, "main")
+    git(world.work.path, "add", "app.py")
+    _continue(world)
+    (world.work.path / ".gitattributes").write_text("*.py -diff\n")
+    done = finish_sync(world.work, world.push, base="main", branch=BRANCH)
+    assert not done.ok
+    assert any(f.startswith("app.py:") and "marker" in f for f in done.findings)
+
+
 def test_a_clean_rebase_is_pushed_with_lease_and_refused_when_someone_pushed_meanwhile(
     world: MergeWorld,
 ) -> None:

@@ -109,3 +109,17 @@ def test_the_review_diff_carries_the_wiki_section_with_wiki_paths(
     assert not made.empty
     assert made.paths == ("wiki/Stock.md",)
     assert "+++ b/wiki/Stock.md" in made.path.read_text()
+
+
+def test_a_wiki_gitattributes_hides_no_line_from_the_review(
+    wiki_world: WikiWorld, tmp_path: Path
+) -> None:
+    """REV-2 against the writer's own attributes: `*.md -diff` in the wiki would show a page
+    as "Binary files differ"; the reviewers read its lines."""
+    world = wiki_world
+    wiki = world.checkout()
+    base = world.code.git("rev-parse", "HEAD")
+    _commit(world, wiki, {".gitattributes": "*.md -diff\n", "Stock.md": "Levels.\n"}, "Stock")
+    text = prepare_review(world.code.repo, base, tmp_path / "b.diff", wiki=wiki).path.read_text()
+    assert "+Levels." in text
+    assert "Binary files" not in text

@@ -148,3 +148,20 @@ def test_a_killed_jobs_unpushed_wiki_commits_are_where_the_next_checkout_starts(
     again = world.checkout(home="home")
     assert head(again) == left
     assert wiki_ahead(again)
+
+
+def test_the_wiki_checkout_reads_nothing_of_the_code_checkouts_own_repository(
+    wiki_world: WikiWorld,
+) -> None:
+    """The code checkout's `.git` is the agent's: a URL rewrite to an `ext::` command there
+    (allowed there too) neither runs nor takes the wiki's remote away."""
+    world = wiki_world
+    marks = world.root / "marks"
+    script = world.root / "mark.sh"
+    script.write_text(f'#!/bin/sh\necho "ran: $0 $*" >> {marks}\n')
+    script.chmod(0o755)
+    world.code.git("config", "protocol.allow", "always")
+    world.code.git("config", f"url.ext::{script} %S.insteadOf", world.url)
+    wiki = world.checkout()
+    assert (wiki.repo.path / "Home.md").read_text() == "Welcome.\n"
+    assert not marks.exists(), marks.read_text()

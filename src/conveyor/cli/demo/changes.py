@@ -110,6 +110,12 @@ BUGFIX_FIXED = _GUARD.format(message='f"quantity must be positive, got {quantity
 SAME_A = LABEL.format(expr="name.capitalize()")
 SAME_B = LABEL.format(expr='name.replace("_", " ")')
 SAME_BOTH = LABEL.format(expr='name.replace("_", " ").capitalize()')
+# Each same-file implementer edits label()'s return line in place (a sed script), as a model
+# edits what it finds: begun after the other merged, its edit lands on that change and both
+# hold (SAME_BOTH) whichever went first; begun together, the two edits conflict on the line
+# and the resolver keeps both. A whole-file write would put back the line it was written for.
+SAME_A_EDIT = r"s/^\(    return .*\)$/\1.capitalize()/"
+SAME_B_EDIT = 's/return name/return name.replace("_", " ")/'
 SAME_A_TEST = (
     "from inventory.labels import label\n\n\n"
     "def test_label_is_capitalised() -> None:\n    assert label('bolt') == 'Bolt'\n"

@@ -106,6 +106,19 @@ def implement(tag: str, path: str, content: str) -> Entry:
     return _reply(tag, "implement", answer | {"deviations": []}, *files)
 
 
+def edit_in_place(tag: str, path: str, script: str) -> Entry:
+    """An implementer that edits `path` in place with a sed `script`, then commits it: the change
+    lands on what the branch holds when it runs, as a model's edit does, not on what the
+    scenario's author saw (a branch begun after another issue changed the same line keeps it)."""
+    if "'" in script:
+        msg = f"a sed script for {path} must not hold a single quote: {script!r}"
+        raise ValueError(msg)
+    answer = {"status": "done", "summary": f"{path} done.", "blocked_reason": None}
+    run = {"run": f"sed '{script}' {path} > {path}.new && mv {path}.new {path}"}
+    commit = {"commit": {"message": f"Implement {path}", "paths": [path]}}
+    return _reply(tag, "implement", answer | {"deviations": []}, run, commit)
+
+
 def lens(tag: str, name: str, *found: Entry) -> Entry:
     """A first-review lens."""
     return _reply(tag, f"review-{name}", {"lens": name, "findings": list(found), "summary": name})
@@ -143,7 +156,7 @@ def _feature(tag: str, change: c.Change, *, finding: bool = False) -> list[Entry
     return [*front, *back_half(tag, finding=finding)]
 
 
-def _same(tag: str, content: str, test: str) -> list[Entry]:
+def _same(tag: str, content: str, script: str, test: str) -> list[Entry]:
     change = c.Change(
         module="inventory/labels.py",
         stub="",
@@ -157,7 +170,7 @@ def _same(tag: str, content: str, test: str) -> list[Entry]:
     resolved = {"status": "done", "choices": "kept both changes", "summary": "resolved"}
     both = {"write": {"path": "inventory/labels.py", "content": c.SAME_BOTH}}
     resolver = _reply(tag, "resolver", resolved, both, {"run": RESOLVE})
-    entries = [triage(tag), spec(tag, change), implement(tag, change.module, content)]
+    entries = [triage(tag), spec(tag, change), edit_in_place(tag, change.module, script)]
     return [*entries, resolver, *back_half(tag)]
 
 
@@ -193,8 +206,8 @@ def build() -> dict[str, list[Entry]]:
         *_feature("split-value", c.VALUE),
         triage("ask", "needs-info", (ASK_QUESTION,)),
         *_feature("ask", c.RESTOCK),
-        *_same("same-a", c.SAME_A, c.SAME_A_TEST),
-        *_same("same-b", c.SAME_B, c.SAME_B_TEST),
+        *_same("same-a", c.SAME_A, c.SAME_A_EDIT, c.SAME_A_TEST),
+        *_same("same-b", c.SAME_B, c.SAME_B_EDIT, c.SAME_B_TEST),
         *wiki_only("wiki"),
     ]
     return {"sessions": sessions}

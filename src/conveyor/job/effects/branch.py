@@ -10,6 +10,7 @@ from conveyor.core.replies import SpecReply
 from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, plain, run_git
 from conveyor.git.agent_repo import changed, harvest
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.job.effects.held_work import held_work
 from conveyor.job.effects.parts import (
     BranchHeld,
@@ -78,7 +79,9 @@ def verify_context(what: JobSubject, where: JobPlace, who: JobHands, pulse: JobP
 
 def _names(where: JobPlace, spec: str) -> tuple[str, ...]:
     out = run_git(
-        ["diff", "--name-only", "--no-renames", spec], cwd=where.checkout, env=where.git.env
+        ["diff", BETWEEN_COMMITS, "--name-only", "--no-renames", spec],
+        cwd=where.checkout,
+        env=where.git.env,
     )
     return tuple(line for line in out.stdout.decode().splitlines() if line)
 

@@ -18,6 +18,7 @@ from conveyor.core.diff_lines import FileDiff, Span, changed_lines, cut_diff, pa
 from conveyor.core.pr_text import PrFacts, PrWords, render_pr
 from conveyor.core.trust import Trust
 from conveyor.forge.protocol import Forge
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import merge_base
 from conveyor.git.runner import GitError, Repo, run_git
 from conveyor.job.pr_review.claim import Claimed
@@ -39,8 +40,8 @@ class Since:
 def diff_text(repo: Repo, start: str, end: str) -> str:
     """`git diff start..end` with renames, no external driver and no text conversion."""
     done = run_git(
-        ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", "-U3",
-         f"{start}..{end}"],
+        ["diff", BETWEEN_COMMITS, "--text", "--no-color", "--no-ext-diff", "--no-textconv",
+         "--find-renames", "-U3", f"{start}..{end}"],
         cwd=repo.path, env=repo.env,
     )  # fmt: skip
     return done.stdout.decode(errors="replace")

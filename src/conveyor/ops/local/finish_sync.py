@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from conveyor.git import Repo, is_ancestor, rev_parse, try_rev_parse, update_ref
+from conveyor.git.keep import AGAINST_WORK_TREE, BETWEEN_COMMITS
 from conveyor.git.rebase import marker_lines, rebase_in_progress
 from conveyor.git.runner import git_text
 from conveyor.git.token_push import PushResult
@@ -44,7 +45,11 @@ def check_finished(repo: Repo, base: str, onto: str | None = None) -> tuple[str,
         found.append(f"HEAD {head[:12]} is not on {named} ({target[:12]})")
     onto = target
     found += [f"{where}: a conflict marker is left" for where in marker_lines(repo, onto, head)]
-    edited = [p for p in git_text(repo, "diff", "--name-only", "HEAD").splitlines() if p]
+    edited = [
+        p
+        for p in git_text(repo, "diff", AGAINST_WORK_TREE, "--name-only", "HEAD").splitlines()
+        if p
+    ]
     found += [f"{path}: changed but not committed" for path in edited]
     return tuple(found)
 
@@ -53,7 +58,7 @@ def changes_code(repo: Repo, base: str, onto: str | None = None) -> bool:
     """The code flow after a sync (FLOW-1, SYNC-12): HEAD changes files against where its own
     change starts, `onto` (the commit a stacked rebase went onto) or else the base."""
     start = onto or base_ref(base)
-    return bool(git_text(repo, "diff", "--name-only", f"{start}...HEAD").strip())
+    return bool(git_text(repo, "diff", BETWEEN_COMMITS, "--name-only", f"{start}...HEAD").strip())
 
 
 def finish_sync(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.git import Repo, merge_base, rev_parse, run_git
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.ops.local.wiki_branch import WikiCheckout
 
 HEADER = "# Diff under review: {what}\n# base {base} .. head {head}\n\n"
@@ -37,7 +38,7 @@ def wiki_section(wiki: WikiCheckout) -> tuple[str, tuple[str, ...]]:
     prefix = f"{wiki.dir}/"
     done = run_git(
         [
-            *("diff", "--no-color", "--no-ext-diff", "--find-renames"),
+            *("diff", BETWEEN_COMMITS, "--text", "--no-color", "--no-ext-diff", "--find-renames"),
             f"--src-prefix=a/{prefix}",
             f"--dst-prefix=b/{prefix}",
             f"{start}..{head}",
@@ -49,7 +50,7 @@ def wiki_section(wiki: WikiCheckout) -> tuple[str, tuple[str, ...]]:
     if not body.strip():
         return "", ()
     names = run_git(
-        ["diff", "--name-only", "--no-renames", f"{start}..{head}"],
+        ["diff", BETWEEN_COMMITS, "--name-only", "--no-renames", f"{start}..{head}"],
         cwd=wiki.repo.path,
         env=wiki.repo.env,
     )
@@ -82,13 +83,18 @@ def prepare_review(
         start = rev_parse(repo, since)
         what = "the fix since the last review"
     done = run_git(
-        ["diff", "--text", "--no-color", "--no-ext-diff", "--find-renames", f"{start}..{head}"],
+        [
+            *("diff", BETWEEN_COMMITS, "--text", "--no-color", "--no-ext-diff", "--find-renames"),
+            f"{start}..{head}",
+        ],
         cwd=repo.path,
         env=repo.env,
     )
     body = done.stdout.decode(errors="replace")
     names = run_git(
-        ["diff", "--name-only", "--no-renames", f"{start}..{head}"], cwd=repo.path, env=repo.env
+        ["diff", BETWEEN_COMMITS, "--name-only", "--no-renames", f"{start}..{head}"],
+        cwd=repo.path,
+        env=repo.env,
     )
     paths = tuple(line for line in names.stdout.decode().splitlines() if line)
     wiki_body, wiki_paths = wiki_section(wiki) if wiki is not None else ("", ())

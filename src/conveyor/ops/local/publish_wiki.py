@@ -17,6 +17,7 @@ from typing import Literal
 from conveyor.git import CommitInfo, log_commits, rev_parse, run_git
 from conveyor.git.agent_repo import changed
 from conveyor.git.checkout import file_lock
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.rebase import abort_rebase, rebase
 from conveyor.git.refs import try_rev_parse
 from conveyor.git.token_push import push_ref
@@ -51,7 +52,7 @@ def _fetch(wiki: WikiCheckout) -> None:
 def save_patch(wiki: WikiCheckout, run_dir: Path, head: str) -> Path:
     """The issue's own wiki commits as a patch series in the run folder."""
     done = run_git(
-        ["format-patch", "--stdout", f"{wiki.base_ref}..{head}"],
+        ["format-patch", BETWEEN_COMMITS, "--stdout", f"{wiki.base_ref}..{head}"],
         cwd=wiki.repo.path,
         env=wiki.repo.env,
     )

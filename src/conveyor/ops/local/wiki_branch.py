@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conveyor.git.agent_repo import changed
 from conveyor.git.checkout import file_lock
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import is_ancestor, try_rev_parse
 from conveyor.git.runner import Repo, git_text, run_git
 from conveyor.git.token_push import PushAuth, PushResult, push_ref
@@ -69,7 +70,7 @@ def wiki_ahead(wiki: WikiCheckout | None) -> bool:
 def changed_pages(wiki: WikiCheckout, since: str) -> tuple[str, ...]:
     """The wiki files HEAD changed since `since` (added, edited or deleted)."""
     out = run_git(
-        ["diff", "--name-only", "--no-renames", since, "HEAD"],
+        ["diff", BETWEEN_COMMITS, "--name-only", "--no-renames", since, "HEAD"],
         cwd=wiki.repo.path,
         env=wiki.repo.env,
     )

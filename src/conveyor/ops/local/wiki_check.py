@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from conveyor.core.wiki_links import is_page, wiki_findings
 from conveyor.git import merge_base, read_blob, read_tree, run_git
+from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.ops.local.wiki_branch import WikiCheckout
 
 
 def _changes(wiki: WikiCheckout, since: str) -> tuple[list[str], list[str]]:
     """The files changed since `since` (added or edited) and those added."""
     out = run_git(
-        ["diff", "--name-status", "--no-renames", "-z", since, "HEAD"],
+        ["diff", BETWEEN_COMMITS, "--name-status", "--no-renames", "-z", since, "HEAD"],
         cwd=wiki.repo.path,
         env=wiki.repo.env,
     )
