@@ -22,6 +22,8 @@ from conveyor.job.box_plans import (
 )
 from conveyor.job.claiming import Claimed
 from conveyor.job.context import JobContext, JobLive
+from conveyor.job.effects.parts import JobHands, JobPlace, JobSubject
+from conveyor.job.effects.push import commit_split
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
@@ -31,9 +33,7 @@ from conveyor.job.stacking import checkout_start, record_stack
 from conveyor.job.wiki_workspace import WIKI_KEEP, keep_wiki_leftovers, prepare_wiki
 from conveyor.job.workspace import Workspace, prepare_workspace
 from conveyor.ops.forge.context import OpContext
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
-from conveyor.ops.local.job_push import commit_split
 from conveyor.ops.local.wiki_branch import WikiCheckout
 from conveyor.verify.boxing import Boxing
 

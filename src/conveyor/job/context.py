@@ -3,24 +3,28 @@
 The job process (`job/main.py`) builds it after the claim and the checkout
 (`job/assemble.py`); the runner (`job/runner.py`) gets it with the claimed state
 and returns a `StageEnd`. What the job works on, where and who acts are the
-ops' parts (`conveyor.ops.forge.job_parts`): each op takes only those it needs. The
-live part (hub, job file, event log, clock) stays with the job.
+ops' parts (`conveyor.job.effects.parts`): each op takes only those it needs. The
+live part (hub, job file, event log, clock, the sessions started ahead) stays with the job.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
 from conveyor.core.state import IssueState
+from conveyor.job.alongside import Alongside
+from conveyor.job.effects.parts import JobHands, JobPlace, JobPulse, JobSubject, ScenarioMissing
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
 from conveyor.job.roles import JobRole
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject
+from conveyor.stages.effects import SessionEnded
 
+# How a session ended, and whether it kept a handoff for a continuation.
+Launched = tuple[SessionEnded | ScenarioMissing, bool]
 StageOutcome = Literal["saved", "stopped", "asked", "split", "merged", "released", "interrupted"]
 
 
@@ -40,7 +44,8 @@ class StageEnd:
 
 @dataclass(frozen=True)
 class JobLive:
-    """The running job: its id, role and lane, its hub, job file, event log and clock."""
+    """The running job: its id, role and lane, its hub, job file, event log and clock, and
+    the sessions its stage started ahead (`job/alongside.py`: a first review's later lenses)."""
 
     job_id: str
     role: JobRole
@@ -49,6 +54,7 @@ class JobLive:
     job_file: JobFile
     hub: JobHub
     now: Callable[[], datetime]
+    alongside: Alongside[Launched] = field(default_factory=Alongside)
 
     @property
     def pulse(self) -> JobPulse:

@@ -7,8 +7,28 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Literal, get_args
 
-from conveyor.ops.forge.job_parts import EVENT_KINDS, EventKind
+EventKind = Literal[
+    "claimed",
+    "released",
+    "session-started",
+    "session-ended",
+    "finding",
+    "pushed",
+    "pr-opened",
+    "checks",
+    "stopped",
+    "asked",
+    "split",
+    "merged",
+    "stacked",
+    "restacked",
+    "pr-retargeted",
+    "network-blocked",
+    "instructions",
+]
+EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 
 EVENTS_FILE = "events.jsonl"
 _RESERVED = frozenset({"ts", "issue", "stage", "job", "kind"})

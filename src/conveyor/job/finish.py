@@ -15,13 +15,13 @@ from conveyor.git.rescue import rescue_ref
 from conveyor.git.runner import GitError
 from conveyor.job.assemble import Started, now_utc
 from conveyor.job.context import JobContext
+from conveyor.job.effects.push import take_agent_heads, unpushed_head
 from conveyor.job.jobfile import Outcome
 from conveyor.job.ledger import save_job_sessions
 from conveyor.job.roles import JobRole
 from conveyor.job.view_file import write_view
 from conveyor.ops.forge.context import OpContext
 from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
-from conveyor.ops.local.job_push import take_agent_heads, unpushed_head
 from conveyor.ops.local.wiki_branch import push_wiki
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from conveyor.agents.control import Answer, ControlHandlers
 from conveyor.agents.process import SessionHandle
-from conveyor.ops.local.job_push import CommitRefused
+from conveyor.job.effects.push import CommitRefused
 
 CheckReply = Callable[[str, Mapping[str, Any]], list[str]]
 """(session key, reply object) -> findings (`field.path: problem`); empty means accepted."""

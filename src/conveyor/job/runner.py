@@ -20,16 +20,17 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.git import merge_base, rev_parse
 from conveyor.job.context import JobContext, StageEnd
-from conveyor.job.dispatch import DISPATCH, end_alongside
+from conveyor.job.dispatch import DISPATCH
 from conveyor.job.earlier_work import branch_commits, handoff_kept
-from conveyor.job.effects_session import ScenarioMissing, quick_checks
+from conveyor.job.effects.branch import scope_check
+from conveyor.job.effects.launch import end_alongside
+from conveyor.job.effects.parts import BranchHeld, PushRefused, ScenarioMissing
+from conveyor.job.effects.session import quick_checks
+from conveyor.job.effects.writes import SPEC_MD
 from conveyor.job.feedback import take_feedback_first
 from conveyor.job.instructions import take_instructions
 from conveyor.job.runner_ends import carry_out, restore_spec_md
-from conveyor.ops.forge.branch_effects import scope_check
-from conveyor.ops.forge.forge_effects import SPEC_MD
 from conveyor.ops.forge.issue_md import read_taken
-from conveyor.ops.forge.job_parts import BranchHeld, PushRefused
 from conveyor.ops.forge.stack import measure_from
 from conveyor.stages.effects import Effect, Result
 from conveyor.stages.registry import definition

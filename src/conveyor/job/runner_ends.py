@@ -9,18 +9,18 @@ from conveyor.core.redact import redact
 from conveyor.core.state import IssueState, Stage
 from conveyor.git import rev_parse
 from conveyor.job.context import JobContext, StageEnd
+from conveyor.job.effects.push import only_local_note
+from conveyor.job.effects.writes import SPEC_MD, signature
 from conveyor.job.finish import push_local_commits
 from conveyor.job.notify import Happened, run_notify
 from conveyor.ops.forge.ask import ask
 from conveyor.ops.forge.close_out import mark_merged
 from conveyor.ops.forge.context import fetch_comments
-from conveyor.ops.forge.forge_effects import SPEC_MD, signature
 from conveyor.ops.forge.handover import mark_approved
 from conveyor.ops.forge.release import release, set_aside
 from conveyor.ops.forge.split import Part, split
 from conveyor.ops.forge.state_store import save_state
 from conveyor.ops.forge.stop import stop
-from conveyor.ops.local.job_push import only_local_note
 from conveyor.stages.registry import has_job
 from conveyor.stages.spec.acts import SPEC_HEADING
 from conveyor.stages.step import Asked, End, Released, SavedAt, Split, Stopped

@@ -22,8 +22,8 @@ from conveyor.git.refs import read_ref, update_ref
 from conveyor.git.rescue import can_continue, find_unpushed, move_branch, rescue_ref
 from conveyor.git.runner import Boxer, GitEnv, GitError, Identity, Repo
 from conveyor.git.token_push import PushAuth, write_askpass
+from conveyor.job.effects.push import HeadsSeen, JobPusher
 from conveyor.job.layout import JobPaths, leftover_checkouts
-from conveyor.ops.local.job_push import HeadsSeen, JobPusher
 
 CACHE = "cache.git"
 

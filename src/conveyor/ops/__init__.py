@@ -1,2 +1,3 @@
-"""The effects the stage machines and the orchestrator ask for, carried out against the forge,
-git and the job's files: sweep, claim, save the state, post, stop, ask, split, push, merge."""
+"""Single operations against the forge, git and the job's files, for the job's effects
+(`job/effects/`) and the orchestrator: sweep, claim, save the state, post, stop, ask, split,
+merge. They import nothing of the job."""

@@ -25,7 +25,7 @@ from conveyor.git.agent_repo import agent_git
 from conveyor.git.checkout import agent_checkout, install_checkout_hooks, update_cache
 from conveyor.git.token_push import PushAuth, write_askpass
 from conveyor.job.box_plans import base_plan, git_boxer, make_folders
-from conveyor.ops.local.job_push import JobPusher
+from conveyor.job.effects.push import JobPusher
 from conveyor.sandbox import Box
 from conveyor.verify.boxing import Boxing
 from tests.git_http import GitHttp

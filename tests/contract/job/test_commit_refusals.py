@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from conveyor.git import Repo
+from conveyor.job.effects.push import CommitRefused, commit_paths
 from conveyor.job.hub import JobHub
-from conveyor.ops.local.job_push import CommitRefused, commit_paths
 
 pytestmark = pytest.mark.contract
 

@@ -23,7 +23,7 @@ from conveyor.git.checkout import dirty_paths
 from conveyor.git.plain import Tree
 from conveyor.git.rebase import RebaseRun, abort_rebase, rebase
 from conveyor.git.rescue import find_unpushed
-from conveyor.ops.local.job_push import CommitRefused, commit_paths, unpushed_head
+from conveyor.job.effects.push import CommitRefused, commit_paths, unpushed_head
 from conveyor.ops.local.sync_base import refresh_remote_refs
 from conveyor.sandbox import Box
 from conveyor.verify import setup_env

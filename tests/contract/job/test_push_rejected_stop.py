@@ -14,12 +14,12 @@ from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.context import JobContext, JobLive
+from conveyor.job.effects.parts import JobHands, JobPlace, JobSubject
 from conveyor.job.events import EventLog, read_events
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile, JobRecord
 from conveyor.job.roles import JobRole
 from conveyor.job.runner import drive
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.stages.effects import PushBranch, Result
 from conveyor.stages.step import Inputs, Step
 from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, commit, git, make_merge_world

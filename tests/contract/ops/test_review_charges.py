@@ -13,8 +13,8 @@ from conveyor.core.config import Role
 from conveyor.core.session import SessionStatus
 from conveyor.core.state import IssueState, Stage
 from conveyor.core.stops import StopCode
-from conveyor.ops.forge.forge_effects import run_charge
-from conveyor.ops.forge.job_parts import JobSubject
+from conveyor.job.effects.parts import JobSubject
+from conveyor.job.effects.writes import run_charge
 from conveyor.ops.forge.state_store import fetch_state, save_state
 from conveyor.stages import review
 from conveyor.stages.effects import ChargeBudget, LaunchSession, Result, SessionEnded

@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conveyor.core.state import IssueState, Stage
-from conveyor.ops.forge.branch_effects import push_branch
-from conveyor.ops.forge.job_parts import (
-    EventKind,
+from conveyor.job.effects.branch import push_branch
+from conveyor.job.effects.parts import (
     JobHands,
     JobPlace,
     JobPulse,
     JobSubject,
     PushRefused,
 )
+from conveyor.job.events import EventKind
 from conveyor.stages.effects import PushBranch, Pushed
 from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, commit, git
 

@@ -6,9 +6,9 @@ import dataclasses
 from pathlib import Path
 
 from conveyor.core.state import IssueState
-from conveyor.ops.forge.branch_effects import reset_branch
-from conveyor.ops.forge.job_parts import BranchHeld, JobHands
-from conveyor.ops.local.job_push import HeadsSeen
+from conveyor.job.effects.branch import reset_branch
+from conveyor.job.effects.parts import BranchHeld, JobHands
+from conveyor.job.effects.push import HeadsSeen
 from conveyor.stages.effects import Done, ResetBranch
 from tests.contract.ops_merge.merge_world import BRANCH, MergeWorld, commit, git
 from tests.contract.ops_merge.test_push_refusals import parts

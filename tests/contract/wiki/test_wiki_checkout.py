@@ -10,8 +10,8 @@ from conveyor.core.config import Wiki
 from conveyor.git.agent_repo import harvest
 from conveyor.git.remote import init_bare
 from conveyor.git.token_push import PushAuth, write_askpass
+from conveyor.job.effects.push import commit_split
 from conveyor.job.wiki_workspace import keep_wiki_leftovers, prepare_wiki
-from conveyor.ops.local.job_push import commit_split
 from conveyor.ops.local.wiki_branch import head, push_wiki, reset_wiki, wiki_ahead
 from tests.contract.git.workrepo import TEST_ENV
 from tests.contract.wiki.conftest import ISSUE, WikiWorld, config

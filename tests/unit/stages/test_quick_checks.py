@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conveyor.core.state import IssueState, Stage
-from conveyor.job.effects_session import quick_checks
+from conveyor.job.effects.session import quick_checks
 from tests.unit.stages.factory import parts, spec_reply, triage_reply
 
 

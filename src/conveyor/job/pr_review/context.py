@@ -13,6 +13,7 @@ from conveyor.forge.connect import read_token
 from conveyor.job.assemble import boxing_of, identity_of, now_utc
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.context import JobContext, JobLive
+from conveyor.job.effects.parts import JobHands, JobPlace, JobSubject
 from conveyor.job.events import EventLog
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile
@@ -22,7 +23,6 @@ from conveyor.job.pr_review.gather import gather_inputs, write_pr_md
 from conveyor.job.pr_review.workspace import PrCheckout, prepare_pr_checkout
 from conveyor.job.roles import JobRole
 from conveyor.ops.forge.context import OpContext
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
 from conveyor.stages.pr_review import PrInputs
 
 

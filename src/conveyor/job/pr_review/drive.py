@@ -11,7 +11,8 @@ from conveyor.core.config import Role
 from conveyor.core.session import SessionStatus
 from conveyor.core.signatures import Signature
 from conveyor.job.context import JobContext
-from conveyor.job.effects_session import ScenarioMissing, run_launch
+from conveyor.job.effects.parts import ScenarioMissing
+from conveyor.job.effects.session import run_launch
 from conveyor.ops.forge.pr_review_post import note_on_pr, post_pr_review, read_pr_head
 from conveyor.stages.effects import Done, LaunchSession, SessionEnded
 from conveyor.stages.effects_pr_review import NoteOnPr, PostPrReview, ReadPrHead

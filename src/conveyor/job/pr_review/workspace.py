@@ -17,9 +17,9 @@ from conveyor.git.keep import make_agent_repo
 from conveyor.git.remote import fetch
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo, run_git
 from conveyor.git.token_push import PushAuth, write_askpass
+from conveyor.job.effects.push import JobPusher
 from conveyor.job.layout import JobPaths
 from conveyor.job.workspace import CACHE
-from conveyor.ops.local.job_push import JobPusher
 
 PR_REF = "refs/conveyor/pr-head"
 

@@ -15,7 +15,7 @@ from conveyor.agents.hooks import TRAILER_KEY
 from conveyor.core.signatures import ROLE_NAMES
 from conveyor.git.committers import untrailed_commits
 from conveyor.git.refs import try_rev_parse
-from conveyor.ops.forge.job_parts import BranchHeld, JobHands, JobPlace, JobSubject
+from conveyor.job.effects.parts import BranchHeld, JobHands, JobPlace, JobSubject
 
 PIPELINE_ROLES = frozenset(ROLE_NAMES.values())
 LISTED = 5  # commits named in the stop's reason

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from conveyor.core.state import IssueState
 from conveyor.git import plain, rev_parse
-from conveyor.ops.forge.job_parts import JobPlace, JobSubject
+from conveyor.job.effects.parts import JobPlace, JobSubject
 from conveyor.verify.context import Context
 from conveyor.verify.judges import Judging, read_facts
 
-# The whole spec, when it was too long for the state (`forge_effects.SPEC_MD`).
+# The whole spec, when it was too long for the state (`job/effects/writes.py`'s SPEC_MD).
 SPEC_MD = "spec.md"
 
 

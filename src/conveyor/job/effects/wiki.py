@@ -1,4 +1,5 @@
-"""The wiki effects: pushing the wiki branch, wiki-check, publishing, the flow step."""
+"""The wiki effects: pushing the wiki branch, wiki-check, publishing, the flow step; their
+rows of the dispatch table."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ from pathlib import Path
 
 from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
+from conveyor.job.effects.parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
+from conveyor.job.effects.table import Dispatch
+from conveyor.job.effects.writes import signature
 from conveyor.ops.forge.finish_wiki import finish_wiki, post_published, published_text
 from conveyor.ops.forge.flow_step import settle_pr
-from conveyor.ops.forge.forge_effects import signature
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
 from conveyor.ops.forge.stack import pr_base_for
 from conveyor.ops.local.publish_wiki import Published, publish_wiki
 from conveyor.ops.local.wiki_branch import WikiCheckout, changed_pages, push_wiki, wiki_ahead
 from conveyor.ops.local.wiki_branch import head as wiki_head
 from conveyor.ops.local.wiki_check import check_wiki
 from conveyor.stages.effects import Checked, Done, PrSettled, SettlePr
-from conveyor.stages.effects_merge import WikiPublished
+from conveyor.stages.effects_merge import CheckWiki, FinishWiki, PublishWiki, WikiPublished
 
 
 def push_wiki_branch(
@@ -111,3 +113,14 @@ def run_settle(
     if settled.number is not None and settled.number != state.pr:
         pulse.emit("pr-opened", pr=settled.number, draft=False)
     return PrSettled(settled.number, settled.open)
+
+
+def rows(table: Dispatch) -> None:
+    """The wiki and flow effects' rows of the dispatch table."""
+    table.on(
+        SettlePr,
+        lambda c, s, e: run_settle(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(CheckWiki, lambda c, s, e: run_check_wiki(c.where.wiki, c.live.pulse))
+    table.on(PublishWiki, lambda c, s, e: run_publish_wiki(c.what, c.where, c.who))
+    table.on(FinishWiki, lambda c, s, e: run_finish_wiki(c.what, c.where, c.who, c.live.pulse, s))

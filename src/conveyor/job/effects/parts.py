@@ -4,7 +4,8 @@ A job's context (`conveyor.job.context.JobContext`) is these three plus its live
 part (hub, job file, event log, clock), which stays in the job. Each op takes only
 the parts it needs; what it tells the running job (events, heartbeat) and reads from
 it (clock, interrupt) is a `JobPulse`. A push the forge refuses is a `PushRefused`
-value, which the runner turns into the PUSH_REJECTED stop.
+value, which the runner turns into the PUSH_REJECTED stop; a branch holding a person's work
+a `BranchHeld`, a session the scripted agent cannot play a `ScenarioMissing`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Literal, Protocol, get_args
+from typing import Protocol
 
 from conveyor.core.config import Config
 from conveyor.core.stacking import BRANCH_PREFIX
@@ -22,31 +23,11 @@ from conveyor.core.state import Stage
 from conveyor.forge.protocol import Forge
 from conveyor.git.plain import Tree
 from conveyor.git.runner import Repo
+from conveyor.job.effects.push import HeadsSeen, Pusher
+from conveyor.job.events import EventKind
 from conveyor.ops.forge.context import OpContext
-from conveyor.ops.local.job_push import HeadsSeen, Pusher
 from conveyor.ops.local.wiki_branch import WikiCheckout
 from conveyor.verify.boxing import Boxing
-
-EventKind = Literal[
-    "claimed",
-    "released",
-    "session-started",
-    "session-ended",
-    "finding",
-    "pushed",
-    "pr-opened",
-    "checks",
-    "stopped",
-    "asked",
-    "split",
-    "merged",
-    "stacked",
-    "restacked",
-    "pr-retargeted",
-    "network-blocked",
-    "instructions",
-]
-EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 
 
 class Emit(Protocol):
@@ -147,5 +128,13 @@ class PushRefused:
 class BranchHeld:
     """The branch holds work that is not the pipeline's, which the push or reset would have
     discarded: left as it is, and the runner stops the issue (BRANCH_CHANGED, SPEC-128)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ScenarioMissing:
+    """The scripted agent's scenario cannot play the session: the runner stops the issue
+    (`error`), naming the file and the session, and no agent is paused for it."""
 
     reason: str

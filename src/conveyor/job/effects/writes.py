@@ -1,5 +1,5 @@
 """The forge and file effects: charges, signed comments on the issue and the PR, the spec
-file and the diff under review."""
+file and the diff under review; their rows of the dispatch table."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from conveyor.core.redact import redact
 from conveyor.core.signatures import Signature
 from conveyor.core.state import IssueState
 from conveyor.forge.types import Comment
+from conveyor.job.context import JobContext
+from conveyor.job.effects.judging_inputs import review_facts
+from conveyor.job.effects.parts import JobHands, JobPlace, JobSubject
+from conveyor.job.effects.table import Dispatch
 from conveyor.ops.forge.context import OpContext, fetch_comments
 from conveyor.ops.forge.findings import post_on_pr
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobSubject
-from conveyor.ops.forge.judging_inputs import review_facts
 from conveyor.ops.forge.post import post_comment
 from conveyor.ops.forge.stack import measure_from
 from conveyor.ops.forge.state_store import save_state
@@ -131,3 +133,24 @@ def run_post_on_pr(
     thread = review_thread(state, what.issue)
     post_on_pr(who.ops, thread, effect.kind, effect.text, signature=sig, secrets=who.token_secrets)
     return Done()
+
+
+def post(ctx: JobContext, _state: IssueState, effect: PostComment) -> Done:
+    """Post a signed comment on the issue."""
+    run_post(ctx.what, ctx.who, effect)
+    return Done()
+
+
+def save_spec(ctx: JobContext, _state: IssueState, effect: SaveSpecFile) -> Done:
+    """Keep the spec in the run folder."""
+    save_spec_file(ctx.where.run_dir, effect)
+    return Done()
+
+
+def rows(table: Dispatch) -> None:
+    """The forge and file effects' rows of the dispatch table."""
+    table.on(ChargeBudget, lambda c, s, e: run_charge(c.what, c.who.ops, s, e))
+    table.on(PostComment, post)
+    table.on(SaveSpecFile, save_spec)
+    table.on(PrepareReview, lambda c, s, e: run_prepare(c.what, c.where, s, e))
+    table.on(PostPrComment, lambda c, s, e: run_post_on_pr(c.what, c.who, s, e))

@@ -1,4 +1,5 @@
-"""The branch effects: commit check, tests, reset, push and the draft PR.
+"""The branch effects: commit check, tests, reset, push and the draft PR; their rows of the
+dispatch table.
 
 A push the forge refuses comes back as `PushRefused`, not raised.
 """
@@ -10,8 +11,8 @@ from conveyor.core.state import IssueState
 from conveyor.git import is_ancestor, plain, run_git
 from conveyor.git.agent_repo import changed, harvest
 from conveyor.git.keep import BETWEEN_COMMITS
-from conveyor.ops.forge.held_work import held_work
-from conveyor.ops.forge.job_parts import (
+from conveyor.job.effects.held_work import held_work
+from conveyor.job.effects.parts import (
     BranchHeld,
     JobHands,
     JobPlace,
@@ -19,9 +20,10 @@ from conveyor.ops.forge.job_parts import (
     JobSubject,
     PushRefused,
 )
+from conveyor.job.effects.table import Dispatch
+from conveyor.job.effects.wiki import push_wiki_branch
 from conveyor.ops.forge.open_pr import ensure_start_commit, find_or_open_draft
 from conveyor.ops.forge.stack import measure_from, pr_base_for
-from conveyor.ops.forge.wiki_effects import push_wiki_branch
 from conveyor.ops.local.spec_check import check_spec_commits
 from conveyor.ops.local.spec_guard import spec_test_findings
 from conveyor.ops.local.spec_own import spec_own
@@ -33,10 +35,12 @@ from conveyor.stages.effects import (
     CheckSpecCommits,
     CheckSpecTests,
     Done,
+    OpenDraftPr,
     PrOpened,
     PushBranch,
     Pushed,
     ResetBranch,
+    RunTests,
     SuiteRan,
 )
 from conveyor.stages.spec_text import wiki_findings
@@ -242,3 +246,22 @@ def push_branch(
         return wiki
     ahead, wiki_new = wiki
     return Pushed(head, changed, new, wiki_ahead=ahead, wiki_new=wiki_new)
+
+
+def rows(table: Dispatch) -> None:
+    """The branch effects' rows of the dispatch table."""
+    table.on(
+        CheckSpecCommits,
+        lambda c, s, e: run_spec_check(c.what, c.where, c.who, c.live.pulse, e),
+    )
+    table.on(RunTests, lambda c, s, e: run_tests(c.what, c.where, c.who, c.live.pulse))
+    table.on(
+        ResetBranch,
+        lambda c, s, e: reset_branch(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(OpenDraftPr, lambda c, s, e: open_draft(c.what, c.where, c.who, c.live.pulse, s))
+    table.on(CheckSpecTests, lambda c, s, e: check_spec_tests(c.what, c.where, e))
+    table.on(
+        PushBranch,
+        lambda c, s, e: push_branch(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )

@@ -1,4 +1,5 @@
-"""The sync and merge stages' effects: rebase, the pushed rebase, queue, merge and close-out.
+"""The sync and merge stages' effects: rebase, the pushed rebase, queue, merge and close-out;
+their rows of the dispatch table.
 
 A rebased branch the forge refuses is `PushRefused` (the runner stops the issue);
 an issue with no PR to merge is a genuine failure (`MergeEffectFailed`: the job
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 from conveyor.core.state import IssueState, StackedOn
 from conveyor.git.rebase import abort_rebase
+from conveyor.job.effects.parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
+from conveyor.job.effects.table import Dispatch
+from conveyor.job.effects.writes import signature
 from conveyor.ops.forge.close_out import close_out, run_teardown
-from conveyor.ops.forge.forge_effects import signature
 from conveyor.ops.forge.handover import hand_over
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject, PushRefused
 from conveyor.ops.forge.merge import check_behind, squash_merge
 from conveyor.ops.forge.merge_order import read_queue
 from conveyor.ops.forge.stack import plan_restack, read_prereq, replay_own_commits, retarget_pr
@@ -30,10 +32,13 @@ from conveyor.stages.effects_merge import (
     MergePr,
     MergeTried,
     QueueRead,
+    ReadQueue,
     ReadStack,
     Rebased,
     RebaseHere,
+    RestoreBranch,
     StackRead,
+    SyncBase,
     SyncFinished,
 )
 
@@ -199,3 +204,29 @@ def run_close_out(
     )
     pulse.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only)
     return Done()
+
+
+def rows(table: Dispatch) -> None:
+    """The sync and merge effects' rows of the dispatch table."""
+    table.on(
+        SyncBase,
+        lambda c, s, e: run_sync_base(c.what, c.where, c.who, c.live.pulse, e.stacked_on),
+    )
+    table.on(
+        FinishSync,
+        lambda c, s, e: run_finish_sync(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(RestoreBranch, lambda c, s, e: run_restore(c.what, c.where))
+    table.on(ReadQueue, lambda c, s, e: run_read_queue(c.what, c.who, c.live.pulse, s))
+    table.on(CheckBehind, lambda c, s, e: run_check_behind(c.what, c.where, c.who, s, e))
+    table.on(
+        RebaseHere,
+        lambda c, s, e: run_rebase_here(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(ReadStack, lambda c, s, e: run_read_stack(c.who, e))
+    table.on(MergePr, lambda c, s, e: run_merge(c.what, c.who, s, e))
+    table.on(HandOver, lambda c, s, e: run_hand_over(c.what, c.who, s, e))
+    table.on(
+        CloseOut,
+        lambda c, s, e: run_close_out(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )

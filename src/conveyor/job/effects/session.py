@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +22,7 @@ from conveyor.core.session import (
 from conveyor.core.session_box import SandboxMode, SessionSandbox
 from conveyor.core.state import IssueState, Stage
 from conveyor.job.context import JobContext
+from conveyor.job.effects.parts import ScenarioMissing
 from conveyor.job.hub import CheckReply
 from conveyor.job.jobfile import SessionRecord, UsageRecord
 from conveyor.job.live_session import LiveSession
@@ -31,14 +31,6 @@ from conveyor.stages.effects import LaunchSession, SessionEnded
 from conveyor.stages.registry import definition
 
 HANDOFF_MD = "handoff.md"
-
-
-@dataclass(frozen=True)
-class ScenarioMissing:
-    """The scripted agent's scenario cannot play the session: the runner stops the issue
-    (`error`), naming the file and the session, and no agent is paused for it."""
-
-    reason: str
 
 
 def session_spec(ctx: JobContext, effect: LaunchSession) -> SessionSpec:

@@ -1,4 +1,5 @@
-"""The checks stage's effects: the branch guard, verify on the exact head and the CI gate."""
+"""The checks stage's effects: the branch guard, verify on the exact head and the CI gate;
+their rows of the dispatch table."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from conveyor.core.ci_gate import Verdict
 from conveyor.core.redact import redact
 from conveyor.core.state import IssueState
 from conveyor.git import plain, rev_parse
-from conveyor.ops.forge.branch_effects import shared_dirs, verify_context
+from conveyor.job.effects.branch import shared_dirs, verify_context
+from conveyor.job.effects.judging_inputs import judging_of
+from conveyor.job.effects.parts import JobHands, JobPlace, JobPulse, JobSubject
+from conveyor.job.effects.table import Dispatch
 from conveyor.ops.forge.branch_guard import OwnPushes, guard_branch
 from conveyor.ops.forge.ci_status import CiStatus, read_ci
-from conveyor.ops.forge.job_parts import JobHands, JobPlace, JobPulse, JobSubject
-from conveyor.ops.forge.judging_inputs import judging_of
 from conveyor.ops.forge.stack import measure_from
 from conveyor.ops.local.sync_base import base_ref
 from conveyor.ops.local.verify_op import acceptable, failure_report, verify_head
@@ -126,3 +128,16 @@ def run_read_ci(
             return _read(status)
         pause = min(pause * 2, max(limits.ci_poll_seconds, IN_JOB_PAUSE_S))
         wait = gate.wait
+
+
+def rows(table: Dispatch) -> None:
+    """The checks effects' rows of the dispatch table."""
+    table.on(GuardBranch, lambda c, s, e: run_guard(c.what, c.where, c.who, s, e))
+    table.on(
+        VerifyHead,
+        lambda c, s, e: run_verify(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
+    table.on(
+        ReadCi,
+        lambda c, s, e: run_read_ci(c.what, c.where, c.who, c.live.pulse, s, effect=e),
+    )
