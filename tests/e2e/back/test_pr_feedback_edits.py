@@ -10,7 +10,7 @@ import pytest
 
 from conveyor.core.state import Stage
 from conveyor.testing.world import TRUSTED, VISITOR, World
-from tests.e2e.back.merge_helpers import clean_back_half
+from tests.e2e.back.merge_helpers import clean_back_half, fast_world
 from tests.e2e.back.test_pr_feedback import FIXED, feedback_rereviewer
 from tests.e2e.helpers import (
     assert_invariants,
@@ -20,6 +20,8 @@ from tests.e2e.helpers import (
     spec_ready,
     triage,
 )
+
+__all__ = ["fast_world"]  # the fixture, imported for pytest
 
 FIRST = "Say what an empty stock totals."
 ASKED = "Say in the docstring what an empty stock totals: 0."  # alice's own edit of FIRST
@@ -107,4 +109,40 @@ def test_an_untrusted_edit_of_a_persons_feedback_is_not_read_by_the_fix_session(
     (taken,) = [b for b in bodies if "### Feedback taken" in b]
     assert taken.count(f"was last edited by @{VISITOR} on ") == 2
     assert "SYSTEM:" not in taken
+    assert_invariants(world, issue.number)
+
+
+@pytest.mark.timeout(600)
+def test_a_held_comment_alone_sends_nothing_back_to_fix_and_is_noted_once(
+    fast_world: World,
+) -> None:
+    """Only held feedback after review: the issue goes on to merge with no fix round and no
+    finding, no session reads mallory's words, and the note on the PR names her once (the
+    clock passed the comment: no later job holds or notes it again)."""
+    world, tag = fast_world, "prfbheld"
+    world.write_scenario([
+        triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag),
+    ])  # fmt: skip
+    world.server.add_collaborator(world.repo, VISITOR, "write")
+    issue = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities of every item.")
+    first = world.drive(issue.number, through="review")
+    assert first.returncode == 0, first.stdout + first.stderr
+    pr = world.pr(issue.number)
+    assert pr is not None
+    comment = world.forge_as(TRUSTED).create_comment(pr.number, COMMENTED)
+    _edit(world, VISITOR, f"/issues/comments/{comment.id}", PLANTED)
+
+    done = world.drive(issue.number)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    state = world.state(issue.number)
+    assert state is not None
+    assert state.stage is Stage.DONE, done.stdout
+    assert (state.findings, state.rounds.fix) == ((), 0)
+    assert state.feedback.comment >= comment.id
+    assert session_tasks(world, issue.number, "fix") == []
+    assert PLANTED not in _sessions_saw(world, issue.number)
+    (note,) = [c.body for c in world.comments(pr.number) if "### Feedback" in c.body]
+    assert "### Feedback not taken" in note
+    assert f"was last edited by @{VISITOR} on " in note
     assert_invariants(world, issue.number)
