@@ -64,7 +64,7 @@ class Item:
 class Taken:
     """What one read of the PR gave: the new state, its new findings (and whose they are),
     how many items of people who are not trusted were withheld, and the trusted people's
-    items held for an edit that is not theirs."""
+    items held: last edited by someone not trusted, or read without their editor."""
 
     state: IssueState
     findings: tuple[Finding, ...]

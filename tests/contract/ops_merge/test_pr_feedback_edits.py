@@ -67,13 +67,19 @@ def _notes(world: MergeWorld, number: int) -> list[str]:
 def test_an_untrusted_edit_of_a_persons_review_inline_and_pr_comment_is_held(
     world: MergeWorld, editor: httpx.Client
 ) -> None:
-    """mallory rewrites alice's review body, inline comment and PR comment: no finding, the
-    clock passes them, and the note on the PR links each one and names mallory."""
+    """mallory rewrites alice's review body, inline comment and PR comment (the forge records
+    her as each one's editor): no finding, the clock passes them, and the note on the PR
+    links each one and names mallory."""
     number = world.branch_and_pr({"app.py": "x = 10\ny = 2\nz = 3\n"})
     state = IssueState(stage=Stage.CHECKS, pr=number)
     save_state(world.ctx(), 1, state)
     ids = _feedback(world, number)
     _edit_all(world, editor, number, ids)
+    recorded = {
+        t.kind: (t.edits.last.by if t.edits and t.edits.last else None, t.body)
+        for t in world.bot.read_pr_texts(number).texts
+    }
+    assert recorded == dict.fromkeys(("review", "inline", "comment"), (EDITOR, HOSTILE))
 
     taken = take_pr_feedback(world.ctx(), 1, state, open_only=True)
 
