@@ -48,6 +48,9 @@ class PrReviews(Strict):
 
     `label` is the trigger: a trusted person adds it to a PR, Conveyor removes it (which
     claims the request: one label, one review) and reviews the PR's head. With
+    `on_request`, a trusted person's request for the pipeline account's review (the PR's
+    requested reviewers) is a trigger too, claimed the same way: Conveyor takes its account
+    off the requested reviewers before the review starts; a new request is a new pass. With
     `review_assigned_prs`, every open PR by a trusted author is reviewed without the label,
     once per head, except drafts and Conveyor's own branches (`agent/`). The review is
     posted as a COMMENT; `request_changes` makes one with blocking findings REQUEST_CHANGES.
@@ -55,6 +58,7 @@ class PrReviews(Strict):
     """
 
     label: Annotated[str, Field(min_length=1, max_length=50)] | None = None
+    on_request: bool = False
     review_assigned_prs: bool = False
     request_changes: bool = False
     backoff_polls: Annotated[int, Field(ge=0)] = 5
@@ -62,4 +66,4 @@ class PrReviews(Strict):
     @property
     def enabled(self) -> bool:
         """Whether anything starts a review of a person's PR."""
-        return self.label is not None or self.review_assigned_prs
+        return self.label is not None or self.on_request or self.review_assigned_prs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from conveyor.core.review_request import RequestEvent
 from conveyor.forge.pr_types import InlineComment, LabelEvent, PrTexts, PullFile, PullPage
 from conveyor.forge.protocol import Forge, Permission, ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
@@ -236,6 +237,14 @@ class ForgeDelegate:
     def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
         """The files PR `number` changes."""
         return self.inner.list_pr_files(number)
+
+    def list_review_requests(self, number: int) -> tuple[RequestEvent, ...]:
+        """Who requested and withdrew reviews of PR `number` from whom, oldest first."""
+        return self.inner.list_review_requests(number)
+
+    def remove_requested_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Take these people off PR `number`'s requested reviewers."""
+        self.inner.remove_requested_reviewers(number, logins)
 
     def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
         """Who added and removed the labels of issue or PR `number`, oldest first."""

@@ -18,7 +18,8 @@ class OpenPull:
     """An open PR as the review trigger reads it from the list.
 
     `head_repo` is the repository holding its head branch (`OWNER/NAME`; another one for a
-    PR from a fork, None once that repository is deleted).
+    PR from a fork, None once that repository is deleted). `requested` are the logins of
+    the people (and accounts) whose review is requested and not given yet.
     """
 
     number: int
@@ -34,6 +35,7 @@ class OpenPull:
     created_at: datetime
     updated_at: datetime
     html_url: str
+    requested: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from conveyor.core.review_request import RequestEvent
 from conveyor.forge.pr_types import InlineComment, LabelEvent, PrTexts, PullFile, PullPage
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
@@ -217,6 +218,14 @@ class Forge(Protocol):
 
     def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
         """Who added and removed the labels of issue or PR `number`, oldest first."""
+        ...
+
+    def list_review_requests(self, number: int) -> tuple[RequestEvent, ...]:
+        """Who requested and withdrew reviews of PR `number` from whom, oldest first."""
+        ...
+
+    def remove_requested_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Take these people off PR `number`'s requested reviewers (absent ones are no error)."""
         ...
 
     def read_pr_texts(self, number: int) -> PrTexts:

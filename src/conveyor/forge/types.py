@@ -116,7 +116,8 @@ class PullRequest:
     """A pull request as the merge rules need it.
 
     `mergeable` is None while the forge is still computing it
-    (`mergeable_state == "unknown"`).
+    (`mergeable_state == "unknown"`). `requested_reviewers` are the logins whose review is
+    requested and not given yet.
     """
 
     number: int
@@ -136,6 +137,7 @@ class PullRequest:
     author: str
     html_url: str
     merge_commit_sha: str | None
+    requested_reviewers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

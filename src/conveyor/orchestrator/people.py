@@ -7,6 +7,9 @@ stage `pr-review` under the PR's number. What starts one:
 
 - the trigger label, last added by a trusted person (an untrusted person's label is
   held with that reason, which the tick logs once: it is never removed or acted on);
+- with `on_request`, a request for the account's review that stands, made by a trusted
+  person, and not claimed by a pass yet (one request is one pass; an untrusted person's
+  request is held and named like their label);
 - with `review_assigned_prs`, an open PR by a trusted author that is not a draft, at a
   head no pass claimed or reviewed yet (BB-DISP-10).
 
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from conveyor.core.config import Config
+from conveyor.core.review_request import ReviewRequest, unclaimed
 from conveyor.core.state import Stage
 from conveyor.orchestrator.agent_pauses import agent_hold
 from conveyor.orchestrator.decisions import Hold, StartJob
@@ -37,8 +41,9 @@ class PullView:
     """One open PR as the review rule sees it (the tick reads the forge and the records).
 
     `requested_by` is who last added the trigger label (None: it does not carry it);
-    `reviewed_heads` the heads a pass claimed or a posted review recorded; `failed_at`
-    when its last review failed.
+    `asked` the request for the account's review that stands (None: none), and
+    `claimed_requests` the ids of the requests a pass claimed; `reviewed_heads` the heads a
+    pass claimed or a posted review recorded; `failed_at` when its last review failed.
     """
 
     number: int
@@ -52,6 +57,9 @@ class PullView:
     author_trusted: bool = False
     reviewed_heads: frozenset[str] = frozenset()
     failed_at: datetime | None = None
+    asked: ReviewRequest | None = None
+    asker_trusted: bool = False
+    claimed_requests: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +78,12 @@ def _wanted(pull: PullView, config: Config) -> str | None:
             return f"{settings.label!r} added by @{pull.requested_by}"
         if not settings.review_assigned_prs:
             return f"!{settings.label!r} added by @{pull.requested_by}, who is not trusted: ignored"
+    asked = unclaimed(pull.asked, pull.claimed_requests) if settings.on_request else None
+    if asked is not None:
+        if pull.asker_trusted:
+            return f"review requested by @{asked.by}"
+        if not settings.review_assigned_prs:
+            return f"!review requested by @{asked.by}, who is not trusted: ignored"
     if not settings.review_assigned_prs or pull.draft or pull.head_sha in pull.reviewed_heads:
         return None
     if not pull.author_trusted:

@@ -114,6 +114,13 @@ class FaultyForge(ForgeDelegate):
             "request_reviewers", number, lambda: self.inner.request_reviewers(number, logins)
         )
 
+    def remove_requested_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """A counted write."""
+        self._write(
+            "remove_requested_reviewers", number,
+            lambda: self.inner.remove_requested_reviewers(number, logins),
+        )  # fmt: skip
+
     def add_sub_issue(self, parent: int, child: int) -> None:
         """A counted write."""
         self._write("add_sub_issue", parent, lambda: self.inner.add_sub_issue(parent, child))

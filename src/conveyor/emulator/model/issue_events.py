@@ -1,8 +1,11 @@
-"""An issue's (or PR's) events as GitHub records them: who added or removed which label, when.
+"""An issue's (or PR's) events as GitHub records them: who added or removed which label, and
+who requested or withdrew whose review, when.
 
 Every route that changes an issue's labels reads the names before its change and calls
-`record_label_changes` in the same transaction; `GET .../issues/{n}/events` lists them
-(`labeled-issue-event`, `unlabeled-issue-event`).
+`record_label_changes` in the same transaction; the routes of a PR's requested reviewers
+call `record_review_request`. `GET .../issues/{n}/events` lists them
+(`labeled-issue-event`, `unlabeled-issue-event`, `review-requested-issue-event`,
+`review-request-removed-issue-event`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ CREATE TABLE IF NOT EXISTS issue_events (
     issue_id INTEGER NOT NULL, actor_id INTEGER NOT NULL, event TEXT NOT NULL,
     label_name TEXT, label_color TEXT, created_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS issue_events_by_issue ON issue_events (issue_id, id);
+CREATE TABLE IF NOT EXISTS review_request_events (
+    event_id INTEGER PRIMARY KEY, reviewer_id INTEGER NOT NULL);
 """
+REVIEW_EVENTS = {"review_requested": "RRE", "review_request_removed": "RRRE"}
 register_schema(EVENTS_DDL)
 
 
@@ -62,27 +68,62 @@ def record_label_changes(
         )
 
 
+def record_review_request(
+    store: Store, conn: sqlite3.Connection, issue: tuple[int, int], actor_id: int, *,
+    reviewer_id: int, event: str,
+) -> None:  # fmt: skip
+    """A `review_requested` or `review_request_removed` event: `actor_id` asked `reviewer_id`
+    for a review of `issue` (its repository's id, its row id), or withdrew it. Inside `tx`."""
+    repo_id, issue_id = issue
+    ident = store.next_id(conn)
+    conn.execute(
+        "INSERT INTO issue_events (id, node_id, repo_id, issue_id, actor_id, event, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (ident, make_node_id(REVIEW_EVENTS[event], ident), repo_id, issue_id, actor_id, event,
+         now_iso()),
+    )  # fmt: skip
+    conn.execute(
+        "INSERT INTO review_request_events (event_id, reviewer_id) VALUES (?, ?)",
+        (ident, reviewer_id),
+    )
+
+
 def events_of(store: Store, issue_id: int) -> list[sqlite3.Row]:
-    """The issue's events, oldest first, each with its actor's user columns."""
+    """The issue's events, oldest first, each with its actor's user columns (and a review
+    request's reviewer's)."""
     return store.all(
-        "SELECT e.*, u.login AS actor_login, u.node_id AS actor_node_id, u.type AS actor_type "
-        "FROM issue_events e JOIN users u ON u.id = e.actor_id WHERE e.issue_id = ? ORDER BY e.id",
+        "SELECT e.*, u.login AS actor_login, u.node_id AS actor_node_id, u.type AS actor_type,"
+        " r.id AS reviewer_id, r.login AS reviewer_login, r.node_id AS reviewer_node_id,"
+        " r.type AS reviewer_type FROM issue_events e JOIN users u ON u.id = e.actor_id"
+        " LEFT JOIN review_request_events q ON q.event_id = e.id"
+        " LEFT JOIN users r ON r.id = q.reviewer_id WHERE e.issue_id = ? ORDER BY e.id",
         (issue_id,),
     )
 
 
+def _user(base: str, row: sqlite3.Row, prefix: str) -> dict[str, Any]:
+    user = {"login": row[f"{prefix}_login"], "id": row[f"{prefix}_id"],
+            "node_id": row[f"{prefix}_node_id"], "type": row[f"{prefix}_type"]}  # fmt: skip
+    return user_json(base, user)
+
+
 def event_json(base: str, owner: str, name: str, row: sqlite3.Row) -> dict[str, Any]:
-    """One `labeled-issue-event` or `unlabeled-issue-event`."""
-    actor = {"login": row["actor_login"], "id": row["actor_id"], "node_id": row["actor_node_id"]}
-    return {
+    """One `labeled-issue-event`, `unlabeled-issue-event`, `review-requested-issue-event` or
+    `review-request-removed-issue-event` (`review_requester` is who acted, as on GitHub)."""
+    common = {
         "id": row["id"],
         "node_id": row["node_id"],
         "url": f"{repo_api_url(base, owner, name)}/issues/events/{row['id']}",
-        "actor": user_json(base, actor | {"type": row["actor_type"]}),
+        "actor": _user(base, row, "actor"),
         "event": row["event"],
         "commit_id": None,
         "commit_url": None,
         "created_at": row["created_at"],
         "performed_via_github_app": None,
-        "label": {"name": row["label_name"], "color": row["label_color"]},
     }
+    if row["event"] in REVIEW_EVENTS:
+        shown = common | {"review_requester": common["actor"]}
+        if row["reviewer_login"] is not None:  # a user's request (a team's names no user)
+            shown["requested_reviewer"] = _user(base, row, "reviewer")
+        return shown
+    return common | {"label": {"name": row["label_name"], "color": row["label_color"]}}

@@ -60,7 +60,9 @@ def insert_review(
     state: str,
     commit_id: str,
 ) -> int:
-    """A new review of the PR whose issue row is `pull` (inside `tx`); its id."""
+    """A new review of the PR whose issue row is `pull` (inside `tx`); its id. A submitted
+    review answers its author's review request: GitHub takes them off the requested
+    reviewers (with no `review_request_removed` event)."""
     ident = store.next_id(conn)
     submitted = None if state == "PENDING" else now_iso()
     conn.execute(
@@ -78,6 +80,11 @@ def insert_review(
             submitted,
         ),
     )
+    if submitted is not None:
+        conn.execute(
+            "DELETE FROM review_requests WHERE issue_id = ? AND user_id = ?",
+            (pull["id"], author_id),
+        )
     return ident
 
 

@@ -13,6 +13,7 @@ from conveyor.emulator.model.assign_rows import (
     assignable,
     create_milestone,
     milestone_json,
+    people_of,
     remove_people,
     set_people,
 )
@@ -29,7 +30,9 @@ from conveyor.emulator.model.http import (
     require_user,
     validation_failed,
 )
+from conveyor.emulator.model.issue_events import record_review_request
 from conveyor.emulator.model.records import permission_of, require_issue, require_repo, touch_issue
+from conveyor.emulator.model.shapes import user_json
 from conveyor.emulator.model.store import Store
 from conveyor.emulator.repos.pull_shape import pull_json, repo_view
 from conveyor.emulator.rest.issues import WRITERS, issue_response
@@ -110,7 +113,8 @@ async def add_milestone(request: Request) -> Response:
 
 
 async def request_reviewers(request: Request) -> Response:
-    """`POST .../pulls/{n}/requested_reviewers`: collaborators other than the PR's author."""
+    """`POST .../pulls/{n}/requested_reviewers`: collaborators other than the PR's author; a
+    `review_requested` event for each one not requested already."""
     user = require_user(request)
     body = await read_object(request)
     state, repo, view = repo_context(request)
@@ -130,19 +134,73 @@ async def request_reviewers(request: Request) -> Response:
             "PullRequest", "reviewers", "custom",
             "Review cannot be requested from pull request author.",
         )  # fmt: skip
-    with state.store.tx() as conn:
-        set_people(conn, "review_requests", pull.issue_id, users, replace=False)
+    _change_requests(state.store, repo, pull.issue_id, int(user["id"]), users, add=True)
     view = repo_view(state, base_url(request), repo)
     return json_response(pull_json(state, view, pull, full=False), 201)
 
 
+def _change_requests(
+    store: Store, repo: sqlite3.Row, issue_id: int, actor_id: int, users: list[sqlite3.Row], *,
+    add: bool,
+) -> None:  # fmt: skip
+    """Request (or withdraw) these users' reviews, each change an event by `actor_id`."""
+    with store.tx() as conn:
+        asked = {
+            int(row[0])
+            for row in conn.execute(
+                "SELECT user_id FROM review_requests WHERE issue_id = ?", (issue_id,)
+            )
+        }
+        changed = [u for u in users if (int(u["id"]) in asked) != add]
+        if add:
+            set_people(conn, "review_requests", issue_id, changed, replace=False)
+        else:
+            remove_people(conn, "review_requests", issue_id, changed)
+        event = "review_requested" if add else "review_request_removed"
+        for reviewer in changed:
+            record_review_request(store, conn, (int(repo["id"]), issue_id), actor_id,
+                                  reviewer_id=int(reviewer["id"]), event=event)  # fmt: skip
+        if changed:
+            touch_issue(conn, issue_id)
+
+
+async def remove_reviewers(request: Request) -> Response:
+    """`DELETE .../pulls/{n}/requested_reviewers`: a `review_request_removed` event for each
+    one whose review was requested; the others are ignored, as on GitHub."""
+    user = require_user(request)
+    body = await read_object(request)
+    state, repo, _ = repo_context(request)
+    pull = require_pull(state, repo, request)
+    if permission_of(state.store, repo, user["id"]) not in WRITERS:
+        raise ApiError(403, "Must have push access to repository")
+    if not isinstance(body.get("reviewers"), list):
+        raise validation_failed("PullRequest", "reviewers", "missing_field")
+    logins = field_str_list(body, "reviewers", "PullRequest") or []
+    users = state.store.all(
+        f"SELECT * FROM users WHERE login IN ({', '.join('?' for _ in logins)})", logins
+    ) if logins else []  # fmt: skip
+    _change_requests(state.store, repo, pull.issue_id, int(user["id"]), users, add=False)
+    view = repo_view(state, base_url(request), repo)
+    return json_response(pull_json(state, view, pull, full=False))
+
+
+async def list_reviewers(request: Request) -> Response:
+    """`GET .../pulls/{n}/requested_reviewers`: the users asked and not reviewed yet."""
+    state, repo, view = repo_context(request)
+    pull = require_pull(state, repo, request)
+    asked = people_of(state.store, "review_requests", [pull.issue_id]).get(pull.issue_id, [])
+    return json_response({"users": [user_json(view.base, u) for u in asked], "teams": []})
+
+
 _ISSUE = "/repos/{owner}/{repo}/issues/{issue_number:int}/assignees"
 _MILESTONES = "/repos/{owner}/{repo}/milestones"
+_REVIEWERS = "/repos/{owner}/{repo}/pulls/{number:int}/requested_reviewers"
 ROUTES = [
     Route(_ISSUE, add_assignees, methods=["POST"]),
     Route(_ISSUE, remove_assignees, methods=["DELETE"]),
     Route(_MILESTONES, list_milestones, methods=["GET"]),
     Route(_MILESTONES, add_milestone, methods=["POST"]),
-    Route("/repos/{owner}/{repo}/pulls/{number:int}/requested_reviewers", request_reviewers,
-          methods=["POST"]),
+    Route(_REVIEWERS, request_reviewers, methods=["POST"]),
+    Route(_REVIEWERS, remove_reviewers, methods=["DELETE"]),
+    Route(_REVIEWERS, list_reviewers, methods=["GET"]),
 ]  # fmt: skip

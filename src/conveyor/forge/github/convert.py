@@ -115,6 +115,7 @@ def to_pull(pr: KitPullRequest, merge_commit_sha: str | None) -> PullRequest:
         author=_login(pr.user),
         html_url=pr.html_url,
         merge_commit_sha=merge_commit_sha,
+        requested_reviewers=tuple(_login(u) for u in pr.requested_reviewers or ()),
     )
 
 

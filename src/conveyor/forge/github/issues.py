@@ -157,6 +157,16 @@ class IssueOps(ClientBase):
             ),
         )
 
+    def remove_requested_reviewers(self, number: int, logins: Sequence[str]) -> None:
+        """Take these people off PR `number`'s requested reviewers (absent ones: no error)."""
+        self._run(
+            "remove requested reviewers",
+            number,
+            lambda: self._kit.rest.pulls.remove_requested_reviewers(
+                self._owner, self._name, number, reviewers=list(logins)
+            ),
+        )
+
     def add_sub_issue(self, parent: int, child: int) -> None:
         """Link issue `child` under `parent`: GitHub takes the child's id, not its number."""
         child_id = self.get_issue(child).id

@@ -1,5 +1,6 @@
 """What a review of a person's PR reads through the GitHub client: the open PRs
-(conditionally), a PR's changed files, and its label events (who asked for the review)."""
+(conditionally), a PR's changed files, and its label and review-request events (who asked
+for the review)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,15 @@ from githubkit_schemas.latest.models import (
     UnlabeledIssueEvent,
 )
 
+from conveyor.core.review_request import RequestAction, RequestEvent
 from conveyor.forge.github.base import ClientBase, has_next_page, if_none_match, items_of
 from conveyor.forge.pr_types import LabelEvent, OpenPull, PullFile, PullPage
 
 M = TypeVar("M")
+REQUEST_ACTIONS: dict[object, RequestAction] = {
+    "review_requested": "requested",
+    "review_request_removed": "removed",
+}
 MAX_FILE_PAGES = 30  # GitHub lists at most 3000 files, 100 a page
 
 
@@ -44,6 +50,7 @@ def to_open_pull(pr: PullRequestSimple) -> OpenPull:
         created_at=pr.created_at,
         updated_at=pr.updated_at,
         html_url=pr.html_url,
+        requested=tuple(_login(u) for u in pr.requested_reviewers or ()),
     )
 
 
@@ -116,10 +123,9 @@ class PrReadOps(ClientBase):
         )
         return tuple(to_pull_file(entry) for entry in found)
 
-    def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
-        """Who added and removed the labels of issue or PR `number`, oldest first."""
+    def _issue_events(self, number: int) -> list[object]:
         issues = self._kit.rest.issues
-        found = self._pages(
+        return self._pages(
             "list issue events",
             number,
             lambda page: issues.list_events(
@@ -127,8 +133,28 @@ class PrReadOps(ClientBase):
             ),
             object,
         )
+
+    def list_review_requests(self, number: int) -> tuple[RequestEvent, ...]:
+        """Who requested and withdrew reviews of PR `number` from whom, oldest first."""
+        found: list[RequestEvent] = []
+        for event in self._issue_events(number):
+            kind = getattr(event, "event", None)
+            if kind not in REQUEST_ACTIONS:
+                continue
+            reviewer = getattr(event, "requested_reviewer", None)
+            login = "" if reviewer is None or reviewer is UNSET else _login(reviewer)
+            found.append(
+                RequestEvent(
+                    REQUEST_ACTIONS[kind], login, _login(getattr(event, "actor", None)),
+                    int(getattr(event, "id", 0)), _when(event),
+                )
+            )  # fmt: skip
+        return tuple(found)
+
+    def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
+        """Who added and removed the labels of issue or PR `number`, oldest first."""
         events: list[LabelEvent] = []
-        for event in found:
+        for event in self._issue_events(number):
             if isinstance(event, LabeledIssueEvent):
                 events.append(
                     LabelEvent("labeled", event.label.name, _login(event.actor), _when(event))
@@ -140,6 +166,6 @@ class PrReadOps(ClientBase):
         return tuple(events)
 
 
-def _when(event: LabeledIssueEvent | UnlabeledIssueEvent) -> datetime:
+def _when(event: object) -> datetime:
     """The event's time (githubkit leaves `created_at` a string)."""
-    return datetime.fromisoformat(event.created_at.replace("Z", "+00:00"))
+    return datetime.fromisoformat(str(getattr(event, "created_at", "")).replace("Z", "+00:00"))

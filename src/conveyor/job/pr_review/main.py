@@ -70,7 +70,8 @@ def run_pr_review(
     )
     paths = _job_paths(home, number)
     ops = OpContext(forge, config, run_id=paths.job_id)
-    rules = ClaimRules(config.pr_reviews.label, config.pr_reviews.review_assigned_prs)
+    settings = config.pr_reviews
+    rules = ClaimRules(settings.label, settings.review_assigned_prs, settings.on_request)
     start = now_utc()
     claimed = claim_review(forge, home, ops.trust(), rules, number, job=paths.job_id, now=start)
     if isinstance(claimed, str):

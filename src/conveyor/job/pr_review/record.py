@@ -15,18 +15,21 @@ from pathlib import Path
 from typing import Literal
 
 RECORDS = "pr-reviews"
-Trigger = Literal["label", "assigned"]
+Trigger = Literal["label", "request", "assigned"]
+TRIGGERS: tuple[Trigger, ...] = ("label", "request", "assigned")
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One pass claimed: the head it reviews, what asked for it, by which job, and when."""
+    """One pass claimed: the head it reviews, what asked for it, by which job, and when;
+    `request` the id of the review request it claimed (one request is one pass)."""
 
     head: str
     trigger: Trigger
     job: str
     at: datetime
     outcome: str | None = None
+    request: int | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,11 @@ class PrRecord:
     def heads(self) -> frozenset[str]:
         """The heads a pass was claimed for."""
         return frozenset(c.head for c in self.claims)
+
+    @property
+    def requests(self) -> frozenset[int]:
+        """The ids of the review requests a pass claimed."""
+        return frozenset(c.request for c in self.claims if c.request is not None)
 
     def claimed(self, claim: Claim) -> PrRecord:
         """The record with one more claim (the last 50 kept)."""
@@ -70,9 +78,11 @@ def _claim(item: object) -> Claim | None:
     head, at, outcome = item.get("head"), _when(item.get("at")), item.get("outcome")
     if not isinstance(head, str) or at is None:
         return None
-    trigger: Trigger = "label" if item.get("trigger") == "label" else "assigned"
+    trigger: Trigger = next((t for t in TRIGGERS if t == item.get("trigger")), "assigned")
     kept = outcome if isinstance(outcome, str) else None
-    return Claim(head, trigger, str(item.get("job", "")), at, kept)
+    request = item.get("request")
+    asked = request if isinstance(request, int) and not isinstance(request, bool) else None
+    return Claim(head, trigger, str(item.get("job", "")), at, kept, asked)
 
 
 def _from_json(number: int, data: dict[str, object]) -> PrRecord:

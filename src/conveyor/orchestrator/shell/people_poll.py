@@ -1,9 +1,12 @@
-"""The tick's read of people's PRs for the review rule: the open PRs, who labelled each, the
-heads already reviewed, and the local records (claims, last failure).
+"""The tick's read of people's PRs for the review rule: the open PRs, who labelled each, who
+asked for the account's review, the heads already reviewed, and the local records (claims,
+last failure).
 
 Only when `[pr_reviews]` turns a trigger on. The open PR list is asked with its ETag (a 304
 costs no rate limit and reuses the kept list); who added a PR's label is asked again only
-when the PR changed (its `updated_at`), and kept only once that stamp has settled; whether
+when the PR changed (its `updated_at`), and kept only once that stamp has settled. Who
+requested the account's review is asked the same way, only with `on_request` and only for a
+PR whose requested reviewers (in the list already) name the account; whether
 the forge holds a review of a head (a home that lost its records) is asked once per head,
 and only for `review_assigned_prs`.
 """
@@ -15,10 +18,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from conveyor.core.config import Config
-from conveyor.core.trust import Trust
+from conveyor.core.review_request import ReviewRequest
+from conveyor.core.trust import Trust, same_login
 from conveyor.forge.pr_types import OpenPull
 from conveyor.forge.protocol import Forge
-from conveyor.job.pr_review.claim import own_pr, posted_reviews, requested_by
+from conveyor.job.pr_review.claim import asked_by, own_pr, posted_reviews, requested_by
 from conveyor.job.pr_review.record import PrRecord, read_records
 from conveyor.orchestrator.people import PullView
 from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
@@ -35,8 +39,8 @@ SETTLED = timedelta(seconds=60)
 
 def _to_json(pulls: tuple[OpenPull, ...]) -> str:
     return json.dumps([
-        {**p.__dict__, "labels": list(p.labels), "created_at": p.created_at.isoformat(),
-         "updated_at": p.updated_at.isoformat()}
+        {**p.__dict__, "labels": list(p.labels), "requested": list(p.requested),
+         "created_at": p.created_at.isoformat(), "updated_at": p.updated_at.isoformat()}
         for p in pulls
     ])  # fmt: skip
 
@@ -51,6 +55,7 @@ def _from_json(text: str | None) -> tuple[OpenPull, ...]:
                 **{
                     **item,
                     "labels": tuple(item["labels"]),
+                    "requested": tuple(item.get("requested", ())),
                     "created_at": datetime.fromisoformat(item["created_at"]),
                     "updated_at": datetime.fromisoformat(item["updated_at"]),
                 }
@@ -93,6 +98,21 @@ def _requester(
     return None if who == NOBODY else who
 
 
+def _asker(
+    forge: Forge, store: SnapshotStore, pull: OpenPull, account: str, now: datetime
+) -> ReviewRequest | None:
+    """The request for the account's review that stands, kept like the label's requester."""
+    key, version = f"pull-asked:{pull.number}", pull.updated_at.isoformat()
+    kept = _kept(store, key, version)
+    if kept is None:
+        found = asked_by(forge, pull.number, account)
+        kept = NOBODY if found is None else f"{found.id} {found.by}"
+        if now - pull.updated_at >= SETTLED:
+            store.keep(key, f"{version}\t{kept}")
+    ident, _, who = kept.partition(" ")
+    return ReviewRequest(who, int(ident)) if who and ident.isdigit() else None
+
+
 def _reviewed(forge: Forge, store: SnapshotStore, pull: OpenPull, trust: Trust) -> bool:
     key = f"pull-reviewed:{pull.number}"
     answer = _kept(store, key, pull.head_sha)
@@ -112,6 +132,9 @@ def _view(
     label = settings.label
     labeled = label is not None and any(n.casefold() == label.casefold() for n in pull.labels)
     who = _requester(forge, store, pull, label, now) if labeled and label and not own else None
+    wanted = settings.on_request and not own
+    requested = wanted and any(same_login(r, trust.account) for r in pull.requested)
+    asked = _asker(forge, store, pull, trust.account, now) if requested else None
     heads = set(record.heads)
     assigned = settings.review_assigned_prs and not own and not pull.draft
     if assigned and pull.head_sha not in heads and _reviewed(forge, store, pull, trust):
@@ -121,7 +144,9 @@ def _view(
         head_sha=pull.head_sha, draft=pull.draft, own=own, requested_by=who,
         requester_trusted=who is not None and trust.user(who),
         author_trusted=trust.user(pull.author), reviewed_heads=frozenset(heads),
-        failed_at=record.failed_at,
+        failed_at=record.failed_at, asked=asked,
+        asker_trusted=asked is not None and trust.user(asked.by),
+        claimed_requests=record.requests,
     )  # fmt: skip
 
 
