@@ -11,7 +11,7 @@ import pytest
 
 from conveyor.core.trust import Trust
 from conveyor.emulator.app.server import ForgeServer
-from conveyor.job.pr_review.claim import ClaimRules, Claimed, claim_review
+from conveyor.job.pr_review.claim import Claimed, ClaimRules, claim_review
 from conveyor.job.pr_review.record import load_record
 from conveyor.testing.faults import FaultyForge, InjectedFault
 from conveyor.testing.world import ACCOUNT, TRUSTED, World
