@@ -11,7 +11,15 @@ from githubkit.exception import RequestFailed
 from githubkit.webhooks import parse, verify
 
 from conveyor.forge.github import token_forge
-from tests.contract.forge.conftest import OWNER, World, git, push_change, write_sample
+from tests.contract.forge.conftest import (
+    OWNER,
+    PIPELINE,
+    TRUSTED,
+    World,
+    git,
+    push_change,
+    write_sample,
+)
 from tests.contract.forge.webhook_receiver import Received, Receiver, payload_errors
 
 pytestmark = pytest.mark.contract
@@ -196,4 +204,25 @@ def test_reviews_review_comments_pushes_and_statuses_arrive_in_githubs_shapes(
     (status,) = _all(receiver, "status", 1)
     assert (status["sha"], status["state"], status["context"]) == (second, "success", "lint")
     assert [b["name"] for b in status["branches"]] == ["hooked/review"]
+    world.admin.kit.rest.repos.delete_webhook(OWNER, world.repo.split("/")[1], hook_id)
+
+
+def test_a_review_request_and_its_withdrawal_arrive_in_githubs_shapes(
+    world: World, receiver: Receiver
+) -> None:
+    """alice asks the pipeline for a review and withdraws it: `pull_request` with
+    `review_requested` then `review_request_removed`, each naming the reviewer."""
+    hook_id = _hook(world, receiver.url, ["pull_request"])
+    push_change(world, "hooked/request", "src/asked.py", "A = 1\n")
+    pr = world.trusted.create_pr("hooked/request", "main", "Asked PR", "Body.")
+    world.trusted.request_reviewers(pr.number, [PIPELINE])
+    asked = _checked(receiver.one("pull_request", "review_requested"), "review_requested")
+    assert (asked["number"], asked["requested_reviewer"]["login"]) == (pr.number, PIPELINE)
+    assert [u["login"] for u in asked["pull_request"]["requested_reviewers"]] == [PIPELINE]
+    assert asked["sender"]["login"] == TRUSTED
+    world.trusted.remove_requested_reviewers(pr.number, [PIPELINE])
+    gone = _checked(
+        receiver.one("pull_request", "review_request_removed"), "review_request_removed"
+    )
+    assert gone["requested_reviewer"]["login"] == PIPELINE
     world.admin.kit.rest.repos.delete_webhook(OWNER, world.repo.split("/")[1], hook_id)

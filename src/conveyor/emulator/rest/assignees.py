@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from conveyor.emulator.hooks.events import emit_pull
 from conveyor.emulator.model.assign_rows import (
     assignable,
     create_milestone,
@@ -31,6 +32,7 @@ from conveyor.emulator.model.http import (
     validation_failed,
 )
 from conveyor.emulator.model.issue_events import record_review_request
+from conveyor.emulator.model.pull_rows import Pull
 from conveyor.emulator.model.records import permission_of, require_issue, require_repo, touch_issue
 from conveyor.emulator.model.shapes import user_json
 from conveyor.emulator.model.store import Store
@@ -134,7 +136,8 @@ async def request_reviewers(request: Request) -> Response:
             "PullRequest", "reviewers", "custom",
             "Review cannot be requested from pull request author.",
         )  # fmt: skip
-    _change_requests(state.store, repo, pull.issue_id, int(user["id"]), users, add=True)
+    changed = _change_requests(state.store, repo, pull.issue_id, int(user["id"]), users, add=True)
+    _emit_requests(request, repo, pull, changed, "review_requested")
     view = repo_view(state, base_url(request), repo)
     return json_response(pull_json(state, view, pull, full=False), 201)
 
@@ -142,8 +145,9 @@ async def request_reviewers(request: Request) -> Response:
 def _change_requests(
     store: Store, repo: sqlite3.Row, issue_id: int, actor_id: int, users: list[sqlite3.Row], *,
     add: bool,
-) -> None:  # fmt: skip
-    """Request (or withdraw) these users' reviews, each change an event by `actor_id`."""
+) -> list[sqlite3.Row]:  # fmt: skip
+    """Request (or withdraw) these users' reviews, each change an event by `actor_id`; the
+    users whose request changed."""
     with store.tx() as conn:
         asked = {
             int(row[0])
@@ -162,6 +166,16 @@ def _change_requests(
                                   reviewer_id=int(reviewer["id"]), event=event)  # fmt: skip
         if changed:
             touch_issue(conn, issue_id)
+    return changed
+
+
+def _emit_requests(
+    request: Request, repo: sqlite3.Row, pull: Pull, users: list[sqlite3.Row], action: str
+) -> None:
+    """A `pull_request` webhook per changed request, naming the reviewer, as GitHub sends."""
+    for user in users:
+        reviewer = user_json(base_url(request), user)
+        emit_pull(request, repo, pull, action, requested_reviewer=reviewer)
 
 
 async def remove_reviewers(request: Request) -> Response:
@@ -179,7 +193,8 @@ async def remove_reviewers(request: Request) -> Response:
     users = state.store.all(
         f"SELECT * FROM users WHERE login IN ({', '.join('?' for _ in logins)})", logins
     ) if logins else []  # fmt: skip
-    _change_requests(state.store, repo, pull.issue_id, int(user["id"]), users, add=False)
+    changed = _change_requests(state.store, repo, pull.issue_id, int(user["id"]), users, add=False)
+    _emit_requests(request, repo, pull, changed, "review_request_removed")
     view = repo_view(state, base_url(request), repo)
     return json_response(pull_json(state, view, pull, full=False))
 
