@@ -77,6 +77,22 @@ def test_two_token_sources_are_refused() -> None:
     assert "exactly one" in line
 
 
+def test_on_request_with_a_github_app_account_is_refused_and_with_a_token_loads() -> None:
+    """GitHub cannot request an App's review: `on_request` would never fire, so it is an error
+    naming the key; with a user account's token it loads."""
+    app = (
+        '[account.app]\nid = 1\nprivate_key_file = "/k.pem"\ninstallation_id = 2\n'
+        'slug = "conveyor"\n'
+    )
+    text = GOOD.replace('token_env = "CONVEYOR_TOKEN"\n', "") + app
+    asked = "\n[pr_reviews]\non_request = true\n"
+    (line,) = errors_of(text + asked)
+    assert line.startswith("conf.toml: pr_reviews: ")
+    assert "App" in line
+    assert parse_config(text, "conf.toml").pr_reviews.on_request is False
+    assert parse_config(GOOD + asked, "conf.toml").pr_reviews.on_request is True
+
+
 def test_a_bad_slug_is_refused() -> None:
     """The repository is OWNER/NAME."""
     (line,) = errors_of(GOOD.replace("octo/widgets", "widgets"))

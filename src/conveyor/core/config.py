@@ -245,6 +245,19 @@ class Config(Strict):
             raise ValueError(msg)
         return value
 
+    @field_validator("pr_reviews")
+    @classmethod
+    def _askable(cls, value: PrReviews, info: ValidationInfo) -> PrReviews:
+        # GitHub cannot request a review from a GitHub App: on_request would never fire.
+        account = info.data.get("account")
+        if value.on_request and getattr(account, "app", None) is not None:
+            msg = (
+                "on_request: the account signs in as a GitHub App, and GitHub cannot request"
+                " an App's review; use a user account's token, or the label"
+            )
+            raise ValueError(msg)
+        return value
+
     @property
     def owner(self) -> str:
         """The repository's owner."""
