@@ -4,8 +4,11 @@ untrusted person's is held and named, and a re-request after the review is anoth
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from pathlib import Path
 
+import httpx
 import pytest
 
 from conveyor.emulator.app.server import ForgeServer
@@ -28,6 +31,13 @@ def asked(forge_server: ForgeServer, tmp_path: Path) -> World:
     return world
 
 
+def pr_page(world: World, number: int) -> str:
+    """The PR's page on the forge as a person reads it (tags dropped)."""
+    answer = httpx.get(f"{world.server.url}/{world.repo}/pull/{number}", timeout=30)
+    assert answer.status_code == 200
+    return unescape(re.sub(r"<[^>]+>", "", answer.text))
+
+
 def pipeline_reviews(world: World, number: int) -> list[tuple[str | None, str]]:
     """The (head, state) of each review the pipeline's account posted, oldest first."""
     reviews = world.forge_as(TRUSTED).list_reviews(number)
@@ -43,10 +53,12 @@ def test_a_trusted_request_gets_one_review_at_the_head_and_a_re_request_another(
     pr = person_pr(asked, tmp_path, f"Title-case labels [{TAG}]")
     alice = asked.forge_as(TRUSTED)
     alice.request_reviewers(pr.number, [ACCOUNT])
+    assert f"Review requested from {ACCOUNT}" in pr_page(asked, pr.number)
     done = asked.run("run", "--until-idle")
     assert done.returncode == 0, done.stdout + done.stderr
     assert pipeline_reviews(asked, pr.number) == [(pr.head_sha, "COMMENTED")]
     assert alice.get_pr(pr.number).requested_reviewers == ()
+    assert "Review requested from" not in pr_page(asked, pr.number)
     again = asked.run("run", "--until-idle")
     assert again.returncode == 0, again.stdout + again.stderr
     assert len(pipeline_reviews(asked, pr.number)) == 1

@@ -1,4 +1,5 @@
-"""A pull request's own page: state (merged shown as merged), branches, conversation, its
+"""A pull request's own page: state (merged shown as merged), branches, whose review is
+requested, conversation, its
 reviews with their inline comments, the agent sessions of a review of it (a person's PR),
 the head's check runs and commit statuses, its commits and its diff."""
 
@@ -11,6 +12,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from conveyor.emulator.hooks.push import sync_pushes
+from conveyor.emulator.model.assign_rows import people_of
 from conveyor.emulator.model.check_rows import check_runs_for, latest_by_name, statuses_for
 from conveyor.emulator.model.http import emulator
 from conveyor.emulator.model.pull_rows import Pull, get_pull
@@ -103,6 +105,15 @@ def _merged_line(state: EmulatorState, pull: Pull) -> str:
     return f"<p>Merged{who} {when(pull.merged_at)}{sha}.</p>"
 
 
+def _requested(state: EmulatorState, pull: Pull) -> str:
+    """Whose review is requested and not given yet (nothing when nobody's)."""
+    asked = people_of(state.store, "review_requests", [pull.issue_id]).get(pull.issue_id, [])
+    if not asked:
+        return ""
+    names = ", ".join(escape(str(user["login"])) for user in asked)
+    return f"<p class='meta'>Review requested from {names}</p>"
+
+
 async def pull_page(request: Request) -> Response:
     """`/{owner}/{repo}/pull/{number}`."""
     owner, name = request.path_params["owner"], request.path_params["repo"]
@@ -124,6 +135,7 @@ async def pull_page(request: Request) -> Response:
     body = (
         heading(item, pull_state(pull), labels, slug)
         + branches
+        + _requested(state, pull)
         + _merged_line(state, pull)
         + conversation_html(state.store, item)
         + reviews_html(state.store, pull.issue_id)
