@@ -7,14 +7,14 @@ how a person (a test, the demo) writes a lone comment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from githubkit.response import Response
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import PullRequestReview, PullRequestReviewComment
 
-from conveyor.forge.github.base import ClientBase, has_next_page, items_of
+from conveyor.forge.github.base import ClientBase
+from conveyor.forge.github.convert import login_of
 from conveyor.forge.pr_types import InlineComment
 from conveyor.forge.protocol import ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
@@ -22,16 +22,12 @@ from conveyor.forge.review_types import Review, ReviewComment
 M = TypeVar("M")
 
 
-def _login(user: Any) -> str:
-    return str(user.login) if user is not None else "ghost"
-
-
 def to_review(review: PullRequestReview) -> Review:
     """A review as the pipeline reads it."""
     submitted = review.submitted_at
     return Review(
         id=review.id,
-        author=_login(review.user),
+        author=login_of(review.user),
         body=review.body or "",
         state=review.state,
         commit_id=review.commit_id,
@@ -46,7 +42,7 @@ def to_review_comment(comment: PullRequestReviewComment) -> ReviewComment:
     return ReviewComment(
         id=comment.id,
         review_id=comment.pull_request_review_id,
-        author=_login(comment.user),
+        author=login_of(comment.user),
         body=comment.body or "",
         path=comment.path,
         line=None if line is UNSET else line,
@@ -77,22 +73,10 @@ def _inline(comment: InlineComment | tuple[str, int, str]) -> dict[str, Any]:
 class ReviewOps(ClientBase):
     """PR reviews and review comments: read every page; people write them."""
 
-    def _every_page(
-        self, operation: str, number: int, call: Callable[[int], Response[Any, Any]], model: type[M]
-    ) -> list[M]:
-        found: list[M] = []
-        page = 0
-        while True:
-            page += 1
-            response = self._run(operation, number, lambda page=page: call(page))  # type: ignore[misc]
-            found.extend(items_of(response, model))
-            if not has_next_page(response.raw_response):
-                return found
-
     def list_reviews(self, number: int) -> tuple[Review, ...]:
         """Every review of PR `number`, oldest first (a pending one only when it is ours)."""
         pulls = self._kit.rest.pulls
-        found = self._every_page(
+        found = self._pages(
             "list reviews",
             number,
             lambda page: pulls.list_reviews(
@@ -105,7 +89,7 @@ class ReviewOps(ClientBase):
     def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
         """Every inline review comment of PR `number`, oldest first."""
         pulls = self._kit.rest.pulls
-        found = self._every_page(
+        found = self._pages(
             "list review comments",
             number,
             lambda page: pulls.list_review_comments(
