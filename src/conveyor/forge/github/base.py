@@ -123,46 +123,6 @@ class ClientBase:
         self._pause.honour(self._retry, operation, number)
         return self._retry.run(attempt, self._pause)
 
-    def _pages(
-        self,
-        operation: str,
-        number: int | None,
-        call: Callable[[int], Response[Any, Any]],
-        model: type[M],
-        *,
-        start: int = 1,
-        limit: int = 1000,
-    ) -> list[M]:
-        """The items of a paged list from page `start` until its last page (or page `limit`)."""
-        found: list[M] = []
-        for page in range(start, limit + 1):
-            response = self._run(operation, number, lambda page=page: call(page))  # type: ignore[misc]
-            found.extend(items_of(response, model))
-            if not has_next_page(response.raw_response):
-                break
-        return found
-
-    def _pages_since(
-        self,
-        operation: str,
-        number: int | None,
-        call: Callable[[int, dict[str, str] | None], Response[Any, Any]],
-        model: type[M],
-        etag: str | None,
-    ) -> tuple[list[M], Response[Any, Any]] | None:
-        """A paged list whose page 1 is asked conditional on `etag`: every item and page 1's
-        answer, or None when page 1 is not modified (a 304 costs no rate limit)."""
-        first = self._run(operation, number, lambda: call(1, if_none_match(etag)))
-        if first.status_code == 304:
-            return None
-        found = items_of(first, model)
-        if has_next_page(first.raw_response):
-            found = [
-                *found,
-                *self._pages(operation, number, lambda p: call(p, None), model, start=2),
-            ]
-        return found, first
-
 
 def has_next_page(response: httpx.Response) -> bool:
     """Whether GitHub's `Link` header points to a next page."""

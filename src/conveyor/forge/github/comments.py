@@ -9,12 +9,13 @@ from githubkit.response import Response
 from githubkit_schemas.latest.models import IssueComment, Label
 
 from conveyor.forge.errors import NotFound, Validation
-from conveyor.forge.github.base import ClientBase, has_next_page, items_of
+from conveyor.forge.github.base import has_next_page, items_of
 from conveyor.forge.github.convert import to_comment
+from conveyor.forge.github.paging import PER_PAGE, PagedOps
 from conveyor.forge.types import Comment, CommentPage, LabelSpec
 
 
-class CommentOps(ClientBase):
+class CommentOps(PagedOps):
     """Comments (conditional list, create, edit) and labels (ensure, add, remove)."""
 
     def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
@@ -28,7 +29,7 @@ class CommentOps(ClientBase):
 
         def call(page: int, headers: dict[str, str] | None) -> Response[Any, Any]:
             return comments.list_comments(
-                self._owner, self._name, number, per_page=100, page=page, headers=headers
+                self._owner, self._name, number, per_page=PER_PAGE, page=page, headers=headers
             )
 
         listed = self._pages_since("list comments", number, call, IssueComment, etag)
@@ -74,7 +75,7 @@ class CommentOps(ClientBase):
                 "list labels",
                 None,
                 lambda page: self._kit.rest.issues.list_labels_for_repo(
-                    self._owner, self._name, per_page=100, page=page
+                    self._owner, self._name, per_page=PER_PAGE, page=page
                 ),
                 Label,
             )

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
-from githubkit.response import Response
 from githubkit_schemas.latest.models import Issue as KitIssue
 
-from conveyor.forge.github.base import ClientBase, if_none_match, items_of
+from conveyor.forge.github.base import if_none_match, items_of
 from conveyor.forge.github.convert import is_pull_request, to_issue
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.types import Issue, IssuePage
 
 
-class IssueOps(ClientBase):
+class IssueOps(PagedOps):
     """Issues: the poll's list, one issue, and the writes the pipeline makes to them."""
 
     def list_open_issues(self, etag: str | None = None) -> IssuePage:
@@ -26,20 +26,7 @@ class IssueOps(ClientBase):
         page 1 next changes or the issue itself is read.)
         """
         issues = self._kit.rest.issues
-
-        def call(page: int, headers: dict[str, str] | None) -> Response[Any, Any]:
-            return issues.list_for_repo(
-                self._owner,
-                self._name,
-                state="open",
-                sort="updated",
-                direction="desc",
-                per_page=100,
-                page=page,
-                headers=headers,
-            )
-
-        listed = self._pages_since("list open issues", None, call, KitIssue, etag)
+        listed = self._open_since("list open issues", issues.list_for_repo, KitIssue, etag)
         if listed is None:
             return IssuePage(issues=(), etag=etag, not_modified=True)
         found, first = listed
@@ -156,12 +143,6 @@ class IssueOps(ClientBase):
 
     def list_sub_issues(self, parent: int) -> tuple[Issue, ...]:
         """The sub-issues of `parent`, in GitHub's order."""
-        found = self._pages(
-            "list sub-issues",
-            parent,
-            lambda page: self._kit.rest.issues.list_sub_issues(
-                self._owner, self._name, parent, per_page=100, page=page
-            ),
-            KitIssue,
-        )
+        issues = self._kit.rest.issues
+        found = self._every("list sub-issues", parent, issues.list_sub_issues, KitIssue)
         return tuple(to_issue(i) for i in found)

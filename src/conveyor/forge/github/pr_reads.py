@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypeVar
 
-from githubkit.response import Response
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import (
     DiffEntry,
@@ -15,11 +13,10 @@ from githubkit_schemas.latest.models import (
     UnlabeledIssueEvent,
 )
 
-from conveyor.forge.github.base import ClientBase
 from conveyor.forge.github.convert import login_of
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.pr_types import LabelEvent, OpenPull, PullFile, PullPage
 
-M = TypeVar("M")
 MAX_FILE_PAGES = 30  # GitHub lists at most 3000 files, 100 a page
 
 
@@ -56,26 +53,14 @@ def to_pull_file(entry: DiffEntry) -> PullFile:
     )
 
 
-class PrReadOps(ClientBase):
+class PrReadOps(PagedOps):
     """The reads of a review of a person's PR."""
 
     def list_open_prs(self, etag: str | None = None) -> PullPage:
         """Open PRs, most recently updated first; conditional on `etag` (a 304 is free)."""
-        pulls = self._kit.rest.pulls
-
-        def call(page: int, headers: dict[str, str] | None = None) -> Response[Any, Any]:
-            return pulls.list(
-                self._owner,
-                self._name,
-                state="open",
-                sort="updated",
-                direction="desc",
-                per_page=100,
-                page=page,
-                headers=headers,
-            )
-
-        listed = self._pages_since("list open PRs", None, call, PullRequestSimple, etag)
+        listed = self._open_since(
+            "list open PRs", self._kit.rest.pulls.list, PullRequestSimple, etag
+        )
         if listed is None:
             return PullPage(pulls=(), etag=etag, not_modified=True)
         found, first = listed
@@ -83,11 +68,10 @@ class PrReadOps(ClientBase):
 
     def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
         """The files PR `number` changes (GitHub lists at most 3000)."""
-        pulls = self._kit.rest.pulls
-        found = self._pages(
+        found = self._every(
             "list PR files",
             number,
-            lambda page: pulls.list_files(self._owner, self._name, number, per_page=100, page=page),
+            self._kit.rest.pulls.list_files,
             DiffEntry,
             limit=MAX_FILE_PAGES,
         )
@@ -95,15 +79,7 @@ class PrReadOps(ClientBase):
 
     def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
         """Who added and removed the labels of issue or PR `number`, oldest first."""
-        issues = self._kit.rest.issues
-        found = self._pages(
-            "list issue events",
-            number,
-            lambda page: issues.list_events(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            object,
-        )
+        found = self._every("list issue events", number, self._kit.rest.issues.list_events, object)
         events: list[LabelEvent] = []
         for event in found:
             if isinstance(event, LabeledIssueEvent):

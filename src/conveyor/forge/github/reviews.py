@@ -8,18 +8,16 @@ how a person (a test, the demo) writes a lone comment.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import PullRequestReview, PullRequestReviewComment
 
-from conveyor.forge.github.base import ClientBase
 from conveyor.forge.github.convert import login_of
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.pr_types import InlineComment
 from conveyor.forge.protocol import ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
-
-M = TypeVar("M")
 
 
 def to_review(review: PullRequestReview) -> Review:
@@ -70,32 +68,20 @@ def _inline(comment: InlineComment | tuple[str, int, str]) -> dict[str, Any]:
     return item
 
 
-class ReviewOps(ClientBase):
+class ReviewOps(PagedOps):
     """PR reviews and review comments: read every page; people write them."""
 
     def list_reviews(self, number: int) -> tuple[Review, ...]:
         """Every review of PR `number`, oldest first (a pending one only when it is ours)."""
         pulls = self._kit.rest.pulls
-        found = self._pages(
-            "list reviews",
-            number,
-            lambda page: pulls.list_reviews(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            PullRequestReview,
-        )
+        found = self._every("list reviews", number, pulls.list_reviews, PullRequestReview)
         return tuple(to_review(r) for r in found)
 
     def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
         """Every inline review comment of PR `number`, oldest first."""
         pulls = self._kit.rest.pulls
-        found = self._pages(
-            "list review comments",
-            number,
-            lambda page: pulls.list_review_comments(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            PullRequestReviewComment,
+        found = self._every(
+            "list review comments", number, pulls.list_review_comments, PullRequestReviewComment
         )
         return tuple(to_review_comment(c) for c in found)
 
