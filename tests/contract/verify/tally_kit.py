@@ -95,6 +95,20 @@ def verify_head(
     )
 
 
+def verify_cheat(
+    tmp_path: Path, env: dict[str, str], way: str, files: dict[str, str]
+) -> VerifyResult:
+    """verify a change that commits `files` over the spec's commit (a cheat called `way`):
+    the head's own judges pass, yet it does not pass and is held for a person."""
+    repo, base, _ = tally_repo(tmp_path / "tally")
+    repo.commit(files, f"cheat: {way}")
+    result = verify_head(repo, base, env, tmp_path / "logs")
+    assert all(c.ok for c in result.commands), result.summary()  # the head's own judges pass
+    assert not result.passed, result.summary()
+    assert result.held, "a person may accept it"
+    return result
+
+
 def check(result: VerifyResult, name: str) -> CheckResult:
     """The check called `name` of the result."""
     return next(c for c in result.checks if c.name == name)
