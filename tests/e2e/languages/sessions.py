@@ -9,7 +9,7 @@ from typing import Any
 from conveyor.core.replies import SPEC_END
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half
-from tests.e2e.helpers import assert_invariants, reply, triage
+from tests.e2e.helpers import assert_invariants, reply, session_tasks, triage
 
 
 def spec_text(behaviour: str, fix: str, names: str, tests: str) -> str:
@@ -97,6 +97,17 @@ def drive_merged(world: World, number: int) -> str:
     checks = [c.body for c in world.comments(number) if "### Checks" in c.body]
     assert checks, "no checks comment"
     return checks[-1]
+
+
+def drive_stopped_environment(world: World, number: int, says: str) -> None:
+    """Drive the issue: it stops as the machine's (environment), saying `says`, after one
+    spec session (charged to no one)."""
+    done = world.drive(number)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert world.labels(number) == ("agent:stopped-environment",)
+    stop = [c.body for c in world.comments(number) if "environment" in c.body.lower()]
+    assert any(says in body for body in stop), stop
+    assert len(session_tasks(world, number, "spec")) == 1
 
 
 def _last(world: World, number: int) -> str:
