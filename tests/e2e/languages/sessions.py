@@ -9,7 +9,7 @@ from typing import Any
 from conveyor.core.replies import SPEC_END
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half
-from tests.e2e.helpers import assert_invariants, reply, session_tasks, triage
+from tests.e2e.helpers import assert_invariants, reply, session_tasks, spec_answer, triage
 
 
 def spec_text(behaviour: str, fix: str, names: str, tests: str) -> str:
@@ -52,18 +52,7 @@ def spec_entry(
     tag: str, tests: Mapping[str, str], interfaces: list[dict[str, Any]], spec: str
 ) -> dict[str, Any]:
     """A spec writer that commits `tests` (and stubs among them) and replies ready."""
-    answer: dict[str, Any] = {
-        "decision": "ready",
-        "spec": spec,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": interfaces,
-        "no_tests_reason": None,
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
+    answer = spec_answer(spec=spec, interfaces=interfaces)
     turns = [{"actions": _writes(tests, "Failing tests for the issue")}, reply(answer)]
     return {"tag": tag, "kind": "spec", "turns": turns}
 
