@@ -70,9 +70,7 @@ COMMANDS = Commands(
 
 def tally_repo(root: Path) -> tuple[GitRepo, str, str]:
     """The project at its base, then the spec's commit: (repo, base, spec head)."""
-    repo = GitRepo(root)
-    root.mkdir()
-    repo.git("init", "-q", "-b", "main")
+    repo = GitRepo.init(root)
     base = repo.commit(BASE, "tally")
     spec = repo.commit({UNIQUE: STUB, "tests/test_unique.py": SPEC_TEST}, "spec: count_unique")
     return repo, base, spec
