@@ -85,8 +85,9 @@ TextKind = Literal["comment", "review", "inline"]
 @dataclass(frozen=True)
 class PrText:
     """One text written on a PR: a conversation `comment`, a submitted `review`'s body or an
-    `inline` review comment (`where` its `path:line`). `edits` says who last edited it
-    (GraphQL's `editor`, `lastEditedAt`); None when the read could not say."""
+    `inline` review comment (`where` its `path:line`, also apart as `path` and `line`).
+    `edits` says who last edited it (GraphQL's `editor`, `lastEditedAt`); None when the read
+    could not say. `url` is its page on the forge."""
 
     id: int
     kind: TextKind
@@ -96,6 +97,9 @@ class PrText:
     updated_at: datetime
     edits: Edits | None
     where: str = ""
+    url: str = ""
+    path: str = ""
+    line: int | None = None
 
 
 @dataclass(frozen=True)

@@ -38,12 +38,13 @@ query PrTexts($owner: String!, $name: String!, $number: Int!, $comments: String,
         nodes {{
           fullDatabaseId
           body
+          url
           submittedAt
           {_EDITED}
           comments(first: 100) {{
             pageInfo {{ hasNextPage }}
             nodes {{
-              fullDatabaseId body path line originalLine createdAt updatedAt
+              fullDatabaseId body path line originalLine url createdAt updatedAt
               {_EDITED}
             }}
           }}
@@ -60,7 +61,8 @@ MAX_PAGES = 50  # 5,000 comments and 5,000 reviews: past that a PR is not a conv
 
 def _comment(node: dict[str, Any]) -> PrText:
     c = to_thread_comment(node)
-    return PrText(c.id, "comment", c.author, c.body, c.created_at, c.updated_at, c.edits)
+    return PrText(c.id, "comment", c.author, c.body, c.created_at, c.updated_at, c.edits,
+                  url=c.html_url)  # fmt: skip
 
 
 def _review(node: dict[str, Any]) -> PrText | None:
@@ -70,17 +72,19 @@ def _review(node: dict[str, Any]) -> PrText | None:
     at = when(submitted)
     return PrText(
         int(node["fullDatabaseId"]), "review", login_of(node.get("author")),
-        str(node.get("body") or ""), at, at, to_edits(node),
+        str(node.get("body") or ""), at, at, to_edits(node), url=str(node.get("url") or ""),
     )  # fmt: skip
 
 
 def _inline(node: dict[str, Any]) -> PrText:
-    line = node.get("line") or node.get("originalLine")
+    found = node.get("line") or node.get("originalLine")
+    line = int(found) if found else None
     path = str(node.get("path") or "")
     return PrText(
         int(node["fullDatabaseId"]), "inline", login_of(node.get("author")),
         str(node.get("body") or ""), when(node["createdAt"]), when(node["updatedAt"]),
-        to_edits(node), f"{path}:{line}" if line else path,
+        to_edits(node), f"{path}:{line}" if line else path, str(node.get("url") or ""),
+        path, line,
     )  # fmt: skip
 
 
@@ -157,4 +161,5 @@ class PrTextOps(ReviewOps):
 def _late(c: ReviewComment) -> PrText:
     """An inline comment read through REST, which cannot say who edited it."""
     where = f"{c.path}:{c.line}" if c.line else c.path
-    return PrText(c.id, "inline", c.author, c.body, c.created_at, c.updated_at, None, where)
+    return PrText(c.id, "inline", c.author, c.body, c.created_at, c.updated_at, None, where,
+                  c.html_url, c.path, c.line)  # fmt: skip
