@@ -4,11 +4,8 @@ for the review)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
 
-from githubkit.response import Response
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import (
     DiffEntry,
@@ -18,19 +15,15 @@ from githubkit_schemas.latest.models import (
 )
 
 from conveyor.core.review_request import RequestAction, RequestEvent
-from conveyor.forge.github.base import ClientBase, has_next_page, if_none_match, items_of
+from conveyor.forge.github.convert import login_of
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.pr_types import LabelEvent, OpenPull, PullFile, PullPage
 
-M = TypeVar("M")
+MAX_FILE_PAGES = 30  # GitHub lists at most 3000 files, 100 a page
 REQUEST_ACTIONS: dict[object, RequestAction] = {
     "review_requested": "requested",
     "review_request_removed": "removed",
 }
-MAX_FILE_PAGES = 30  # GitHub lists at most 3000 files, 100 a page
-
-
-def _login(user: Any) -> str:
-    return str(user.login) if user is not None else "ghost"
 
 
 def to_open_pull(pr: PullRequestSimple) -> OpenPull:
@@ -40,7 +33,7 @@ def to_open_pull(pr: PullRequestSimple) -> OpenPull:
         number=pr.number,
         title=pr.title,
         body=pr.body or "",
-        author=_login(pr.user),
+        author=login_of(pr.user),
         head_ref=pr.head.ref,
         head_sha=pr.head.sha,
         head_repo=None if head_repo is None else head_repo.full_name,
@@ -50,7 +43,7 @@ def to_open_pull(pr: PullRequestSimple) -> OpenPull:
         created_at=pr.created_at,
         updated_at=pr.updated_at,
         html_url=pr.html_url,
-        requested=tuple(_login(u) for u in pr.requested_reviewers or ()),
+        requested=tuple(login_of(u) for u in pr.requested_reviewers or ()),
     )
 
 
@@ -67,72 +60,32 @@ def to_pull_file(entry: DiffEntry) -> PullFile:
     )
 
 
-class PrReadOps(ClientBase):
+class PrReadOps(PagedOps):
     """The reads of a review of a person's PR."""
-
-    def _pages(
-        self,
-        operation: str,
-        number: int | None,
-        call: Callable[[int], Response[Any, Any]],
-        model: type[M],
-        limit: int = 1000,
-    ) -> list[M]:
-        found: list[M] = []
-        for page in range(1, limit + 1):
-            response = self._run(operation, number, lambda page=page: call(page))  # type: ignore[misc]
-            found.extend(items_of(response, model))
-            if not has_next_page(response.raw_response):
-                break
-        return found
 
     def list_open_prs(self, etag: str | None = None) -> PullPage:
         """Open PRs, most recently updated first; conditional on `etag` (a 304 is free)."""
-        pulls = self._kit.rest.pulls
-
-        def call(page: int, headers: dict[str, str] | None = None) -> Response[Any, Any]:
-            return pulls.list(
-                self._owner,
-                self._name,
-                state="open",
-                sort="updated",
-                direction="desc",
-                per_page=100,
-                page=page,
-                headers=headers,
-            )
-
-        first = self._run("list open PRs", None, lambda: call(1, if_none_match(etag)))
-        if first.status_code == 304:
+        listed = self._open_since(
+            "list open PRs", self._kit.rest.pulls.list, PullRequestSimple, etag
+        )
+        if listed is None:
             return PullPage(pulls=(), etag=etag, not_modified=True)
-        found = items_of(first, PullRequestSimple)
-        if has_next_page(first.raw_response):
-            more = self._pages("list open PRs", None, call, PullRequestSimple)
-            found = [*found, *more[len(found) :]]
+        found, first = listed
         return PullPage(tuple(to_open_pull(p) for p in found), first.headers.get("etag"), False)
 
     def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
         """The files PR `number` changes (GitHub lists at most 3000)."""
-        pulls = self._kit.rest.pulls
-        found = self._pages(
+        found = self._every(
             "list PR files",
             number,
-            lambda page: pulls.list_files(self._owner, self._name, number, per_page=100, page=page),
+            self._kit.rest.pulls.list_files,
             DiffEntry,
-            MAX_FILE_PAGES,
+            limit=MAX_FILE_PAGES,
         )
         return tuple(to_pull_file(entry) for entry in found)
 
     def _issue_events(self, number: int) -> list[object]:
-        issues = self._kit.rest.issues
-        return self._pages(
-            "list issue events",
-            number,
-            lambda page: issues.list_events(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            object,
-        )
+        return self._every("list issue events", number, self._kit.rest.issues.list_events, object)
 
     def list_review_requests(self, number: int) -> tuple[RequestEvent, ...]:
         """Who requested and withdrew reviews of PR `number` from whom, oldest first."""
@@ -142,10 +95,10 @@ class PrReadOps(ClientBase):
             if kind not in REQUEST_ACTIONS:
                 continue
             reviewer = getattr(event, "requested_reviewer", None)
-            login = "" if reviewer is None or reviewer is UNSET else _login(reviewer)
+            login = "" if reviewer is None or reviewer is UNSET else login_of(reviewer)
             found.append(
                 RequestEvent(
-                    REQUEST_ACTIONS[kind], login, _login(getattr(event, "actor", None)),
+                    REQUEST_ACTIONS[kind], login, login_of(getattr(event, "actor", None)),
                     int(getattr(event, "id", 0)), _when(event),
                 )
             )  # fmt: skip
@@ -157,11 +110,11 @@ class PrReadOps(ClientBase):
         for event in self._issue_events(number):
             if isinstance(event, LabeledIssueEvent):
                 events.append(
-                    LabelEvent("labeled", event.label.name, _login(event.actor), _when(event))
+                    LabelEvent("labeled", event.label.name, login_of(event.actor), _when(event))
                 )
             elif isinstance(event, UnlabeledIssueEvent):
                 events.append(
-                    LabelEvent("unlabeled", event.label.name, _login(event.actor), _when(event))
+                    LabelEvent("unlabeled", event.label.name, login_of(event.actor), _when(event))
                 )
         return tuple(events)
 
