@@ -19,6 +19,7 @@ from pathlib import Path
 from conveyor.core.pr_review_record import Recorded, read_marker
 from conveyor.core.review_request import ReviewRequest, standing_request, unclaimed
 from conveyor.core.trust import Trust, same_login
+from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
 from conveyor.forge.types import PullRequest
 from conveyor.job.pr_review.record import TRIGGERS, Claim, Trigger, load_record, save_record
@@ -28,13 +29,15 @@ OWN_PREFIX = "agent/"
 
 @dataclass(frozen=True)
 class Claimed:
-    """A claimed pass: the PR as read, the head to review, what asked, the last review."""
+    """A claimed pass: the PR as read, the head to review, what asked, the last review;
+    `note` says what the claim could not do (the job logs it)."""
 
     pr: PullRequest
     head: str
     trigger: Trigger
     earlier: Recorded | None
     reviewed_heads: frozenset[str]
+    note: str = ""
 
 
 def own_pr(author: str, head_ref: str, account: str) -> bool:
@@ -152,7 +155,11 @@ def claim_review(
     if asks.label and rules.label is not None:
         wanted = rules.label.casefold()
         forge.remove_label(number, next(n for n in labels if n.casefold() == wanted))
+    note = ""
     if asks.request is not None:  # the pass answers the request: the account is taken off
-        forge.remove_requested_reviewers(number, [trust.account])
+        try:
+            forge.remove_requested_reviewers(number, [trust.account])
+        except ForgeError as exc:  # the request is spent already; the posted review clears it
+            note = f"could not take the account off the requested reviewers: {exc}"
     earlier = next((r for r in reversed(posted) if r.head != pr.head_sha), None)
-    return Claimed(pr, pr.head_sha, chosen, earlier, frozenset(reviewed))
+    return Claimed(pr, pr.head_sha, chosen, earlier, frozenset(reviewed), note)

@@ -77,6 +77,8 @@ def run_pr_review(
     if isinstance(claimed, str):
         _say(f"PR #{number} is not claimable for a review: {claimed}")
         return EXIT_NOT_CLAIMABLE
+    if claimed.note:
+        _say(f"PR #{number}: {claimed.note}")
     paths.job_dir.mkdir(parents=True, exist_ok=True)
     record = JobRecord(
         issue=number, stage=Stage.PR_REVIEW.value, role="reader", lane=lane, job_id=paths.job_id,
