@@ -98,6 +98,18 @@ class FinishCloseOut:
 
 
 @dataclass(frozen=True, slots=True)
+class NoteMoved:
+    """Say on an approved issue and its PR that the PR's head moved after the handover to
+    `head`: Conveyor verified `verified`, not the commits after it."""
+
+    issue: int
+    pr: int
+    head: str
+    verified: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     """A pause in force: no new start this tick (money, tokens per hour, usage limit, cool-down)."""
 
@@ -105,7 +117,7 @@ class Pause:
     reason: str
 
 
-Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate | FinishCloseOut
+Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate | FinishCloseOut | NoteMoved
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,5 +153,7 @@ def describe(decision: Decision) -> str:
             return f"escalate #{n} {kind} {control.value}: {reason}"
         case FinishCloseOut(issue=n, pr=pr, reason=reason):
             return f"close-out #{n} PR #{pr}: {reason}"
+        case NoteMoved(issue=n, pr=pr, reason=reason):
+            return f"note #{n} PR #{pr}: {reason}"
         case _:
             assert_never(decision)
