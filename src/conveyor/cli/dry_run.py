@@ -54,7 +54,7 @@ def render(preview: Preview, config: Config) -> list[str]:
     lines = [f"{DRY} ({config.repo})"]
     handed = chosen.handed
     landings = handed.starts if handed is not None else ()
-    asked: tuple[Decision, ...] = (*handed.stops, *handed.notes) if handed is not None else ()
+    asked: tuple[Decision, ...] = handed.stops if handed is not None else ()
     acts = [*chosen.watchdog, *chosen.escalations, *asked, *chosen.closeouts]
     if acts:
         lines.append("the watchdog and close-out would do:")

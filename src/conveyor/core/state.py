@@ -220,9 +220,6 @@ class IssueState(Frozen):
     rereview: Rereview | None = None
     # The pipeline closed the PR because the change lives only in the wiki (PR-7).
     pr_closed: bool = False
-    # An approved issue's PR head a person pushed after the handover, once a note on the
-    # issue and the PR named it (Conveyor verified `verified_sha`, not this head).
-    moved_head: str | None = None
     feedback: FeedbackSeen = FeedbackSeen()
     # The hash of each body or comment text taken into issue.md, by key (TRUST-12,
     # `core/taken.py`): a later edit nobody trusted is held against it.

@@ -98,18 +98,6 @@ class FinishCloseOut:
 
 
 @dataclass(frozen=True, slots=True)
-class NoteMoved:
-    """Say on an approved issue and its PR that the PR's head moved after the handover to
-    `head`: Conveyor verified `verified`, not the commits after it."""
-
-    issue: int
-    pr: int
-    head: str
-    verified: str | None
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class Pause:
     """A pause in force: no new start this tick (money, tokens per hour, usage limit, cool-down)."""
 
@@ -117,7 +105,7 @@ class Pause:
     reason: str
 
 
-Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate | FinishCloseOut | NoteMoved
+Decision = StartJob | Hold | Steer | Terminate | StopIssue | Escalate | FinishCloseOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +141,5 @@ def describe(decision: Decision) -> str:
             return f"escalate #{n} {kind} {control.value}: {reason}"
         case FinishCloseOut(issue=n, pr=pr, reason=reason):
             return f"close-out #{n} PR #{pr}: {reason}"
-        case NoteMoved(issue=n, pr=pr, reason=reason):
-            return f"note #{n} PR #{pr}: {reason}"
         case _:
             assert_never(decision)

@@ -44,10 +44,10 @@ class Plan:
     handed: Handed | None = None
 
     def handed_decisions(self) -> tuple[Decision, ...]:
-        """The handed-over issues' stops, notes and landings, in the order they are carried out."""
+        """The handed-over issues' stops and landings, in the order they are carried out."""
         if self.handed is None:
             return ()
-        return (*self.handed.stops, *self.handed.notes, *self.handed.starts)
+        return (*self.handed.stops, *self.handed.starts)
 
     def holds(self) -> tuple[Hold, ...]:
         """Every hold of the pass: the scheduler's, the landings', the reviews'."""

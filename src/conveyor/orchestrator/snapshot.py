@@ -148,9 +148,9 @@ class HandedView:
     """An issue at `approved` (its PR left for a person to merge) and its PR as the forge has it.
 
     `pr_state` is the PR's now: open, merged, or closed without a merge; `head` its head,
-    `verified` the head Conveyor verified and handed over, `noted` the later head a note
-    already named; `issue_open` is False once a merge closed the issue; `stopped` is the
-    issue's stop (the one a closed PR left); `lease` a live lease (a landing job's).
+    `verified` the head Conveyor verified and handed over; `issue_open` is False once a merge
+    closed the issue; `stopped` is the issue's stop (the one a closed PR or a push after the
+    handover left); `lease` a live lease (a landing job's).
     """
 
     number: int
@@ -158,7 +158,6 @@ class HandedView:
     pr_state: PrState
     head: str | None = None
     verified: str | None = None
-    noted: str | None = None
     issue_open: bool = True
     stopped: StopCode | None = None
     lease: Lease | None = None

@@ -15,19 +15,16 @@ from datetime import datetime
 
 from conveyor.core.labels import Status, status_label
 from conveyor.core.signatures import Signature, parse_marker
-from conveyor.core.state import Stage
 from conveyor.forge.errors import Validation
 from conveyor.forge.types import LabelSpec
 from conveyor.ops.forge.claim_comments import close_live_claims
 from conveyor.ops.forge.context import OpContext, fetch_comments
 from conveyor.ops.forge.labels import set_agent_label
 from conveyor.ops.forge.post import post_comment
-from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
 from conveyor.stages.effects_merge import PersonMerged
 
 ROLE = "merger"
 KIND = "handover"
-MOVED_KIND = "moved"
 COLOUR = "0075ca"
 
 
@@ -113,27 +110,3 @@ def mark_approved(ctx: OpContext, issue: int, pr: int | None, *, now: datetime) 
     set_agent_label(ctx, issue, labels, status_label(Status.APPROVED))
     which = f"PR #{pr}" if pr is not None else "the PR"
     close_live_claims(ctx, issue, now, f"{which} is left for a person to merge.")
-
-
-def moved_text(pr: int, head: str, verified: str | None) -> str:
-    """The note on a PR whose head a person moved after its handover."""
-    was = f" (Conveyor handed it over at `{verified[:12]}`)" if verified else ""
-    return (
-        "### The PR moved after its handover\n\n"
-        f"PR #{pr}'s head is now `{head[:12]}`{was}. Conveyor verified, reviewed and"
-        " security-checked the head it handed over, not the commits after it: merging the PR"
-        " merges them as they are. The issue stays `agent:approved`; Conveyor closes it out as"
-        " merged whenever the PR merges, or stops it if the PR is closed without a merge."
-    )
-
-
-def note_moved(ctx: OpContext, issue: int, pr: int, head: str, verified: str | None) -> None:
-    """Say on the issue and the PR that the PR's head moved to `head` after the handover, once
-    per head (its marker's kind names it), then keep `head` in the state as noted."""
-    text = moved_text(pr, head, verified)
-    for number in (issue, pr):
-        post_comment(ctx, number, f"{MOVED_KIND}-{head[:12]}", text, ctx.signature(ROLE))
-    lookup = fetch_state(ctx, issue)
-    state = state_of(lookup)
-    if state.stage is Stage.APPROVED and state.moved_head != head:
-        save_state(ctx, issue, state.model_copy(update={"moved_head": head}), lookup)

@@ -24,14 +24,12 @@ from conveyor.job.layout import JobPaths
 from conveyor.job.notify import Happened, run_notify
 from conveyor.ops.forge.close_out import finish_close_out, run_teardown
 from conveyor.ops.forge.context import OpContext
-from conveyor.ops.forge.handover import note_moved
 from conveyor.ops.forge.stop import stop
 from conveyor.orchestrator.decisions import (
     Decision,
     Escalate,
     FinishCloseOut,
     Hold,
-    NoteMoved,
     StartJob,
     Steer,
     StopIssue,
@@ -191,17 +189,6 @@ def _close_out(fx: Effects, decision: FinishCloseOut, now: datetime) -> None:
         fx.say(f"teardown of #{decision.issue} failed: see {run_dir / 'teardown.log'}")
 
 
-def _note_moved(fx: Effects, decision: NoteMoved) -> None:
-    """Name the head a person pushed after the handover on the issue and the PR, once."""
-    try:
-        note_moved(fx.ops, decision.issue, decision.pr, decision.head, decision.verified)
-    except Exception as error:  # noqa: BLE001 - any forge failure is retried next tick
-        fx.say(f"note #{decision.issue} failed (retried next tick): {error}")
-        fx.note("handover-note", ok=False)
-        return
-    fx.note("handover-note", ok=True)
-
-
 def carry_out(fx: Effects, decision: Decision, now: datetime) -> None:
     """Log the decision with its reason, then carry it out (a hold only logs)."""
     fx.say(describe(decision))
@@ -218,8 +205,6 @@ def carry_out(fx: Effects, decision: Decision, now: datetime) -> None:
             _escalate(fx, decision)
         case FinishCloseOut():
             _close_out(fx, decision, now)
-        case NoteMoved():
-            _note_moved(fx, decision)
         case Hold():
             pass
         case _:

@@ -7,9 +7,9 @@ merged label is the close-out's last write); a person's merge of a handed-over P
 it closed and labelled `agent:approved`. Each label's list is asked (conditionally, on
 its ETag) only when something may have changed: on the first tick of a home, when an open
 issue left the open list, and while the last list still held one to settle. An idle tick
-costs nothing more. Each one listed is read (state, PR). A working issue whose PR did not
-merge (a person closed it), or an approved one whose PR is still open, is left alone for
-ten minutes at a time. An issue whose state is at `approved` (a landing cut short is
+costs nothing more. Each one listed is read (state, PR). One whose PR did not merge (a
+person closed the issue, and maybe the PR: the change is not wanted) is left alone for ten
+minutes at a time. An issue whose state is at `approved` (a landing cut short is
 labelled working) is the handed-over rule's, not the close-out's.
 """
 
@@ -76,7 +76,7 @@ def handed_view(
     """An approved issue's view with its PR (number, state, head) as just read."""
     return HandedView(
         number, pr[0], pr[1], head=pr[2] or None, verified=state.verified_sha,
-        noted=state.moved_head, issue_open=issue_open, stopped=stopped,
+        issue_open=issue_open, stopped=stopped,
         lease=_lease(state, hours),
     )  # fmt: skip
 
@@ -89,7 +89,7 @@ def _view(
     state = find_state(forge.list_comments(number).comments, account).state
     pr = forge.get_pr(state.pr) if state is not None and state.pr is not None else None
     if state is not None and pr is not None:
-        if state.stage is Stage.APPROVED and (pr.merged or pr.state == "closed"):
+        if state.stage is Stage.APPROVED and pr.merged:
             read = (pr.number, pr_state(pr), pr.head_sha)
             return handed_view(number, state, read, hours=hours, issue_open=False)
         if state.stage is not Stage.APPROVED and pr.merged:

@@ -163,9 +163,7 @@ def _landing(run: Merge, result: Result) -> tuple[Event, Merge]:
         case HandedOver(merged=merged) if merged is not None:
             return _person_merged(run, merged)
         case HandedOver():
-            return Event.HANDED, replace(
-                run, state=run.state.model_copy(update={"moved_head": None})
-            )
+            return Event.HANDED, run
         case WikiPublished(outcome="conflict", note=note):
             return Event.CONFLICT, replace(run, note=note)
         case WikiPublished():
