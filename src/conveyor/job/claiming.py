@@ -46,15 +46,18 @@ def expected_stage(state: IssueState | None, *, restarting: bool) -> Stage:
 
 
 def _landing(ctx: OpContext, state: IssueState | None, stage: Stage) -> bool | NotClaimable:
-    """Whether a merge job lands an approved issue (its PR merged by a person); an approved
-    issue whose PR is not merged is not claimable: a person merges it."""
+    """Whether a merge job lands an approved issue (its PR merged by a person). An approved
+    issue whose PR is not merged is not claimable (a person merges it), unless it records a
+    stop: then the pickup rule decides (a lifted `pr-closed` stop restarts at merge)."""
     if stage is not Stage.MERGE or state is None or state.stage is not Stage.APPROVED:
         return False
     if state.pr is None:
         return NotClaimable("approved: the issue has no PR to close out")
-    if not ctx.forge.get_pr(state.pr).merged:
-        return NotClaimable(f"approved: PR #{state.pr} is not merged yet; a person merges it")
-    return True
+    if ctx.forge.get_pr(state.pr).merged:
+        return True
+    if state.stopped is not None:
+        return False
+    return NotClaimable(f"approved: PR #{state.pr} is not merged yet; a person merges it")
 
 
 def _lane_continues(

@@ -150,7 +150,8 @@ class HandedView:
     `pr_state` is the PR's now: open, merged, or closed without a merge; `head` its head,
     `verified` the head Conveyor verified and handed over; `issue_open` is False once a merge
     closed the issue; `stopped` is the issue's stop (the one a closed PR or a push after the
-    handover left); `lease` a live lease (a landing job's).
+    handover left), its label on or lifted by a person but not yet restarted; `lease` a live
+    lease (a landing job's).
     """
 
     number: int

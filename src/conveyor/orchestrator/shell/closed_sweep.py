@@ -4,13 +4,14 @@ approved issues a person acted on after the handover.
 A merge closes its issue, so the open-issue snapshot never sees it again. A close-out cut
 short (a kill, a forge error) leaves it closed and still labelled `agent:working` (the
 merged label is the close-out's last write); a person's merge of a handed-over PR leaves
-it closed and labelled `agent:approved`. Each label's list is asked (conditionally, on
-its ETag) only when something may have changed: on the first tick of a home, when an open
-issue left the open list, and while the last list still held one to settle. An idle tick
-costs nothing more. Each one listed is read (state, PR). One whose PR did not merge (a
-person closed the issue, and maybe the PR: the change is not wanted) is left alone for ten
-minutes at a time. An issue whose state is at `approved` (a landing cut short is
-labelled working) is the handed-over rule's, not the close-out's.
+it closed and labelled `agent:approved` (or with the `pr-closed` or `branch-changed` stop
+the handed-over rule put on it before they merged anyway). Each label's list is asked
+(conditionally, on its ETag) only when something may have changed: on the first tick of a
+home, when an open issue left the open list, and while the last list still held one to
+settle. An idle tick costs nothing more. Each one listed is read (state, PR). One whose
+PR did not merge (a person closed the issue, and maybe the PR: the change is not wanted)
+is left alone for ten minutes at a time. An issue whose state is at `approved` (a landing
+cut short is labelled working) is the handed-over rule's, not the close-out's.
 """
 
 from __future__ import annotations
@@ -28,7 +29,16 @@ from conveyor.forge.types import PullRequest
 from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
 from conveyor.orchestrator.snapshot import ClosedView, HandedView, Lease, PrState
 
-LISTS = {Status.WORKING: "closed-working", Status.APPROVED: "closed-approved"}
+# Each label's list, under its key in the store; the stop labels are the two the handed-over
+# rule puts on an approved issue, which a person may merge anyway (only those at `approved`
+# are read from them: a mid-pipeline stop whose PR a person merged is left alone, as before).
+LISTS = {
+    Status.WORKING.value: "closed-working",
+    Status.APPROVED.value: "closed-approved",
+    StopCode.PR_CLOSED.label: "closed-pr-closed",
+    StopCode.BRANCH_CHANGED.label: "closed-branch-changed",
+}
+STOPS = frozenset({StopCode.PR_CLOSED.label, StopCode.BRANCH_CHANGED.label})
 SETTLED = "closed-settled:{}"
 
 
@@ -82,11 +92,20 @@ def handed_view(
 
 
 def _view(
-    forge: Forge, store: SnapshotStore, number: int, *, account: str, now: datetime, hours: float
+    forge: Forge,
+    store: SnapshotStore,
+    number: int,
+    *,
+    account: str,
+    now: datetime,
+    hours: float,
+    approved_only: bool,
 ) -> ClosedView | HandedView | None:
     """The closed issue's view when there is something to settle; else it is settled for ten
     minutes."""
     state = find_state(forge.list_comments(number).comments, account).state
+    if state is not None and approved_only and state.stage is not Stage.APPROVED:
+        state = None
     pr = forge.get_pr(state.pr) if state is not None and state.pr is not None else None
     if state is not None and pr is not None:
         if state.stage is Stage.APPROVED and pr.merged:
@@ -99,7 +118,7 @@ def _view(
 
 
 def _listed(
-    forge: Forge, store: SnapshotStore, label: Status, *, vanished: bool
+    forge: Forge, store: SnapshotStore, label: str, *, vanished: bool
 ) -> tuple[str | None, tuple[int, ...]] | None:
     """The closed issues carrying `label` when its list is due (None: not asked this tick)."""
     key = LISTS[label]
@@ -108,7 +127,7 @@ def _listed(
         return None
     if not due:  # kept first: a read that fails is made again next tick
         store.keep(key, json.dumps({"etag": etag, "numbers": list(numbers), "due": True}))
-    page = forge.list_closed_issues(label.value, etag)
+    page = forge.list_closed_issues(label, etag)
     if not page.not_modified:
         numbers = tuple(sorted(issue.number for issue in page.issues))
     return page.etag, numbers
@@ -123,7 +142,8 @@ def closed_sweep(
     vanished: bool,
     now: datetime,
 ) -> ClosedFound:
-    """The closed issues still labelled working or approved with something to settle."""
+    """The closed issues still labelled working, approved, or with a stop the handed-over rule
+    makes, with something to settle."""
     merged: list[ClosedView] = []
     handed: list[HandedView] = []
     for label, key in LISTS.items():
@@ -135,7 +155,10 @@ def closed_sweep(
         for number in numbers:
             if store.answer(SETTLED.format(number), now) == "yes":
                 continue
-            view = _view(forge, store, number, account=account, now=now, hours=lease_hours)
+            view = _view(
+                forge, store, number, account=account, now=now, hours=lease_hours,
+                approved_only=label in STOPS,
+            )  # fmt: skip
             if isinstance(view, ClosedView):
                 merged.append(view)
             elif view is not None:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from conveyor.core.labels import stop_code_of
 from conveyor.core.state import Stage
+from conveyor.core.stops import StopCode
 from conveyor.forge.protocol import Forge
 from conveyor.orchestrator.shell.closed_sweep import handed_view, pr_state
 from conveyor.orchestrator.shell.people_poll import open_pulls
@@ -37,6 +38,16 @@ def _gone(forge: Forge, store: SnapshotStore, number: int, now: datetime) -> tup
     pr = forge.get_pr(number)
     store.put_answer(key, f"{pr_state(pr)} {pr.head_sha}", now)
     return pr_state(pr), pr.head_sha
+
+
+def _stopped(entry: CachedIssue) -> StopCode | None:
+    """The issue's stop label, or the stop its state records when a person lifted the label
+    and the restart has not run yet (the restart, not a new stop, answers what they did)."""
+    labelled = stop_code_of(entry.issue.labels)
+    if labelled is not None:
+        return labelled
+    recorded = entry.state.stopped if entry.state is not None else None
+    return recorded.control if recorded is not None else None
 
 
 def handed_views(
@@ -72,7 +83,7 @@ def handed_views(
             how, head = _gone(forge, store, state.pr, now)
         view = handed_view(
             entry.issue.number, state, (state.pr, how, head), hours=lease_hours, issue_open=True,
-            stopped=stop_code_of(entry.issue.labels),
+            stopped=_stopped(entry),
         )  # fmt: skip
         views.append(view)
     return tuple(sorted(views, key=lambda v: v.number))
