@@ -20,6 +20,10 @@ def restart_stage(state: IssueState) -> Stage:
     stopped = state.stopped
     if stopped is not None and stopped.control is StopCode.TOO_LARGE:
         return Stage.TRIAGE
+    if stopped is not None and stopped.control is StopCode.BRANCH_CHANGED and state.implemented:
+        # The person's push is reviewed from scratch (`_adopted_heads`): the orchestrator
+        # must start the job at the stage the claim expects, or it is refused every tick.
+        return Stage.REVIEW
     if stopped is not None and stopped.control is StopCode.PR_CLOSED and state.implemented:
         # The PR passed everything before its handover: the merge stage checks it is still
         # current with the base, then hands it over again (reopening it).

@@ -168,3 +168,34 @@ def test_a_push_after_the_handover_takes_the_approval_off_and_stops_branch_chang
     assert verified[:12] in closing
     assert head[:12] in closing
     assert "did not review or verify" in closing
+
+
+def test_lifting_the_branch_changed_stop_verifies_the_new_head_and_hands_it_over_again(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """The person's push is reviewed and verified from scratch: the issue ends approved
+    again, verified at their head, with a second handover comment; nothing was merged."""
+    world, number, pr = _approved(forge_server, tmp_path, "personlift")
+    head = _push_to_branch(world, tmp_path, pr.head_ref)
+    stopped = _run(world)
+    assert world.labels(number) == (StopCode.BRANCH_CHANGED.label,), stopped
+    world.forge_as(TRUSTED).remove_label(number, StopCode.BRANCH_CHANGED.label)
+    lifted = _run(world)
+    assert world.labels(number) == (Status.APPROVED.value,), lifted
+    state = world.state(number)
+    assert state is not None
+    assert (state.stage, state.stopped) == (Stage.APPROVED, None)
+    assert state.reviewed_sha == head
+    assert state.verified_sha == head
+    handovers = [c.body for c in world.comments(number) if "kind=handover " in c.body]
+    assert len(handovers) == 2
+    assert head[:12] in handovers[-1]
+    again = world.pr(number)
+    assert again is not None
+    assert (again.number, again.state, again.merged, again.head_sha) == (
+        pr.number,
+        "open",
+        False,
+        head,
+    )
+    assert_invariants(world, number)
