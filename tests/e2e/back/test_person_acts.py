@@ -14,6 +14,8 @@ from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.forge.types import PullRequest
+from conveyor.job.events import EVENTS_FILE, read_events
+from conveyor.job.jobfile import load_job_file
 from conveyor.testing.world import ACCOUNT, TRUSTED, World
 from tests.e2e.back.merge_helpers import clean_back_half
 from tests.e2e.helpers import IMPL, assert_invariants, implement_done, spec_ready, triage
@@ -73,6 +75,13 @@ def test_a_person_merging_the_handed_over_pr_ends_the_issue_merged(
     assert world.ref(f"refs/heads/agent/issue-{number}") is None
     claims = parse_claims(world.comments(number), ACCOUNT)
     assert all(claim.closed for claim in claims)
+    landing = sorted((world.repo_home / "jobs").glob(f"issue-{number}-merge-*/job.json"))[-1]
+    finished = load_job_file(landing).finished
+    assert finished is not None
+    assert finished.outcome == "merged"
+    events = read_events(world.repo_home / "runs" / f"issue-{number}" / EVENTS_FILE)
+    [said] = [e for e in events if e.get("kind") == "merged"]
+    assert (said["sha"], said["by"]) == (merged.sha, TRUSTED)
     again = _run(world)
     assert len([c for c in world.comments(pr.number) if "kind=merged " in c.body]) == 1, again
     assert_invariants(world, number)
