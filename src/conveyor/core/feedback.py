@@ -6,7 +6,13 @@ as data (hidden markup and invisible characters stripped). Visitors' items are
 withheld and counted, the pipeline's own comments are skipped, and so are reviews
 with nothing to act on: an empty body (its inline comments are items of their own),
 an approval, a pending or a dismissed review. The issue's `feedback` clock records the
-newest id of each kind read, so an item is taken once.
+newest id of each kind read, so an item is taken once: as it read then, whatever later
+edits make of it.
+
+A trusted person's item last edited by someone who is not trusted, or read without who
+last edited it, is *held* (TRUST-12, the rule of `Trust.text`): no session reads it, and
+the note on the PR names it, who edited it and how to have it taken (post it again: the
+clock has passed it).
 
 Which stages read it (and where the issue goes): a review or fix job takes the
 findings into the round it runs; a job at sync, checks, accept, security or merge
@@ -26,7 +32,7 @@ from conveyor.core.findings import next_number
 from conveyor.core.issue_text import strip_hidden
 from conveyor.core.signatures import has_marker
 from conveyor.core.state import FeedbackSeen, Finding, IssueState, Stage
-from conveyor.core.trust import Trust, same_login
+from conveyor.core.trust import Edits, TextTrust, Trust, same_login
 
 FEEDBACK = "feedback"
 ItemKind = Literal["review", "review_comment", "comment"]
@@ -40,7 +46,8 @@ SENT_TO_FIX = frozenset({Stage.SYNC, Stage.CHECKS, Stage.ACCEPT, Stage.SECURITY,
 
 @dataclass(frozen=True)
 class Item:
-    """One piece of feedback as read from the PR; `state` is a review's state."""
+    """One piece of feedback as read from the PR; `state` is a review's state, `edits` who
+    last edited it (None: the read did not say, and the item is held unless read again)."""
 
     kind: ItemKind
     id: int
@@ -50,17 +57,20 @@ class Item:
     state: str = ""
     path: str | None = None
     line: int | None = None
+    edits: Edits | None = None
 
 
 @dataclass(frozen=True)
 class Taken:
     """What one read of the PR gave: the new state, its new findings (and whose they are),
-    and how many items of people who are not trusted were withheld."""
+    how many items of people who are not trusted were withheld, and the trusted people's
+    items held: last edited by someone not trusted, or read without their editor."""
 
     state: IssueState
     findings: tuple[Finding, ...]
     withheld: int
     people: tuple[str, ...] = ()
+    held: tuple[Item, ...] = ()
 
 
 def reads_feedback(stage: Stage) -> bool:
@@ -102,34 +112,58 @@ def _seen(clock: FeedbackSeen, kind: ItemKind) -> int:
     return seen
 
 
+def _nothing(item: Item, trust: Trust) -> bool:
+    """The pipeline's own comment, or an item with nothing to act on."""
+    if same_login(item.author, trust.account) and has_marker(item.body):
+        return True
+    silent = item.kind == "review" and item.state in _SILENT_REVIEWS
+    return silent or not strip_hidden(item.body).strip()
+
+
+def unknown_edits(items: Iterable[Item], clock: FeedbackSeen, trust: Trust) -> bool:
+    """Whether an item `take` would weigh came without who last edited it (a REST read): a
+    trusted person's new item with something to act on."""
+    return any(
+        item.edits is None
+        and item.id > _seen(clock, item.kind)
+        and trust.user(item.author)
+        and not _nothing(item, trust)
+        for item in items
+    )
+
+
 def take(state: IssueState, items: Iterable[Item], trust: Trust) -> Taken:
-    """Read the items newer than the state's clock: findings for people, a count for visitors."""
+    """Read the items newer than the state's clock: findings for people, a count for
+    visitors, and held the items of people that someone else last edited."""
     clock = state.feedback
     newest = {kind: _seen(clock, kind) for kind in KINDS}
     found: list[Finding] = []
     people: dict[str, str] = {}
+    held: list[Item] = []
     withheld = 0
     number = next_number(state.findings)
     for item in sorted(items, key=lambda i: (KINDS.index(i.kind), i.id)):
         if item.id <= _seen(clock, item.kind):
             continue
         newest[item.kind] = max(newest[item.kind], item.id)
-        if same_login(item.author, trust.account) and has_marker(item.body):
+        if _nothing(item, trust):
             continue
-        text = strip_hidden(item.body).strip()
-        if not text or (item.kind == "review" and item.state in _SILENT_REVIEWS):
-            continue
-        if not trust.user(item.author):
+        verdict = trust.text(item.author, item.edits)
+        if verdict is TextTrust.UNTRUSTED_AUTHOR:
             withheld += 1
             continue
-        found.append(_finding(number, item, text))
+        if verdict is not TextTrust.TRUSTED:
+            held.append(item)
+            continue
+        found.append(_finding(number, item, strip_hidden(item.body).strip()))
         people.setdefault(item.author.casefold(), item.author)
         number += 1
     update: dict[str, object] = {"feedback": FeedbackSeen(**newest)}
     if found:
         rounds = state.rounds.model_copy(update={"fix": 0})
         update |= {"findings": (*state.findings, *found), "rounds": rounds}
-    return Taken(state.model_copy(update=update), tuple(found), withheld, tuple(people.values()))
+    people_ = tuple(people.values())
+    return Taken(state.model_copy(update=update), tuple(found), withheld, people_, tuple(held))
 
 
 def route(stage: Stage, state: IssueState) -> tuple[Stage, IssueState]:
@@ -138,14 +172,3 @@ def route(stage: Stage, state: IssueState) -> tuple[Stage, IssueState]:
         return stage, state
     update = {"stage": Stage.FIX, "ci_wait": None, "merge_rebase": False, "rereview": None}
     return Stage.FIX, state.model_copy(update=update)
-
-
-def note(taken: Taken) -> str:
-    """The signed PR comment saying what was taken: the findings, and the withheld count."""
-    people = " and ".join(f"@{login}" for login in taken.people)
-    ids = ", ".join(f.id for f in taken.findings)
-    lines = ["### Feedback taken", f"From {people}: taken as {ids}, for the next fix round."]
-    if taken.withheld:
-        noun = "comment" if taken.withheld == 1 else "comments"
-        lines.append(f"{taken.withheld} {noun} from users who are not trusted withheld.")
-    return "\n\n".join(lines)

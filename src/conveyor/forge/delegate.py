@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from conveyor.forge.pr_types import InlineComment, LabelEvent, PullFile, PullPage
+from conveyor.forge.pr_types import InlineComment, LabelEvent, PrTexts, PullFile, PullPage
 from conveyor.forge.protocol import Forge, Permission, ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
@@ -240,6 +240,11 @@ class ForgeDelegate:
     def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
         """Who added and removed the labels of issue or PR `number`, oldest first."""
         return self.inner.list_label_events(number)
+
+    def read_pr_texts(self, number: int) -> PrTexts:
+        """PR `number`'s description and every text people wrote on it (conversation comments,
+        review bodies, inline comments), each with who last edited it (GraphQL only)."""
+        return self.inner.read_pr_texts(number)
 
     def create_review(
         self,

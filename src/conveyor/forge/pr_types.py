@@ -1,11 +1,14 @@
 """Typed values of a person's PR as a review of it reads and writes it: the open PRs, a PR's
-changed files, who added or removed its labels, and the inline comments of a review."""
+changed files, who added or removed its labels, what people wrote on it (each text with who
+last edited it), and the inline comments of a review."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
+
+from conveyor.core.trust import Edits
 
 Side = Literal["RIGHT", "LEFT"]
 
@@ -74,3 +77,38 @@ class InlineComment:
     body: str
     side: Side = "RIGHT"
     start_line: int | None = None
+
+
+TextKind = Literal["comment", "review", "inline"]
+
+
+@dataclass(frozen=True)
+class PrText:
+    """One text written on a PR: a conversation `comment`, a submitted `review`'s body or an
+    `inline` review comment (`where` its `path:line`, also apart as `path` and `line`).
+    `edits` says who last edited it (GraphQL's `editor`, `lastEditedAt`); None when the read
+    could not say. `url` is its page on the forge."""
+
+    id: int
+    kind: TextKind
+    author: str
+    body: str
+    created_at: datetime
+    updated_at: datetime
+    edits: Edits | None
+    where: str = ""
+    url: str = ""
+    path: str = ""
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class PrTexts:
+    """A PR's description with its author and edits, and every text written on it, oldest
+    first within each kind."""
+
+    number: int
+    author: str
+    body: str
+    edits: Edits | None
+    texts: tuple[PrText, ...]

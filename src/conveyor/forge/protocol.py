@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
-from conveyor.forge.pr_types import InlineComment, LabelEvent, PullFile, PullPage
+from conveyor.forge.pr_types import InlineComment, LabelEvent, PrTexts, PullFile, PullPage
 from conveyor.forge.review_types import Review, ReviewComment
 from conveyor.forge.types import (
     Branch,
@@ -217,6 +217,11 @@ class Forge(Protocol):
 
     def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
         """Who added and removed the labels of issue or PR `number`, oldest first."""
+        ...
+
+    def read_pr_texts(self, number: int) -> PrTexts:
+        """PR `number`'s description and every text people wrote on it (conversation comments,
+        review bodies, inline comments), each with who last edited it (GraphQL only)."""
         ...
 
     def create_review(

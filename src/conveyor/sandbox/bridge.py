@@ -202,10 +202,15 @@ def child_environ(proxy_port: int) -> dict[bytes, bytes]:
     return env
 
 
-def run(command: list[str], proxy_port: int) -> int:
-    """Run the command with the proxy variables set; its exit code (128+N for signal N)."""
+def run(command: list[str], proxy_port: int, mask: set[int]) -> int:
+    """Run the command with the proxy variables set; its exit code (128+N for signal N).
+
+    Called with the forwarded signals blocked (`mask` is the mask from before): the command
+    starts with `mask`, and a signal that came while it started is forwarded once the handler
+    is in place, so none is lost between the start and the handler.
+    """
     try:
-        child = posix.posix_spawnp(command[0], command, child_environ(proxy_port))
+        child = posix.posix_spawnp(command[0], command, child_environ(proxy_port), setsigmask=mask)
     except OSError as exc:
         sys.stderr.write(f"bridge: cannot start {command[0]}: {exc}\n")
         return 127
@@ -218,6 +223,7 @@ def run(command: list[str], proxy_port: int) -> int:
 
     for sig in FORWARDED:
         _signal.signal(sig, forward)
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
     while True:
         try:
             _, status = posix.waitpid(child, 0)
@@ -234,12 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         sys.stderr.write(f"{USAGE}\nbridge: {exc}\n")
         return 2
+    # The listeners' threads start with the forwarded signals blocked and keep them so: the
+    # kernel then delivers a signal to this thread, whose wait it interrupts. A signal taken
+    # by a listener thread would leave the handler waiting until the command ended.
+    mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, FORWARDED)
     try:
         port = start_listeners(socket_path, forwards)
     except OSError as exc:
         sys.stderr.write(f"bridge: cannot listen inside the box: {exc}\n")
         return 1
-    return run(command, port)
+    return run(command, port, mask)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from conveyor.emulator.model.records import bare_repo_path
 from conveyor.forge.github import GitHubForge, token_forge
 from conveyor.forge.types import Comment, Issue, PullRequest
 from conveyor.git import GitError, Repo, read_blob, try_rev_parse
+from conveyor.job.finish import TRASH
 from conveyor.testing.forked_run import Process, run_conveyor, start_conveyor
 
 ACCOUNT = "conveyor-bot"
@@ -188,6 +189,15 @@ class World:
     def repo_home(self) -> Path:
         """`$CONVEYOR_HOME/<owner>__<repo>`."""
         return self.home / self.repo.replace("/", "__")
+
+    def kept_files(self, pattern: str) -> list[Path]:
+        """The files under the repository's home matching `pattern` (a `rglob` pattern), not
+        looking in the trash: its folders are deleted in the background after a job ends, and
+        a walk through them races that deletion."""
+        home = self.repo_home
+        parts = (p for p in home.iterdir() if p.name != TRASH) if home.is_dir() else ()
+        return sorted(f for part in parts for f in ([part] if part.is_file() else part.rglob("*"))
+                      if f.match(pattern))  # fmt: skip
 
     def env(self) -> dict[str, str]:
         """The environment of a job or drive: a tmp HOME, the token variable, nothing else."""

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.config import Config
+from conveyor.core.pr_text import PrText
 from conveyor.forge.types import PullRequest
 from conveyor.git import GitEnv, Identity, init_bare, run_git
 from conveyor.job.layout import JobPaths
@@ -118,7 +119,7 @@ def test_a_persons_pr_head_runs_nothing_and_hides_no_line_from_the_review(
     pr_file = paths.run_dir / "issue.md"
     inputs = gather_inputs(
         _config(), checkout.repo, claimed, base_ref=checkout.base_ref, pr_file=pr_file,
-        job_dir=paths.job_dir, withheld=0,
+        job_dir=paths.job_dir, said=PrText("", 0),
     )  # fmt: skip
     marks = tmp_path / "marks"
     assert not marks.exists(), marks.read_text()

@@ -194,7 +194,7 @@ def test_an_output_path_in_tmp_stays_writable_even_when_the_host_has_it(
 ) -> None:
     """`--junitxml=/tmp/…` names a file the host's /tmp happens to hold: the box's own /tmp
     stays writable there (it is not given back read-only), as before the allowlist box."""
-    report = Path(tempfile.mkdtemp(prefix="conveyor-out-")) / "report.xml"
+    report = Path(tempfile.mkdtemp(prefix="conveyor-out-", dir="/tmp")) / "report.xml"
     report.write_text("the host's\n")
     try:
         command = f"echo '<testsuite/>' > {report} && cat {report}"

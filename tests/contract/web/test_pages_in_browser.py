@@ -124,6 +124,8 @@ def test_the_pipeline_page_shows_the_queue_by_stage_running_jobs_and_spending(
     with ForgeServer(tmp_path / "forge", pipeline=PipelineFiles(repo_home.parent)) as server:
         page.goto(f"{server.url}/")
         page.get_by_role("link", name="Pipeline").click()
+        # the click navigates; `all()` below reads whatever page is there now, so wait for ours
+        page.get_by_role("heading", name="Queue by stage").wait_for()
         queue = page.locator("table", has=page.locator("th", has_text="Stage"))
         rows = {
             cells[0]: cells[2]

@@ -11,6 +11,7 @@ fills (`make test` runs it), seeded into the world's npm cache: setup installs o
 from __future__ import annotations
 
 import base64
+import errno
 import json
 import os
 import shutil
@@ -92,14 +93,23 @@ def cached_package(cache: Path, fixture: str, name: str, dest: Path) -> Path:
 
 
 def seed_npm(world: World, cache: Path) -> None:
-    """Give the world's shared npm cache the fixtures' packages (content linked, index copied)."""
+    """Give the world's shared npm cache the fixtures' packages (content linked, index copied).
+
+    The content is linked where the cache and the test's folder share a file system and copied
+    where they do not (CI puts the tests' scratch folder on a tmpfs: a link there fails EXDEV).
+    """
     target = world.repo_home / "cache" / "npm"
 
     def link(source: str, dest: str) -> None:
         if "index-v5" in source:
             shutil.copy2(source, dest)
-        else:
+            return
+        try:
             os.link(source, dest)
+        except OSError as error:
+            if error.errno != errno.EXDEV:
+                raise
+            shutil.copy2(source, dest)
 
     shutil.copytree(cache, target, copy_function=link, ignore=shutil.ignore_patterns("_logs"))
 

@@ -51,10 +51,10 @@ def test_the_spec_writers_unchanged_tests_are_not_run_again_before_the_fix(
     checks = _checks_comments(world, number)
     assert checks, "no checks comment"
     assert SKIPPED in checks[-1], checks[-1]
-    assert list(world.repo_home.rglob("spec-test.log"))
+    assert list(world.kept_files("spec-test.log"))
     # The spec wrote a test file only: with it put back the tree is the start's, not run.
-    assert not list(world.repo_home.rglob("spec-tests-reverted*.log"))
-    assert not list(world.repo_home.rglob("fails-before-fix*.log"))
+    assert not list(world.kept_files("spec-tests-reverted*.log"))
+    assert not list(world.kept_files("fails-before-fix*.log"))
     assert_invariants(world, number)
 
 
@@ -99,4 +99,4 @@ def test_an_implementers_test_that_passes_without_the_fix_still_stops_the_issue(
     assert world.labels(number) == ("agent:stopped-check-fixes",), world.labels(number)
     stop = world.comments(number)[-1].body
     assert "fails-before-fix: failed: the tests pass with the non-test changes reverted" in stop
-    assert list(world.repo_home.rglob("fails-before-fix-test.log"))
+    assert list(world.kept_files("fails-before-fix-test.log"))

@@ -4,6 +4,7 @@ exit code and signals passed through."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -43,18 +44,39 @@ def test_the_command_runs_with_the_proxy_variables_and_its_exit_code() -> None:
     assert "127.0.0.1" in no_proxy.split(",")
 
 
+WAITS_FOR_SIGTERM = (
+    "import signal, sys, time\n"
+    "signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
 def test_a_sigterm_to_the_bridge_reaches_the_command() -> None:
     """The command's own handler runs and its exit code is the bridge's."""
-    code = (
-        "import signal, sys, time\n"
-        "signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))\n"
-        "print('ready', flush=True)\n"
-        "time.sleep(30)\n"
-    )
     with NetworkProxy(Allowlist.of([])) as proxy:
-        argv = bridge_argv(proxy, [sys.executable, "-c", code])
+        argv = bridge_argv(proxy, [sys.executable, "-c", WAITS_FOR_SIGTERM])
         with subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) as proc:
             assert proc.stdout is not None
             assert proc.stdout.readline().strip() == "ready"
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(timeout=30) == 3
+
+
+def test_a_sigterm_the_kernel_hands_to_a_listener_thread_still_reaches_the_command() -> None:
+    """A process's signal may land on any thread that does not block it; the bridge's
+    listener threads block the forwarded ones, so the waiting thread takes it (a signal taken
+    by a listener left the bridge waiting until the command ended on its own: a CI failure)."""
+    with NetworkProxy(Allowlist.of([])) as proxy:
+        argv = bridge_argv(proxy, [sys.executable, "-c", WAITS_FOR_SIGTERM])
+        with subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) as proc:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().strip() == "ready"
+            tasks = Path(f"/proc/{proc.pid}/task").iterdir()
+            threads = [int(t.name) for t in tasks if int(t.name) != proc.pid]
+            assert threads, "the bridge listens on threads of its own"
+            os.kill(threads[0], signal.SIGTERM)  # Linux: the named thread is tried first
+            try:
+                assert proc.wait(timeout=20) == 3
+            finally:
+                proc.kill()

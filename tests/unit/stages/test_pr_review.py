@@ -132,6 +132,17 @@ def test_the_checks_silenced_and_the_files_checks_read_are_said_in_the_review() 
     assert any("noqa" in c.body and "checks" in c.body for c in post.comments)
 
 
+def test_texts_withheld_for_an_untrusted_edit_are_named_to_the_person_in_the_review() -> None:
+    """The review's notes name each trusted person's text the sessions did not read because
+    someone untrusted edited it last, and who (TRUST-12 on a PR)."""
+    held = ("the description (last edited by @mallory, who is not trusted)",)
+    step = run_to_post(start(inputs(held=held, withheld=1)))
+    post = transition(step.memory, PrHeadRead(True, HEAD)).action
+    assert isinstance(post, PostPrReview)
+    assert "the description (last edited by @mallory, who is not trusted)" in post.body
+    assert "1 text(s) by users who are not trusted were not read." in post.body
+
+
 def test_request_changes_only_when_configured_and_blocking() -> None:
     """Blocking findings with `request_changes` on: REQUEST_CHANGES; off: COMMENT."""
     step = run_to_post(start(inputs(request_changes=True)))

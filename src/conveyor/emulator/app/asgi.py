@@ -48,6 +48,7 @@ from conveyor.emulator.rest import merge as rest_merge
 from conveyor.emulator.rest import protection as rest_protection
 from conveyor.emulator.rest import pull_files as rest_pull_files
 from conveyor.emulator.rest import pulls as rest_pulls
+from conveyor.emulator.rest import review_edits as rest_review_edits
 from conveyor.emulator.rest import reviews as rest_reviews
 from conveyor.emulator.rest import rulesets as rest_rulesets
 from conveyor.emulator.rest import statuses as rest_statuses
@@ -78,6 +79,7 @@ ROUTE_MODULES: tuple[ModuleType, ...] = (
     repos_forks,
     rest_pulls,
     rest_reviews,
+    rest_review_edits,
     rest_pull_files,
     rest_merge,
     rest_protection,

@@ -173,7 +173,9 @@ def _update_mutation(request: Request, user_id: int) -> Any:
         pull = _writable_pull(state.store, input, user_id)
         before = pull
         title, body = input.get("title"), input.get("body")
-        pull = edit_pull(state.store, pull, title=title, body=body, base_ref=None)
+        pull = edit_pull(
+            state.store, pull, title=title, body=body, base_ref=None, editor_id=user_id
+        )
         changes = edited_changes(before, pull)
         repo = _repo_of(state.store, pull)
         if changes and repo is not None:

@@ -1,9 +1,12 @@
-"""GraphQL's `repository { pullRequests(headRefName:) }`: a branch's PRs with their reviews
-and conversation comments, beside the issue `issue_query.py` answers.
+"""GraphQL's `repository { pullRequests(headRefName:) }` and `pullRequest(number:)`: PRs with
+their author, reviews (and their inline comments: `review_nodes.py`) and conversation
+comments, beside the issue `issue_query.py` answers.
 
 As GitHub: `states` filters (OPEN, CLOSED, MERGED), PRs come oldest first, a pending
 review is shown only to its author, and a PR's comments are its conversation comments
-(the same list REST's issue comments route gives for its number).
+(the same list REST's issue comments route gives for its number). The PR's body, each
+comment, review and inline comment carry the edit fields (`lastEditedAt`, `editor`,
+`userContentEdits`): a PR's body is kept on its issue row, so its history is the row's.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from conveyor.emulator.graphql.edit_fields import edit_fields
 from conveyor.emulator.graphql.issue_query import IssueQuery
-from conveyor.emulator.graphql.paging import JSON, page, window
-from conveyor.emulator.model.pull_rows import Pull, list_pulls
+from conveyor.emulator.graphql.paging import JSON, NotFoundError, page, window
+from conveyor.emulator.graphql.review_nodes import ReviewNodes
+from conveyor.emulator.model.issue_rows import association_of
+from conveyor.emulator.model.pull_rows import Pull, get_pull, list_pulls
 from conveyor.emulator.model.records import issue_row
-from conveyor.emulator.model.review_rows import visible_reviews
 from conveyor.emulator.model.shapes import repo_html_url
 from conveyor.emulator.model.state import EmulatorState
 
@@ -36,6 +41,7 @@ class ThreadQuery(IssueQuery):
         fields = super().repository(_info, owner, name, **args)
         repo = fields.pop("_row")
         fields["pullRequests"] = lambda _i, **given: self._pull_requests(repo, **given)
+        fields["pullRequest"] = lambda _i, number: self._pull_by_number(repo, number)
         return fields
 
     def _pull_requests(
@@ -60,42 +66,26 @@ class ThreadQuery(IssueQuery):
         nodes = [self._pull_node(repo, p) for p in past]
         return page([p.id for p in past], first, nodes) | {"totalCount": len(wanted)}
 
+    def _pull_by_number(self, repo: sqlite3.Row, number: int) -> JSON:
+        """`repository.pullRequest(number:)`; GitHub's NOT_FOUND for an issue or no number."""
+        pull = get_pull(self.store, repo["id"], number)
+        if pull is None:
+            raise NotFoundError(f"Could not resolve to a PullRequest with the number of {number}.")
+        return self._pull_node(repo, pull)
+
     def _pull_node(self, repo: sqlite3.Row, pull: Pull) -> JSON:
         row = issue_row(self.store, repo["id"], pull.number)
         assert row is not None
         url = f"{repo_html_url(self.root, repo['owner_login'], repo['name'])}/pull/{pull.number}"
+        reviews = ReviewNodes(self.store, self._actor, repo, url, self.viewer_id)
         return self.pull_shape(pull) | {
-            "reviews": lambda _i, first=None, after=None, last=None, **_: self._reviews(
-                pull, url, first, after, last
+            "author": self._actor(row["author_id"]),
+            "authorAssociation": association_of(self.store, repo, row["author_id"]),
+            "reviews": lambda _i, first=None, after=None, last=None, **_: reviews.reviews(
+                pull.issue_id, first, after, last
             ),
             "comments": lambda _i, first=None, after=None, last=None, **_: self._comments(
                 repo, row, url=url, first=first, after=after, last=last
             ),
+            **edit_fields(self.store, self._actor, "issue", int(row["id"])),
         }
-
-    def _reviews(
-        self, pull: Pull, url: str, first: int | None, after: str | None, last: int | None
-    ) -> JSON:
-        start = window("reviews", first, after, last)
-        assert first is not None
-        every = visible_reviews(self.store, pull.issue_id, self.viewer_id)
-        past = [r for r in every if r["id"] > start][: first + 1]
-        nodes = [
-            {
-                "__typename": "PullRequestReview",
-                "id": r["node_id"],
-                "databaseId": r["id"],
-                "fullDatabaseId": str(r["id"]),
-                "body": r["body"] or "",
-                "state": r["state"],
-                "url": f"{url}#pullrequestreview-{r['id']}",
-                "submittedAt": r["submitted_at"],
-                "createdAt": r["submitted_at"],
-                "commit": {"__typename": "Commit", "oid": r["commit_id"]}
-                if r["commit_id"]
-                else None,
-                "author": self._actor(r["author_id"]),
-            }
-            for r in past
-        ]
-        return page([r["id"] for r in past], first, nodes) | {"totalCount": len(every)}

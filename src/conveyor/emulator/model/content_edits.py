@@ -1,6 +1,7 @@
-"""The edit history of issue bodies and comments, as GitHub keeps it (`userContentEdits`).
+"""The edit history of issue and PR bodies, comments, review bodies and review comments, as
+GitHub keeps it (`userContentEdits`).
 
-GitHub records an edit of an issue's body or a comment with who made it and the text it
+GitHub records an edit of any of them (each is a GraphQL `Comment`) with who made it and the text it
 left (GraphQL's `UserContentEdit`: `editor`, `editedAt`, `diff`). The first edit also
 records the text as created, by its author at its creation (`includesCreatedEdit`), so
 the history holds every version. `lastEditedAt` and `editor` are the newest edit's; a
@@ -16,7 +17,8 @@ from typing import Literal
 from conveyor.emulator.model.shapes import now_iso
 from conveyor.emulator.model.store import Store, make_node_id, register_schema
 
-Target = Literal["issue", "comment"]
+# "issue" is an issue's or a PR's body (a PR's body lives on its issue row).
+Target = Literal["issue", "comment", "review", "review_comment"]
 
 register_schema("""
 CREATE TABLE IF NOT EXISTS content_edits (
@@ -36,7 +38,8 @@ def record_edit(
     new: str | None,
     editor_id: int,
 ) -> None:
-    """Record `editor_id`'s change of `row`'s body (an issue or comment row) to `new`.
+    """Record `editor_id`'s change of `row`'s body (an issue, comment, review or review
+    comment row) to `new`.
 
     Call inside the transaction that writes the new text, before it does (`row` is the
     row as it was).
@@ -50,7 +53,10 @@ def record_edit(
         (target, row["id"]),
     ).fetchone()[0]
     if not known:
-        created = {"editor_id": row["author_id"], "at": row["created_at"], "text": old}
+        # A review has no creation time of its own: it was written when it was submitted.
+        fields = dict(row)
+        born = fields["created_at"] if "created_at" in fields else fields["submitted_at"]
+        created = {"editor_id": row["author_id"], "at": born or now, "text": old}
         _insert(store, conn, target, row["id"], **created)
     _insert(store, conn, target, row["id"], editor_id=editor_id, at=now, text=new or "")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from conveyor.emulator.model.check_rows import queue_ci_run
+from conveyor.emulator.model.content_edits import record_edit
 from conveyor.emulator.model.fork_rows import set_head_repo
 from conveyor.emulator.model.pull_rows import Pull, get_pull, update_pull
 from conveyor.emulator.model.records import (
@@ -104,12 +105,16 @@ def edit_pull(
     title: str | None,
     body: str | None,
     base_ref: str | None,
+    editor_id: int,
 ) -> Pull:
-    """Change the PR's title, body or base branch."""
+    """Change the PR's title, body or base branch; a changed body is kept in the PR's edit
+    history with `editor_id` as its editor (GraphQL's `userContentEdits`), as an issue's is."""
     with store.tx() as conn:
         if title is not None:
             conn.execute("UPDATE issues SET title = ? WHERE id = ?", (title, pull.issue_id))
         if body is not None:
+            row = conn.execute("SELECT * FROM issues WHERE id = ?", (pull.issue_id,)).fetchone()
+            record_edit(store, conn, "issue", row, new=body, editor_id=editor_id)
             conn.execute("UPDATE issues SET body = ? WHERE id = ?", (body, pull.issue_id))
         if base_ref is not None and base_ref != pull.base_ref:
             update_pull(conn, pull.issue_id, base_ref=base_ref)

@@ -196,7 +196,9 @@ async def update_route(request: Request) -> Response:
     if base is not None and try_rev_parse(view.bare, f"refs/heads/{base}") is None:
         raise validation_failed("PullRequest", "base", "invalid")
     before = pull
-    pull = edit_pull(state.store, pull, title=title, body=text, base_ref=base)
+    pull = edit_pull(
+        state.store, pull, title=title, body=text, base_ref=base, editor_id=int(user["id"])
+    )
     changes = edited_changes(before, pull)
     if changes:
         emit_pull(request, repo, pull, "edited", changes=changes)

@@ -17,6 +17,7 @@ from conveyor.forge.github.comments import CommentOps
 from conveyor.forge.github.edits import EditOps
 from conveyor.forge.github.issues import IssueOps
 from conveyor.forge.github.pr_reads import PrReadOps
+from conveyor.forge.github.pr_texts import PrTextOps
 from conveyor.forge.github.pulls import PullOps
 from conveyor.forge.github.repo import RepoOps
 from conveyor.forge.github.reviews import ReviewOps
@@ -29,7 +30,16 @@ USER_AGENT = "conveyor-forge-client"
 
 
 class GitHubForge(
-    ThreadOps, EditOps, IssueOps, CommentOps, PullOps, ReviewOps, PrReadOps, RepoOps, CheckOps
+    ThreadOps,
+    EditOps,
+    IssueOps,
+    CommentOps,
+    PullOps,
+    PrTextOps,
+    ReviewOps,
+    PrReadOps,
+    RepoOps,
+    CheckOps,
 ):
     """One repository on GitHub (or the embedded forge), as one account.
 

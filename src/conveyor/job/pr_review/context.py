@@ -60,9 +60,9 @@ def review_context(job: ReviewJob) -> tuple[JobContext, PrInputs]:
         paths, url=ops.forge.repo_info().clone_url, number=number, head=claimed.head,
         base=config.base, identity=identity_of(config), token=token,
     )  # fmt: skip
-    pr_file, withheld = write_pr_md(ops.forge, claimed, ops.trust(), paths.run_dir, config.base)
+    pr_file, said = write_pr_md(ops.forge, claimed, ops.trust(), paths.run_dir, config.base)
     inputs = gather_inputs(config, checkout.repo, claimed, base_ref=checkout.base_ref,
-                           pr_file=pr_file, job_dir=paths.job_dir, withheld=withheld)  # fmt: skip
+                           pr_file=pr_file, job_dir=paths.job_dir, said=said)  # fmt: skip
     about = {"issue": number, "stage": Stage.PR_REVIEW.value, "job": paths.job_id}
     hub.set_status(lambda: about | {"role": JobRole.READER.value, "lane": job_file.record.lane})
     (paths.job_dir / "home").mkdir(exist_ok=True)

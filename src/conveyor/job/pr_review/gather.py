@@ -15,8 +15,9 @@ from pathlib import Path
 from conveyor.core.check_inputs import check_files, silencers
 from conveyor.core.config import Config
 from conveyor.core.diff_lines import FileDiff, Span, changed_lines, cut_diff, parse_diff, touched
-from conveyor.core.pr_text import PrFacts, PrWords, render_pr
+from conveyor.core.pr_text import PrFacts, PrText, PrWords, render_pr
 from conveyor.core.trust import Trust
+from conveyor.forge.pr_types import PrTexts
 from conveyor.forge.protocol import Forge
 from conveyor.git.keep import BETWEEN_COMMITS
 from conveyor.git.refs import merge_base
@@ -55,29 +56,25 @@ def _write(path: Path, text: str) -> str:
     return str(path)
 
 
-def _words(forge: Forge, number: int) -> list[PrWords]:
+def _words(texts: PrTexts) -> list[PrWords]:
     """Everything written on the PR: conversation comments, review bodies, inline comments."""
-    said = [PrWords(c.id, c.author, c.body, c.created_at, c.updated_at)
-            for c in forge.list_comments(number).comments]  # fmt: skip
-    for review in forge.list_reviews(number):
-        at = review.submitted_at
-        if at is not None:
-            said.append(PrWords(review.id, review.author, review.body, at, at))
-    for inline in forge.list_review_comments(number):
-        where = f"{inline.path}:{inline.line}" if inline.line else inline.path
-        said.append(PrWords(inline.id, inline.author, inline.body, inline.created_at,
-                            inline.updated_at, where))  # fmt: skip
-    return said
+    return [
+        PrWords(t.id, t.author, t.body, t.created_at, t.updated_at, t.where, t.edits)
+        for t in texts.texts
+    ]
 
 
 def write_pr_md(
     forge: Forge, claimed: Claimed, trust: Trust, run_dir: Path, base: str
-) -> tuple[Path, int]:
-    """Write the PR's `issue.md` (trusted words only); its path and how many were withheld."""
+) -> tuple[Path, PrText]:
+    """Write the PR's `issue.md` (trusted words only, each as its trusted author and last
+    editor left it); its path and what was withheld."""
     pr = claimed.pr
-    facts = PrFacts(pr.number, pr.title, pr.author, pr.body, pr.head_ref, claimed.head, base)
-    text = render_pr(facts, _words(forge, pr.number), trust)
-    return Path(_write(run_dir / ISSUE_MD, text.markdown)), text.withheld
+    texts = forge.read_pr_texts(pr.number)
+    facts = PrFacts(pr.number, pr.title, texts.author, texts.body, pr.head_ref, claimed.head,
+                    base, edits=texts.edits)  # fmt: skip
+    text = render_pr(facts, _words(texts), trust)
+    return Path(_write(run_dir / ISSUE_MD, text.markdown)), text
 
 
 def _since(repo: Repo, claimed: Claimed, job_dir: Path) -> Since:
@@ -97,7 +94,7 @@ def _since(repo: Repo, claimed: Claimed, job_dir: Path) -> Since:
 
 def gather_inputs(
     config: Config, repo: Repo, claimed: Claimed, *, base_ref: str, pr_file: Path, job_dir: Path,
-    withheld: int,
+    said: PrText,
 ) -> PrInputs:  # fmt: skip
     """The review's inputs: the diffs written where the sessions read them."""
     start = merge_base(repo, base_ref, claimed.head) or base_ref
@@ -114,5 +111,5 @@ def gather_inputs(
         cut_note=cut.note, rewritten=since.rewritten,
         check_files=check_files([f.path for f in files], config),
         planted=silencers(files), since_file=since.file, earlier=claimed.earlier,
-        touched=since.touched, withheld=withheld,
+        touched=since.touched, withheld=said.withheld, held=said.held,
     )  # fmt: skip

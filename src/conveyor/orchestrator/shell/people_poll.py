@@ -3,14 +3,15 @@ heads already reviewed, and the local records (claims, last failure).
 
 Only when `[pr_reviews]` turns a trigger on. The open PR list is asked with its ETag (a 304
 costs no rate limit and reuses the kept list); who added a PR's label is asked again only
-when the PR changed (its `updated_at`); whether the forge holds a review of a head (a home
-that lost its records) is asked once per head, and only for `review_assigned_prs`.
+when the PR changed (its `updated_at`), and kept only once that stamp has settled; whether
+the forge holds a review of a head (a home that lost its records) is asked once per head,
+and only for `review_assigned_prs`.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from conveyor.core.config import Config
@@ -25,6 +26,11 @@ from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
 ETAG_KEY = "pulls:etag"
 LIST_KEY = "pulls:list"
 NOBODY = "-"
+# Who labelled a PR is kept only when read this long after the PR's `updated_at`. GitHub
+# stamps it to the second (and its clock is not ours): a label an untrusted person removed
+# and added again within the second of a read would leave the stamp, and so a kept answer
+# naming the trusted person before them, unchanged. Until then it is asked at every tick.
+SETTLED = timedelta(seconds=60)
 
 
 def _to_json(pulls: tuple[OpenPull, ...]) -> str:
@@ -75,12 +81,15 @@ def _kept(store: SnapshotStore, key: str, version: str) -> str | None:
     return value if at == version else None
 
 
-def _requester(forge: Forge, store: SnapshotStore, pull: OpenPull, label: str) -> str | None:
+def _requester(
+    forge: Forge, store: SnapshotStore, pull: OpenPull, label: str, now: datetime
+) -> str | None:
     key, version = f"pull-label:{pull.number}", pull.updated_at.isoformat()
     who = _kept(store, key, version)
     if who is None:
         who = requested_by(forge, pull.number, label) or NOBODY
-        store.keep(key, f"{version}\t{who}")
+        if now - pull.updated_at >= SETTLED:
+            store.keep(key, f"{version}\t{who}")
     return None if who == NOBODY else who
 
 
@@ -96,13 +105,13 @@ def _reviewed(forge: Forge, store: SnapshotStore, pull: OpenPull, trust: Trust) 
 
 def _view(
     forge: Forge, store: SnapshotStore, config: Config, trust: Trust, pull: OpenPull,
-    *, record: PrRecord,
+    *, record: PrRecord, now: datetime,
 ) -> PullView:  # fmt: skip
     settings = config.pr_reviews
     own = own_pr(pull.author, pull.head_ref, trust.account)
     label = settings.label
     labeled = label is not None and any(n.casefold() == label.casefold() for n in pull.labels)
-    who = _requester(forge, store, pull, label) if labeled and label and not own else None
+    who = _requester(forge, store, pull, label, now) if labeled and label and not own else None
     heads = set(record.heads)
     assigned = settings.review_assigned_prs and not own and not pull.draft
     if assigned and pull.head_sha not in heads and _reviewed(forge, store, pull, trust):
@@ -117,8 +126,9 @@ def _view(
 
 
 def people_pulls(
-    forge: Forge, store: SnapshotStore, config: Config, trust: Trust, home: Path
-) -> tuple[PullView, ...]:
+    forge: Forge, store: SnapshotStore, config: Config, trust: Trust, home: Path, *,
+    now: datetime,
+) -> tuple[PullView, ...]:  # fmt: skip
     """Every open PR as the review rule sees it (none when no trigger is configured)."""
     if not config.pr_reviews.enabled:
         return ()
@@ -131,6 +141,7 @@ def people_pulls(
             trust,
             pull,
             record=records.get(pull.number, PrRecord(pull.number)),
+            now=now,
         )
         for pull in open_pulls(forge, store)
     )

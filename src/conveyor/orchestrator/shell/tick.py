@@ -283,7 +283,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
 def _people(orc: Orchestrator, fresh: ForgeSnapshot, now: datetime) -> tuple[PullView, ...]:
     """People's PRs for the review rule; a failed read is logged and reviews wait a tick."""
     try:
-        return people_pulls(orc.forge, orc.store, orc.config, fresh.trust, orc.home)
+        return people_pulls(orc.forge, orc.store, orc.config, fresh.trust, orc.home, now=now)
     except ForgeError as error:
         orc.log.write(now, f"PR poll failed (reviews wait for the next tick): {error}")
         return ()

@@ -101,6 +101,7 @@ class PrInputs:
     earlier: Recorded | None = None
     touched: Mapping[str, tuple[Span, ...]] = field(default_factory=dict)
     withheld: int = 0
+    held: tuple[str, ...] = ()  # trusted people's texts withheld for an untrusted edit
     rewritten: bool = False  # the branch was rewritten since the last review
 
 

@@ -134,6 +134,12 @@ def _notes(run: PrRun) -> list[str]:
                      "angle raised again count as resolved.")  # fmt: skip
     if inputs.withheld:
         notes.append(f"{inputs.withheld} text(s) by users who are not trusted were not read.")
+    if inputs.held:
+        named = "; ".join(said(h, 300) for h in inputs.held[:20])
+        notes.append(
+            "Not read, for an edit by someone who is not trusted (a trusted person's own edit "
+            f"makes a text theirs again): {named}."
+        )
     return ["**Notes**\n" + "\n".join(f"- {n}" for n in notes)] if notes else []
 
 
