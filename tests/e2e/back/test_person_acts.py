@@ -60,6 +60,10 @@ def test_a_person_merging_the_handed_over_pr_ends_the_issue_merged(
     world, number, pr = _approved(forge_server, tmp_path, "personmerge")
     merged = world.forge_as(TRUSTED).merge_pr(pr.number, pr.head_sha, pr.title, pr.body)
     assert world.base_file("inventory/total.py") == IMPL
+    preview = world.run("run", "--dry-run")
+    assert preview.returncode == 0, preview.stdout + preview.stderr
+    assert f"1. #{number} merge: PR #{pr.number} merged by a person" in preview.stdout
+    assert world.labels(number) == (Status.APPROVED.value,), "a dry run changes nothing"
     output = _run(world)
     assert world.issue(number).state == "closed"
     assert world.labels(number) == (Status.MERGED.value,), output
@@ -97,6 +101,9 @@ def test_a_handed_over_pr_closed_unmerged_stops_the_issue_until_a_person_lifts_i
     verified = world.state(number)
     assert verified is not None
     world.forge_as(TRUSTED).close_pr(pr.number)
+    preview = world.run("run", "--dry-run")
+    assert f"stop #{number} pr-closed: PR #{pr.number} was closed" in preview.stdout, preview
+    assert world.labels(number) == (Status.APPROVED.value,), "a dry run changes nothing"
     output = _run(world)
     assert world.labels(number) == (StopCode.PR_CLOSED.label,), output
     assert world.issue(number).state == "open"
