@@ -5,7 +5,12 @@ branch stops `branch-changed` (the approval does not stand for commits nobody ve
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 from conveyor.core.claims import parse_claims
@@ -215,3 +220,52 @@ def test_lifting_the_branch_changed_stop_verifies_the_new_head_and_hands_it_over
         head,
     )
     assert_invariants(world, number)
+
+
+REACHED = "conveyor-test-reached-the-teardown"
+
+
+def _teardown_reached(world: World) -> bool:
+    return any(
+        REACHED in path.read_text(errors="replace").split()
+        for path in world.repo_home.rglob("teardown.log")
+    )
+
+
+def test_a_landing_killed_in_its_close_out_is_finished_by_the_next_run(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """kill -9 of the landing job in its teardown (the issue closed, the merger comment
+    posted, the state still at approved): `conveyor run` lands it again, once: done,
+    `agent:merged`, one merger comment."""
+    world, number, pr = _approved(forge_server, tmp_path, "personkill")
+    seen = Path(tempfile.mkdtemp(prefix="conveyor-landing-kill-", dir="/var/tmp"))
+    flag, release = seen / "flag", seen / "release"
+    wait = f"echo {REACHED}; while [ ! -f {release} ]; do sleep 0.05; done"
+    teardown = f"if [ -f {flag} ]; then {wait}; fi; true"
+    world.write_config({**PERSON, "commands": {"teardown": teardown, "timeout_seconds": 120}})
+    world.forge_as(TRUSTED).merge_pr(pr.number, pr.head_sha, pr.title, pr.body)
+    flag.touch()
+    job = world.start("job", "--issue", str(number), "--stage", "merge")
+    try:
+        deadline = time.monotonic() + 120
+        while not _teardown_reached(world):
+            assert time.monotonic() < deadline, "the landing never reached its teardown"
+            time.sleep(0.05)
+        os.killpg(job.pid, signal.SIGKILL)
+        job.communicate(timeout=60)
+    finally:
+        flag.unlink()
+        release.touch()
+    cut = world.state(number)
+    assert cut is not None
+    assert cut.stage is Stage.APPROVED
+    assert world.issue(number).state == "closed"
+    output = _run(world)
+    assert world.labels(number) == (Status.MERGED.value,), output
+    state = world.state(number)
+    assert state is not None
+    assert state.stage is Stage.DONE
+    assert len([c for c in world.comments(pr.number) if "kind=merged " in c.body]) == 1
+    assert world.ref(f"refs/heads/agent/issue-{number}") is None
+    shutil.rmtree(seen, ignore_errors=True)
