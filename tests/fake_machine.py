@@ -66,7 +66,8 @@ class FakeMachine:
         return {"HOME": str(self.home), "PATH": ":".join([*map(str, search), path])}
 
 
-def _script(path: Path, text: str) -> Path:
+def write_script(path: Path, text: str) -> Path:
+    """An executable file at `path` (its folders made) holding `text`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     path.chmod(0o755)
@@ -77,11 +78,11 @@ def make_fake_machine(home: Path, versions: tuple[str, ...] = ("3.11.9", "3.12.4
     """A user's home under `home` (created), its tools installed as their installers do."""
     real = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
     pyenv = home / ".pyenv"
-    _script(pyenv / "libexec" / "pyenv", PYENV_LIBEXEC)
+    write_script(pyenv / "libexec" / "pyenv", PYENV_LIBEXEC)
     for name in ("python", "python3"):
-        _script(pyenv / "shims" / name, PYENV_SHIM.format(root=pyenv))
+        write_script(pyenv / "shims" / name, PYENV_SHIM.format(root=pyenv))
     for version in versions:
-        python = _script(
+        python = write_script(
             pyenv / "versions" / version / "bin" / "python",
             VERSION_PYTHON.format(version=version, real=real),
         )
@@ -89,28 +90,28 @@ def make_fake_machine(home: Path, versions: tuple[str, ...] = ("3.11.9", "3.12.4
     (pyenv / "version").write_text(f"{versions[-1]}\n")
     nvm = home / ".nvm"
     node_bin = nvm / "versions" / "node" / "v20.11.1" / "bin"
-    _script(node_bin / "node", "#!/bin/sh\necho v20.11.1-fake-nvm\n")
-    _script(nvm / "nvm.sh", "nvm() { echo nvm; }\n")
+    write_script(node_bin / "node", "#!/bin/sh\necho v20.11.1-fake-nvm\n")
+    write_script(nvm / "nvm.sh", "nvm() { echo nvm; }\n")
     pipx = home / ".local" / "share" / "pipx"
     venv = pipx / "venvs" / "black"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").symlink_to(pyenv / "versions" / versions[0] / "bin" / "python")
     base = pyenv / "versions" / versions[0] / "bin"
     (venv / "pyvenv.cfg").write_text(f"home = {base}\nversion = {versions[0]}\n")
-    black = _script(venv / "bin" / "black", f"#!{venv}/bin/python\nprint('black, fake')\n")
+    black = write_script(venv / "bin" / "black", f"#!{venv}/bin/python\nprint('black, fake')\n")
     local_bin = home / ".local" / "bin"
     local_bin.mkdir(parents=True)
     (local_bin / "black").symlink_to(black)
     hand_tool = home / "tools" / "mytool"
     (hand_tool / "share").mkdir(parents=True)
     (hand_tool / "share" / "data.txt").write_text("mytool data\n")
-    _script(
+    write_script(
         hand_tool / "bin" / "mytool",
         '#!/bin/sh\ncat "$(dirname "$(readlink -f "$0")")/../share/data.txt"\n',
     )
     (local_bin / "mytool").symlink_to(hand_tool / "bin" / "mytool")
     cargo = home / ".cargo"
-    _script(cargo / "bin" / "cargo", "#!/bin/sh\necho cargo-fake\n")
+    write_script(cargo / "bin" / "cargo", "#!/bin/sh\necho cargo-fake\n")
     config_dir = home / ".config" / "conveyor"
     secrets = (
         _secret(home / ".ssh" / "id_ed25519"),

@@ -180,3 +180,20 @@ def wait_for_file(path: Path, timeout: float = 120) -> None:
     while not path.exists():
         assert time.monotonic() < deadline, f"{path} never appeared"
         time.sleep(0.05)
+
+
+def person_pushes(world: World, tmp_path: Path, branch: str) -> str:
+    """A person commits a file on `branch` (made from main when the forge lacks it) and pushes."""
+    clone = tmp_path / "person"
+    git = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]
+    subprocess.run([*git, "clone", "-q", str(world.bare().path), str(clone)], check=True)
+    has = world.ref(f"refs/heads/{branch}") is not None
+    start = f"origin/{branch}" if has else "origin/main"
+    subprocess.run([*git, "checkout", "-q", "-b", "mine", start], cwd=clone, check=True)
+    (clone / "MINE.md").write_text("A person's change.\n")
+    subprocess.run([*git, "add", "MINE.md"], cwd=clone, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "A person's change"], cwd=clone, check=True)
+    subprocess.run([*git, "push", "-q", "origin", f"HEAD:{branch}"], cwd=clone, check=True)
+    head = world.ref(f"refs/heads/{branch}")
+    assert head is not None
+    return head

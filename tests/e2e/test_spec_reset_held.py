@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from conveyor.core.stops import StopCode
@@ -11,28 +10,12 @@ from tests.e2e.helpers import (
     STUB,
     TEST,
     assert_invariants,
+    person_pushes,
     reply,
     spec_answer,
     triage,
     wait_for_file,
 )
-
-
-def person_pushes_new(world: World, tmp_path: Path, branch: str) -> str:
-    """A person commits a file on `branch` (made from main when the forge lacks it) and pushes."""
-    clone = tmp_path / "person"
-    git = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]
-    subprocess.run([*git, "clone", "-q", str(world.bare().path), str(clone)], check=True)
-    has = world.ref(f"refs/heads/{branch}") is not None
-    start = f"origin/{branch}" if has else "origin/main"
-    subprocess.run([*git, "checkout", "-q", "-b", "mine", start], cwd=clone, check=True)
-    (clone / "MINE.md").write_text("A person's change.\n")
-    subprocess.run([*git, "add", "MINE.md"], cwd=clone, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "A person's change"], cwd=clone, check=True)
-    subprocess.run([*git, "push", "-q", "origin", f"HEAD:{branch}"], cwd=clone, check=True)
-    head = world.ref(f"refs/heads/{branch}")
-    assert head is not None
-    return head
 
 
 def test_a_person_s_push_during_the_spec_session_survives_a_needs_info_reset(
@@ -62,7 +45,7 @@ def test_a_person_s_push_during_the_spec_session_survives_a_needs_info_reset(
     drive = world.start("drive", "--issue", str(issue.number))
     wait_for_file(reached)
     branch = f"agent/issue-{issue.number}"
-    theirs = person_pushes_new(world, tmp_path, branch)
+    theirs = person_pushes(world, tmp_path, branch)
     release.touch()
     out, err = drive.communicate(timeout=240)
     assert drive.returncode == 0, out + err

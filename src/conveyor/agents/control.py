@@ -22,11 +22,12 @@ import shutil
 import socket
 import socketserver
 import tempfile
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from conveyor.sandbox.quiet_threads import worker
 
 Answer = dict[str, Any]
 Handler = Callable[[Mapping[str, Any]], Answer]
@@ -151,7 +152,7 @@ class ControlServer:
         except BaseException:
             self._remove_files()
             raise
-        self._thread = threading.Thread(target=self._accept, name="control", daemon=True)
+        self._thread = worker(self._accept, name="control")
         self._thread.start()
 
     def _accept(self) -> None:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from conveyor.sandbox.quiet_threads import worker
+
 EventKind = Literal["line", "steer", "eof", "abort"]
 GRACE_SECONDS = 2.0
 
@@ -68,7 +70,7 @@ class AgentProcess:
             start_new_session=True,
         )
         self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader = worker(self._read)
         self._reader.start()
 
     def _read(self) -> None:
@@ -108,7 +110,7 @@ class AgentProcess:
             finally:
                 self._lock.release()
 
-        threading.Thread(target=send, daemon=True).start()
+        worker(send).start()
 
     def close_stdin(self) -> None:
         """Close stdin, telling a stream-json CLI no more messages will come."""

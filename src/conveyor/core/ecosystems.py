@@ -54,6 +54,33 @@ _NPM = (Cache("npm_config_cache", "npm"), Cache("YARN_CACHE_FOLDER", "yarn"))
 # `--ignore-scripts`: install scripts (husky, a prepare step) run no code at setup.
 _NPM_SETUP = "npm ci --ignore-scripts --no-audit --no-fund"
 
+
+def _npm_row(
+    name: str,
+    marker: str,
+    suffixes: tuple[str, ...],
+    declarations: str,
+    runners: tuple[str, ...],
+    *,
+    typecheck: str | None = None,
+) -> Ecosystem:
+    """A row of the npm family (JavaScript, TypeScript): the same tests, caches and setup."""
+    tests = ("test/**", "tests/**", "**/__tests__/**", *_both("test", suffixes))
+    return Ecosystem(
+        name,
+        (marker,),
+        tuple(f".{s}" for s in suffixes),
+        (*tests, *_both("spec", suffixes)),
+        C_LIKE,
+        declarations,
+        runners,
+        _NPM,
+        _NPM_SETUP,
+        "npm test",
+        typecheck,
+    )
+
+
 ECOSYSTEMS: tuple[Ecosystem, ...] = (
     Ecosystem(
         "python",
@@ -66,30 +93,14 @@ ECOSYSTEMS: tuple[Ecosystem, ...] = (
         setup="pip install -e .",
         test="pytest -q",
     ),
-    Ecosystem(
-        "javascript",
-        ("package.json",),
-        tuple(f".{s}" for s in _JS),
-        ("test/**", "tests/**", "**/__tests__/**", *_both("test", _JS), *_both("spec", _JS)),
-        C_LIKE,
-        "none",
-        ("mocha", "jest", "vitest"),
-        _NPM,
-        _NPM_SETUP,
-        "npm test",
-    ),
-    Ecosystem(
+    _npm_row("javascript", "package.json", _JS, "none", ("mocha", "jest", "vitest")),
+    _npm_row(
         "typescript",
-        ("tsconfig.json",),
-        tuple(f".{s}" for s in _TS),
-        ("test/**", "tests/**", "**/__tests__/**", *_both("test", _TS), *_both("spec", _TS)),
-        C_LIKE,
+        "tsconfig.json",
+        _TS,
         "typescript",
         ("jest", "vitest", "mocha"),
-        _NPM,
-        _NPM_SETUP,
-        "npm test",
-        "npx --no-install tsc --noEmit",
+        typecheck="npx --no-install tsc --noEmit",
     ),
     Ecosystem(
         "go",

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from conveyor.agents.process import SessionHandle
+from conveyor.sandbox.quiet_threads import worker
 from conveyor.stages.effects import LaunchSession
 
 T = TypeVar("T")
@@ -65,9 +66,7 @@ class Alongside(Generic[T]):
                 if self._started.setdefault(key_of(asked), started) is not started:
                     continue
             name = f"session-{launched.kind}"
-            thread = threading.Thread(
-                target=_run, args=(started, run, launched), name=name, daemon=True
-            )
+            thread = worker(_run, args=(started, run, launched), name=name)
             thread.start()
 
     def take(self, asked: LaunchSession) -> T | None:

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 from conveyor.job.hub import JobHub
+from conveyor.sandbox.quiet_threads import worker
 
 HEARTBEAT_SECONDS = 5.0
 
@@ -64,7 +65,7 @@ def heartbeat(beat: Callable[[], None], every: float = HEARTBEAT_SECONDS) -> Ite
         while not stop.wait(every):
             beat()
 
-    thread = threading.Thread(target=loop, name="job-heartbeat", daemon=True)
+    thread = worker(loop, name="job-heartbeat")
     thread.start()
     try:
         yield

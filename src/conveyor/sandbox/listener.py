@@ -16,6 +16,8 @@ import threading
 import time
 from pathlib import Path
 
+from conveyor.sandbox.quiet_threads import worker
+
 JOIN_S = 2.0  # how long close() waits for its threads; they are daemons, so none can hang a job
 MAX_TMP = 60  # a longer temp folder would leave too little of AF_UNIX's 108 bytes
 
@@ -53,7 +55,7 @@ class UnixListener:
         self._closed = False
         self._live: set[socket.socket] = set()
         self._threads: list[threading.Thread] = []
-        self._acceptor = threading.Thread(target=self._accept, name=name, daemon=True)
+        self._acceptor = worker(self._accept, name=name)
         self._acceptor.start()
 
     @property

@@ -18,6 +18,7 @@ from dataclasses import replace
 from types import TracebackType
 from typing import Generic, TypeVar
 
+from conveyor.sandbox.quiet_threads import worker
 from conveyor.verify.context import Context
 
 T = TypeVar("T")
@@ -53,7 +54,7 @@ class Beside(Generic[T]):
     def start(self) -> None:
         """Start the run (once; later calls do nothing)."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="verify-beside", daemon=True)
+            self._thread = worker(self._run, name="verify-beside")
             self._thread.start()
 
     def result(self) -> T:

@@ -161,11 +161,10 @@ def failing_new_tests(
     errors = unrelated_collection_errors(failures, tests)
     added = {c.path for c in changes if c.status == "A"}
     if errors or any(file_of(f) not in added for f in theirs):
-        before = baseline(ctx, base)
-        if before.environment is not None:
-            return frozenset(), environment_note(before.environment)
-        known = before.failures or frozenset()
-        theirs, errors = theirs - known, errors - known
+        fresh, note = _new_at_base(ctx, theirs | errors, base)
+        if note:
+            return frozenset(), note
+        theirs, errors = theirs & fresh, errors & fresh
     if errors:
         note = (
             f"{suite.test.name}: collection errors in files the change did not touch: "

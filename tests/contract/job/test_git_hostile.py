@@ -12,10 +12,6 @@ as the config says: from `token_env` and from `token_file`.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from conveyor.git import plain, rev_parse, run_git, try_rev_parse
 from conveyor.git.agent_repo import changed, harvest
@@ -25,7 +21,6 @@ from conveyor.git.rebase import RebaseRun, abort_rebase, rebase
 from conveyor.git.rescue import find_unpushed
 from conveyor.job.effects.push import CommitRefused, commit_paths, unpushed_head
 from conveyor.ops.local.sync_base import refresh_remote_refs
-from conveyor.sandbox import Box
 from conveyor.verify import setup_env
 from conveyor.verify.env_facts import manifest
 from tests.contract.job.hostile_git import (
@@ -35,24 +30,7 @@ from tests.contract.job.hostile_git import (
     REFUSING,
     HostileJob,
     agent_commits,
-    hostile_job,
 )
-
-TOKENS = ("token_env", "token_file")
-
-
-@pytest.fixture(params=TOKENS)
-def job(request: pytest.FixtureRequest, tmp_path: Path, box: Box) -> Iterator[HostileJob]:
-    """A writer's checkout, its token read as the parameter says."""
-    yield from hostile_job(tmp_path / "job", box, request.param)
-
-
-@pytest.fixture(scope="module")
-def box() -> Box:
-    """A real bwrap box (the one `auto` selects here)."""
-    from conveyor.sandbox import select_box
-
-    return select_box("auto")
 
 
 def _plant_hooks(job: HostileJob) -> None:

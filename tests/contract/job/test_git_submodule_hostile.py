@@ -12,10 +12,7 @@ count (`git/keep.py`), so no `.gitmodules` is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from conveyor.core.config import Commands
 from conveyor.git import GitEnv, plain, rev_parse, run_git
@@ -26,30 +23,14 @@ from conveyor.git.plain import Tree
 from conveyor.git.rebase import marker_lines
 from conveyor.ops.local.finish_sync import changes_code, check_finished
 from conveyor.ops.local.prepare_review import prepare_review
-from conveyor.sandbox import Box
 from conveyor.verify import setup_env
 from conveyor.verify.context import Context
 from conveyor.verify.env_facts import manifest
 from conveyor.verify.judges import diff_text
-from tests.contract.job.hostile_git import HOOKS, HostileJob, hostile_job
+from tests.contract.job.hostile_git import HOOKS, HostileJob
 from tests.contract.job.test_git_hostile import _every_git_operation, _nothing_ran
 
-TOKENS = ("token_env", "token_file")
 SUB = "vendor/lib"
-
-
-@pytest.fixture(params=TOKENS)
-def job(request: pytest.FixtureRequest, tmp_path: Path, box: Box) -> Iterator[HostileJob]:
-    """A writer's checkout, its token read as the parameter says."""
-    yield from hostile_job(tmp_path / "job", box, request.param)
-
-
-@pytest.fixture(scope="module")
-def box() -> Box:
-    """A real bwrap box (the one `auto` selects here)."""
-    from conveyor.sandbox import select_box
-
-    return select_box("auto")
 
 
 def _gitmodules(job: HostileJob, *, update: bool = False) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conveyor.core.config import Commands
-from conveyor.sandbox import Box, select_box
+from conveyor.sandbox import Box
 from conveyor.verify import setup_step
 from conveyor.verify.boxing import Opening, wrapped
 from conveyor.verify.context import Context
@@ -38,15 +38,10 @@ exit 0
 """
 
 
-@pytest.fixture(scope="module")
-def box() -> Box:
-    """A real bwrap box."""
-    return select_box("auto")
-
-
 @pytest.fixture
 def job(tmp_path: Path, box: Box) -> Iterator[HostileJob]:
-    """A writer's checkout, boxed as a job's is."""
+    """A writer's checkout, boxed as a job's is (one token kind is enough here: this
+    overrides the conftest's, which runs each test with both)."""
     yield from hostile_job(tmp_path / "job", box, "token_env")
 
 

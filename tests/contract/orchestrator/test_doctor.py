@@ -9,7 +9,7 @@ from pathlib import Path
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.job.entry import conveyor_argv
 from conveyor.testing.world import TRUSTED, VISITOR, World
-from tests.fake_machine import make_fake_machine
+from tests.fake_machine import make_fake_machine, write_script
 
 
 def _failed(output: str) -> list[str]:
@@ -121,10 +121,7 @@ def test_doctors_box_trial_names_what_the_box_hid_with_the_line_that_fixes_it(
     done = world.run("doctor", "--fix")
     assert _failed(done.stdout) == ["box trial"]
     assert f"write {home / 'setup.sh'}" in done.stdout
-    tool = home / "hand" / "bin" / "gen"
-    tool.parent.mkdir(parents=True)
-    tool.write_text("#!/bin/sh\necho gen\n")
-    tool.chmod(0o755)
+    tool = write_script(home / "hand" / "bin" / "gen", "#!/bin/sh\necho gen\n")
     runner = tmp_path / "scripts" / "test.sh"
     runner.parent.mkdir()
     runner.write_text(f"#!/bin/sh\n{tool}\n")

@@ -17,22 +17,9 @@ import pytest
 from conveyor.forge.webhook import sign
 from conveyor.orchestrator.shell.webhooks import WebhookServer
 from conveyor.testing import http
+from tests.contract.orchestrator.test_webhook_receiver import REPO, SECRET, Lines
 
-SECRET = b"hook-secret"
-REPO = "acme/widgets"
 DEADLINE_S = 2.0
-
-
-class Lines:
-    """Collects log lines."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def write(self, now: datetime, line: str) -> None:
-        """Keep the line."""
-        del now
-        self.lines.append(line)
 
 
 @pytest.fixture

@@ -15,7 +15,9 @@ from conveyor.sandbox import Box, BoxPlan
 from conveyor.sandbox.tools import find_tools
 from conveyor.verify.boxing import Boxing
 from conveyor.verify.context import Context
-from tests.fake_machine import FakeMachine, make_fake_machine
+from tests.fake_machine import FakeMachine, make_fake_machine, write_script
+
+GEN = "#!/bin/sh\necho generated\n"
 
 pytestmark = pytest.mark.contract
 
@@ -47,10 +49,7 @@ def test_a_tool_a_script_reaches_outside_everything_given_is_named_with_its_line
     """The setup script is given back (the command names it), but the generator it runs
     from a folder in the home nothing names is not: exit 127, and the result names the
     generator's folder with the `readable` line that gives it back."""
-    generator = machine.home / "private-tools" / "bin" / "gen"
-    generator.parent.mkdir(parents=True)
-    generator.write_text("#!/bin/sh\necho generated\n")
-    generator.chmod(0o755)
+    generator = write_script(machine.home / "private-tools" / "bin" / "gen", GEN)
     script = tmp_path / "elsewhere" / "setup.sh"
     script.parent.mkdir()
     script.write_text(f"#!/bin/sh\n{generator}\n")
@@ -83,10 +82,7 @@ def test_a_program_on_a_path_folder_inside_the_config_folder_is_named_to_move(
 ) -> None:
     """A PATH folder inside Conveyor's config folder is never given back: a command that
     runs a program from it fails 127, and the result says to move it, not to give it."""
-    tool = machine.config_dir / "bin" / "gen-config"
-    tool.parent.mkdir()
-    tool.write_text("#!/bin/sh\necho ok\n")
-    tool.chmod(0o755)
+    tool = write_script(machine.config_dir / "bin" / "gen-config", "#!/bin/sh\necho ok\n")
     commands = Commands(test="true", setup="gen-config")
     ctx = _context(box, tmp_path, machine, commands)
     env = dict(ctx.env) | {"PATH": f"{tool.parent}:{ctx.env['PATH']}"}

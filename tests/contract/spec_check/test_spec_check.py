@@ -30,9 +30,7 @@ DIV = Interface(
 @pytest.fixture
 def repo(tmp_path: Path) -> tuple[GitRepo, str]:
     """A repository at its base commit, and that commit's SHA."""
-    work = GitRepo(tmp_path / "checkout")
-    work.path.mkdir()
-    work.git("init", "-q", "-b", "main")
+    work = GitRepo.init(tmp_path / "checkout")
     return work, work.commit(BASE_FILES, "base")
 
 

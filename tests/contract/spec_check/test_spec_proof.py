@@ -36,9 +36,7 @@ SKIP_NOTE = "the changed tests are the spec writer's, unchanged: its commit chec
 @pytest.fixture
 def world(tmp_path: Path) -> tuple[GitRepo, str, Commands, dict[str, str]]:
     """A repository at its base, the base's SHA, the commands and a session-like env."""
-    work = GitRepo(tmp_path / "checkout")
-    work.path.mkdir()
-    work.git("init", "-q", "-b", "main")
+    work = GitRepo.init(tmp_path / "checkout")
     base = work.commit(BASE_FILES, "base")
     env = {
         "PATH": os.environ["PATH"],

@@ -19,9 +19,7 @@ SETUP = "mkdir -p tools && printf '#!/bin/sh\\nexit 0\\n' > tools/check && chmod
 
 def test_typecheck_runs_with_the_shared_setups_products_linked_in(tmp_path: Path) -> None:
     """Without them the typecheck's program is missing: a finding the spec writer cannot fix."""
-    work = GitRepo(tmp_path / "checkout")
-    work.path.mkdir()
-    work.git("init", "-q", "-b", "main")
+    work = GitRepo.init(tmp_path / "checkout")
     start = work.commit({**BASE_FILES, ".gitignore": "tools/\n"}, "base")
     work.commit({"calc/div.py": STUB, "tests/test_div.py": FAILING_TEST})
     env = {

@@ -29,9 +29,7 @@ def typescript(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _context(tmp_path: Path, modules: Path | None) -> Context:
-    repo = GitRepo(tmp_path / "checkout")
-    repo.path.mkdir()
-    repo.git("init", "-q", "-b", "main")
+    repo = GitRepo.init(tmp_path / "checkout")
     repo.commit({"src/shapes.ts": SHAPES})
     if modules is not None:
         (repo.path / "node_modules").symlink_to(modules, target_is_directory=True)

@@ -14,9 +14,7 @@ from tests.contract.verify.repo_kit import BASE_FILES, PYTEST, GitRepo
 @pytest.fixture
 def repo(tmp_path: Path) -> GitRepo:
     """A repository whose first commit (the base) has a bug in `calc.add`."""
-    work = GitRepo(tmp_path / "checkout")
-    work.path.mkdir()
-    work.git("init", "-q", "-b", "main")
+    work = GitRepo.init(tmp_path / "checkout")
     work.commit(BASE_FILES, "base")
     return work
 

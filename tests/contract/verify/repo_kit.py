@@ -31,6 +31,14 @@ class GitRepo:
 
     path: Path
 
+    @classmethod
+    def init(cls, path: Path) -> GitRepo:
+        """A new empty repository at `path` (made here), on branch `main`."""
+        path.mkdir()
+        repo = cls(path)
+        repo.git("init", "-q", "-b", "main")
+        return repo
+
     def git(self, *args: str) -> str:
         """Run git here with a fixed identity and no user config; return stdout."""
         env = {

@@ -70,9 +70,7 @@ COMMANDS = Commands(
 
 def tally_repo(root: Path) -> tuple[GitRepo, str, str]:
     """The project at its base, then the spec's commit: (repo, base, spec head)."""
-    repo = GitRepo(root)
-    root.mkdir()
-    repo.git("init", "-q", "-b", "main")
+    repo = GitRepo.init(root)
     base = repo.commit(BASE, "tally")
     spec = repo.commit({UNIQUE: STUB, "tests/test_unique.py": SPEC_TEST}, "spec: count_unique")
     return repo, base, spec
@@ -93,6 +91,20 @@ def verify_head(
         logs_dir=logs,
         judging=judging or Judging(spec=SPEC),
     )
+
+
+def verify_cheat(
+    tmp_path: Path, env: dict[str, str], way: str, files: dict[str, str]
+) -> VerifyResult:
+    """verify a change that commits `files` over the spec's commit (a cheat called `way`):
+    the head's own judges pass, yet it does not pass and is held for a person."""
+    repo, base, _ = tally_repo(tmp_path / "tally")
+    repo.commit(files, f"cheat: {way}")
+    result = verify_head(repo, base, env, tmp_path / "logs")
+    assert all(c.ok for c in result.commands), result.summary()  # the head's own judges pass
+    assert not result.passed, result.summary()
+    assert result.held, "a person may accept it"
+    return result
 
 
 def check(result: VerifyResult, name: str) -> CheckResult:

@@ -57,9 +57,7 @@ def test_each_tree_builds_its_own_sources_where_setup_is_shared(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
     """fails-before-fix's tree, the fix reverted, compiles its own `calc.cc` and fails."""
-    repo = GitRepo(tmp_path / "checkout")
-    repo.path.mkdir()
-    repo.git("init", "-q", "-b", "main")
+    repo = GitRepo.init(tmp_path / "checkout")
     base = repo.commit(PROJECT, "base")
     head = repo.commit({"src/calc.cc": FIXED, "test/calc_test.cc": NEW_TEST}, "fix")
     commands = Commands(setup=SETUP, test=TEST, timeout_seconds=300)

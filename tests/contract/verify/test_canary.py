@@ -16,9 +16,7 @@ CODE = "def mul(a, b):\n    return a + b\n"
 
 def _build(tmp_path: Path) -> GitRepo:
     """A build tree with `src/calc` committed (an empty subpackage too)."""
-    build = GitRepo(tmp_path / "build")
-    build.path.mkdir()
-    build.git("init", "-q", "-b", "main")
+    build = GitRepo.init(tmp_path / "build")
     files = {"src/calc/__init__.py": CODE, "src/calc/util/__init__.py": "", "README.md": "x\n"}
     build.commit(files, "base")
     return build

@@ -35,9 +35,7 @@ QUICK = Commands(test="true", migrate_up=MIGRATE_UP, migrate_down=MIGRATE_DOWN)
 @pytest.fixture
 def shop(tmp_path: Path) -> GitRepo:
     """The shop project as a git repository (its first commit is the base)."""
-    work = GitRepo(tmp_path / "shop")
-    work.path.mkdir()
-    work.git("init", "-q", "-b", "main")
+    work = GitRepo.init(tmp_path / "shop")
     work.commit(BASE_FILES, "base")
     return work
 

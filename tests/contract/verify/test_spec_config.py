@@ -54,9 +54,7 @@ def test_the_spec_writers_test_config_is_the_judges_and_the_honest_fix_merges(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
     """The spec check passes and pins pyproject.toml; verify judges nothing again."""
-    repo = GitRepo(tmp_path / "tally")
-    repo.path.mkdir()
-    repo.git("init", "-q", "-b", "main")
+    repo = GitRepo.init(tmp_path / "tally")
     base = repo.commit(BASE, "tally")
     files = {UNIQUE: STUB, "tests/test_unique.py": MARKED_TEST, "pyproject.toml": MARKED}
     repo.commit(files, "spec: count_unique, with its marker")

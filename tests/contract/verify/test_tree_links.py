@@ -79,9 +79,7 @@ def test_a_tests_folder_committed_as_a_link_is_put_back_in_the_tree(
 
 def _build(tmp_path: Path) -> tuple[GitRepo, Tree]:
     """A checkout with `src/calc` committed, and its tree."""
-    repo = GitRepo(tmp_path / "checkout")
-    repo.path.mkdir()
-    repo.git("init", "-q", "-b", "main")
+    repo = GitRepo.init(tmp_path / "checkout")
     repo.commit({"src/calc/__init__.py": "X = 1\n", "setup.cfg": "[x]\n"}, "base")
     return repo, Tree.of(repo.path)
 

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from conveyor.core.state import Stage
 from conveyor.testing.world import ACCOUNT, TRUSTED, World
 from tests.e2e.back.merge_helpers import clean_back_half, fast_world
-from tests.e2e.helpers import assert_invariants, implement_done, spec_ready, triage
+from tests.e2e.helpers import (
+    assert_invariants,
+    implement_done,
+    person_pushes,
+    spec_ready,
+    triage,
+)
 
 __all__ = ["fast_world"]  # the fixture, imported for pytest
-
-
-def person_pushes_to(world: World, tmp_path: Path, branch: str) -> str:
-    """A person commits a file on `branch` of the forge's repository and pushes it."""
-    clone = tmp_path / "person"
-    git = ["git", "-c", "user.name=p", "-c", "user.email=p@p", "-c", "core.hooksPath=/dev/null"]
-    subprocess.run(
-        [*git, "clone", "-q", "-b", branch, str(world.bare().path), str(clone)], check=True
-    )
-    (clone / "MINE.md").write_text("A person's change.\n")
-    subprocess.run([*git, "add", "MINE.md"], cwd=clone, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "A person's change"], cwd=clone, check=True)
-    subprocess.run([*git, "push", "-q", "origin", f"HEAD:{branch}"], cwd=clone, check=True)
-    head = world.ref(f"refs/heads/{branch}")
-    assert head is not None
-    return head
 
 
 def test_a_person_pushing_to_the_pr_branch_stops_branch_changed(
@@ -42,7 +31,7 @@ def test_a_person_pushing_to_the_pr_branch_stops_branch_changed(
     assert state is not None
     assert state.stage is Stage.CHECKS
     branch = f"agent/issue-{issue.number}"
-    theirs = person_pushes_to(world, tmp_path, branch)
+    theirs = person_pushes(world, tmp_path, branch)
 
     done = world.drive(issue.number)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -18,7 +18,7 @@ from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.contract.verify.tally_kit import BASE, COMMANDS, SPEC_TEST, STUB, UNIQUE
 from tests.e2e.back.merge_helpers import FAST, clean_back_half
-from tests.e2e.helpers import reply, triage
+from tests.e2e.helpers import reply, spec_answer, triage
 
 BEHAVIOUR = "`count_unique(words)` returns how many distinct words the list holds."
 SPEC_TEXT = f"""## Behaviour
@@ -81,18 +81,7 @@ def spec_entry(
     files = {UNIQUE: STUB, "tests/test_unique.py": SPEC_TEST, **(extra or {})}
     actions: list[dict[str, Any]] = [{"write": {"path": p, "content": t}} for p, t in files.items()]
     actions.append({"commit": "A failing test of count_unique"})
-    answer: dict[str, Any] = {
-        "decision": "ready",
-        "spec": spec,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": [INTERFACE],
-        "no_tests_reason": None,
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
+    answer = spec_answer(spec=spec, interfaces=[INTERFACE])
     return {"tag": tag, "kind": "spec", "turns": [{"actions": actions}, reply(answer)]}
 
 

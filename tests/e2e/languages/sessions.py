@@ -9,7 +9,7 @@ from typing import Any
 from conveyor.core.replies import SPEC_END
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import clean_back_half
-from tests.e2e.helpers import assert_invariants, reply, triage
+from tests.e2e.helpers import assert_invariants, reply, session_tasks, spec_answer, triage
 
 
 def spec_text(behaviour: str, fix: str, names: str, tests: str) -> str:
@@ -52,18 +52,7 @@ def spec_entry(
     tag: str, tests: Mapping[str, str], interfaces: list[dict[str, Any]], spec: str
 ) -> dict[str, Any]:
     """A spec writer that commits `tests` (and stubs among them) and replies ready."""
-    answer: dict[str, Any] = {
-        "decision": "ready",
-        "spec": spec,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": interfaces,
-        "no_tests_reason": None,
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
+    answer = spec_answer(spec=spec, interfaces=interfaces)
     turns = [{"actions": _writes(tests, "Failing tests for the issue")}, reply(answer)]
     return {"tag": tag, "kind": "spec", "turns": turns}
 
@@ -97,6 +86,17 @@ def drive_merged(world: World, number: int) -> str:
     checks = [c.body for c in world.comments(number) if "### Checks" in c.body]
     assert checks, "no checks comment"
     return checks[-1]
+
+
+def drive_stopped_environment(world: World, number: int, says: str) -> None:
+    """Drive the issue: it stops as the machine's (environment), saying `says`, after one
+    spec session (charged to no one)."""
+    done = world.drive(number)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert world.labels(number) == ("agent:stopped-environment",)
+    stop = [c.body for c in world.comments(number) if "environment" in c.body.lower()]
+    assert any(says in body for body in stop), stop
+    assert len(session_tasks(world, number, "spec")) == 1
 
 
 def _last(world: World, number: int) -> str:

@@ -22,7 +22,12 @@ from tests.e2e.languages.fixtures import (
     npm_cache,
     seed_npm,
 )
-from tests.e2e.languages.sessions import drive_merged, spec_text, whole_issue
+from tests.e2e.languages.sessions import (
+    drive_merged,
+    drive_stopped_environment,
+    spec_text,
+    whole_issue,
+)
 
 MOCHA = (
     "node_modules/.bin/mocha --require test/support/env --check-leaks "
@@ -79,10 +84,4 @@ def test_a_mocha_package_whose_tests_need_a_package_not_installed_stops_as_envir
     world.write_scenario(scenario)
     number = world.open_issue("Title-case texts [jsenv]", "We need `titleCase`.").number
 
-    done = world.drive(number)
-
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert world.labels(number) == ("agent:stopped-environment",)
-    stop = [c.body for c in world.comments(number) if "environment" in c.body.lower()]
-    assert any("chai" in body for body in stop), stop
-    assert len(session_tasks(world, number, "spec")) == 1
+    drive_stopped_environment(world, number, "chai")

@@ -21,7 +21,12 @@ from typing import Any
 from conveyor.emulator.app.server import ForgeServer
 from tests.e2e.helpers import session_tasks
 from tests.e2e.languages.fixtures import files, interface, language_world, need
-from tests.e2e.languages.sessions import drive_merged, spec_text, whole_issue
+from tests.e2e.languages.sessions import (
+    drive_merged,
+    drive_stopped_environment,
+    spec_text,
+    whole_issue,
+)
 
 CMAKE_SETUP = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug"
 CTEST = "cmake --build build -j2 && ctest --test-dir build --output-on-failure"
@@ -33,15 +38,6 @@ def _cargo_config() -> tuple[dict[str, Any], dict[str, str]]:
     rustup = os.environ.get("RUSTUP_HOME", str(Path.home() / ".rustup"))
     env = {"RUSTUP_HOME": rustup} if Path(rustup).is_dir() else {}
     return {"passthrough_env": sorted(env)}, env
-
-
-def _stops_as_environment(world: Any, number: int, says: str) -> None:
-    done = world.drive(number)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert world.labels(number) == ("agent:stopped-environment",)
-    stop = [c.body for c in world.comments(number) if "environment" in c.body.lower()]
-    assert any(says in body for body in stop), stop
-    assert len(session_tasks(world, number, "spec")) == 1
 
 
 RUST_BEHAVIOUR = "`mul(a, b)` returns the product."
@@ -91,7 +87,7 @@ def test_a_rust_crate_that_does_not_compile_at_the_base_stops(
     world.write_scenario(whole_issue("rustenv", files("rust-crate", "spec"), {}, [MUL], RUST_SPEC))
     number = world.open_issue("mul adds [rustenv]", "`mul(3, 4)` is 7.").number
 
-    _stops_as_environment(world, number, "without reporting any test")
+    drive_stopped_environment(world, number, "without reporting any test")
 
 
 CPP_BEHAVIOUR = "`option_value` returns an option's value, or the fallback."
@@ -133,7 +129,7 @@ def test_a_cmake_library_whose_configure_cannot_find_a_library_stops(
     world.write_scenario(whole_issue("cppenv", files("cpp-cmake", "spec"), {}, [OPTION], CPP_SPEC))
     number = world.open_issue("Options need values [cppenv]", "No `option_value`.").number
 
-    _stops_as_environment(world, number, "NoSuchLibraryForConveyor")
+    drive_stopped_environment(world, number, "NoSuchLibraryForConveyor")
 
 
 GO_BEHAVIOUR = "A square's perimeter is four sides."
@@ -168,4 +164,4 @@ def test_a_go_module_that_does_not_build_at_the_base_stops(
     world.write_scenario(whole_issue("goenv", files("go-module", "spec"), {}, [PERIMETER], GO_SPEC))
     number = world.open_issue("Shapes need a perimeter [goenv]", "No perimeter.").number
 
-    _stops_as_environment(world, number, "without reporting any test")
+    drive_stopped_environment(world, number, "without reporting any test")

@@ -21,7 +21,13 @@ from tests.e2e.languages.fixtures import (
     npm_cache,
     seed_npm,
 )
-from tests.e2e.languages.sessions import drive_merged, spec_entry, spec_text, whole_issue
+from tests.e2e.languages.sessions import (
+    drive_merged,
+    drive_stopped_environment,
+    spec_entry,
+    spec_text,
+    whole_issue,
+)
 
 BEHAVIOUR = "A square's perimeter is four sides."
 SPEC = spec_text(
@@ -77,10 +83,4 @@ def test_a_typescript_package_without_its_dependencies_installed_stops_as_enviro
     world.write_scenario(whole_issue("tsenv", files("ts-jest", "spec"), {}, [SHAPE], SPEC))
     number = world.open_issue("Shapes need a perimeter [tsenv]", "No perimeter.").number
 
-    done = world.drive(number)
-
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert world.labels(number) == ("agent:stopped-environment",)
-    stop = [c.body for c in world.comments(number) if "environment" in c.body.lower()]
-    assert any("no TypeScript in the worktree" in body for body in stop), stop
-    assert len(session_tasks(world, number, "spec")) == 1
+    drive_stopped_environment(world, number, "no TypeScript in the worktree")

@@ -17,7 +17,7 @@ from conveyor.core.replies import SPEC_END
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
 from tests.e2e.back.merge_helpers import FAST, clean_back_half
-from tests.e2e.helpers import reply, triage
+from tests.e2e.helpers import reply, spec_answer, triage
 
 # Boxed, setup writes only its tree and the caches: it counts its runs in the cache home.
 SETUP_RUNS = '"$XDG_CACHE_HOME/setup-runs.txt"'
@@ -139,36 +139,16 @@ def spec_entry(tag: str, where: str = PACKAGE) -> dict[str, Any]:
         {"write": {"path": "tests/test_mul.py", "content": MUL_TEST}},
         {"commit": "A failing test: mul multiplies"},
     ]
-    answer: dict[str, Any] = {
-        "decision": "ready",
-        "spec": SPEC,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": [{**INTERFACE, "where": where}],
-        "no_tests_reason": None,
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
+    answer = spec_answer(spec=SPEC, interfaces=[{**INTERFACE, "where": where}])
     return {"tag": tag, "kind": "spec", "turns": [{"actions": files}, reply(answer)]}
 
 
 def no_tests_spec_entry(tag: str) -> dict[str, Any]:
     """A spec writer that commits nothing and replies ready with a `no_tests_reason`: the
     implementer adds the test with the fix."""
-    answer: dict[str, Any] = {
-        "decision": "ready",
-        "spec": SPEC,
-        "questions": [],
-        "sub_issues": [],
-        "interfaces": [],
-        "no_tests_reason": "the implementer adds the test with the fix",
-        "wiki_only": False,
-        "spec_in_draft": False,
-        "status": "done",
-        "summary": "spec ready",
-    }
+    answer = spec_answer(
+        spec=SPEC, interfaces=[], no_tests_reason="the implementer adds the test with the fix"
+    )
     return {"tag": tag, "kind": "spec", "turns": [reply(answer)]}
 
 

@@ -23,7 +23,7 @@ from tests.contract.verify.sqlite_project import (
     write_project,
 )
 from tests.e2e.back.merge_helpers import FAST, clean_back_half
-from tests.e2e.helpers import assert_invariants, reply, session_tasks, triage
+from tests.e2e.helpers import assert_invariants, reply, session_tasks, spec_answer, triage
 
 TAG = "migrate"
 BEHAVIOUR = "`price_of(db, name)` returns the item's price, kept in a new `price` column."
@@ -77,18 +77,7 @@ def scenario() -> list[dict[str, Any]]:
         "spec",
         {PRICES: PRICE_STUB, "tests/test_price.py": PRICE_TEST},
         "A failing test: an item's price is read",
-        {
-            "decision": "ready",
-            "spec": SPEC,
-            "questions": [],
-            "sub_issues": [],
-            "interfaces": [INTERFACE],
-            "no_tests_reason": None,
-            "wiki_only": False,
-            "spec_in_draft": False,
-            "status": "done",
-            "summary": "spec ready",
-        },
+        spec_answer(spec=SPEC, interfaces=[INTERFACE]),
     )
     implement = _writer(
         "implement",

@@ -1,6 +1,7 @@
-"""The `Comment` interface's edit fields GitHub answers on an issue or a comment: `lastEditedAt`,
-`editor`, `includesCreatedEdit` and `userContentEdits` (newest first, each with its `editor`,
-`editedAt` and `diff`: the whole text that edit left)."""
+"""The `Comment` interface's fields GitHub answers on an issue, a comment or a review: its
+ids, body and author, and the edit fields `lastEditedAt`, `editor`, `includesCreatedEdit` and
+`userContentEdits` (newest first, each with its `editor`, `editedAt` and `diff`: the whole
+text that edit left)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,27 @@ from typing import Any
 
 from conveyor.emulator.graphql.paging import JSON, page, window
 from conveyor.emulator.model.content_edits import Target, edits_of, last_edit
+from conveyor.emulator.model.issue_rows import association_of
 from conveyor.emulator.model.store import Store
 
 Actor = Callable[[int | None], JSON | None]
+
+
+def comment_fields(
+    store: Store, actor: Actor, repo: Any, row: Any, *, typename: str, target: Target
+) -> JSON:
+    """The `Comment` interface's fields of `row` (an issue, a comment, a review, an inline
+    comment): its ids, body, author and the author's association, and the edit fields."""
+    return {
+        "__typename": typename,
+        "id": row["node_id"],
+        "databaseId": row["id"],
+        "fullDatabaseId": str(row["id"]),
+        "body": row["body"] or "",
+        "author": actor(row["author_id"]),
+        "authorAssociation": association_of(store, repo, row["author_id"]),
+        **edit_fields(store, actor, target, int(row["id"])),
+    }
 
 
 def edit_fields(store: Store, actor: Actor, target: Target, target_id: int) -> JSON:

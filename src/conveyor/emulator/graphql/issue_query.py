@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conveyor.emulator.graphql.edit_fields import edit_fields
-from conveyor.emulator.graphql.paging import JSON, NotFoundError, page, window
-from conveyor.emulator.model.issue_rows import association_of, issue_labels
+from conveyor.emulator.graphql.edit_fields import comment_fields
+from conveyor.emulator.graphql.paging import JSON, NotFoundError, page, rows_page, window
+from conveyor.emulator.model.issue_rows import issue_labels
 from conveyor.emulator.model.pull_rows import get_pull
 from conveyor.emulator.model.records import issue_row, repo_row
 from conveyor.emulator.model.shapes import repo_html_url
@@ -107,14 +107,11 @@ class IssueQuery:
                 return "DUPLICATE" if enableDuplicate else "NOT_PLANNED"
             return REASONS.get(reason) if reason else None
 
-        return {
-            "__typename": "Issue",
-            "id": row["node_id"],
-            "databaseId": row["id"],
-            "fullDatabaseId": str(row["id"]),
+        return comment_fields(
+            self.store, self._actor, repo, row, typename="Issue", target="issue"
+        ) | {
             "number": row["number"],
             "title": row["title"],
-            "body": row["body"] or "",
             "state": "OPEN" if row["state"] == "open" else "CLOSED",
             "stateReason": state_reason,
             "closed": row["state"] != "open",
@@ -123,35 +120,19 @@ class IssueQuery:
             "url": url,
             "createdAt": row["created_at"],
             "updatedAt": row["updated_at"],
-            "author": self._actor(row["author_id"]),
-            "authorAssociation": association_of(self.store, repo, row["author_id"]),
             "labels": lambda _i, first=None, after=None, last=None, **_: self._labels(
                 row["id"], first, after, last
             ),
             "comments": lambda _i, first=None, after=None, last=None, **_: self._comments(
                 repo, row, url=url, first=first, after=after, last=last
             ),
-            **edit_fields(self.store, self._actor, "issue", row["id"]),
         }
 
     def _labels(
         self, issue_id: int, first: int | None, after: str | None, last: int | None
     ) -> JSON:
-        start = window("labels", first, after, last)
-        assert first is not None
         every = issue_labels(self.store, issue_id)
-        past = [r for r in every if r["id"] > start] if start else every
-        nodes = [
-            {
-                "__typename": "Label",
-                "id": r["node_id"],
-                "name": r["name"],
-                "color": r["color"],
-                "description": r["description"],
-            }
-            for r in past[: first + 1]
-        ]
-        return page([r["id"] for r in past[: first + 1]], first, nodes) | {"totalCount": len(every)}
+        return rows_page("labels", every, _label_node, first=first, after=after, last=last)
 
     def _comments(
         self,
@@ -174,28 +155,36 @@ class IssueQuery:
             f"SELECT * FROM comments WHERE {where} AND id > ? ORDER BY id LIMIT ?",
             [*params, start, first + 1],
         )
-        authors: dict[int, JSON | None] = {}
+        authors: dict[int | None, JSON | None] = {}
         nodes = [self._comment_node(repo, r, url, authors) for r in rows]
         return page([r["id"] for r in rows], first, nodes) | {
             "totalCount": int(total["n"]) if total else 0
         }
 
     def _comment_node(
-        self, repo: sqlite3.Row, r: sqlite3.Row, url: str, authors: dict[int, JSON | None]
+        self, repo: sqlite3.Row, r: sqlite3.Row, url: str, authors: dict[int | None, JSON | None]
     ) -> JSON:
         """An `IssueComment` (`authors` keeps the actors already read for this page)."""
-        if r["author_id"] not in authors:
-            authors[r["author_id"]] = self._actor(r["author_id"])
-        return {
-            "__typename": "IssueComment",
-            "id": r["node_id"],
-            "databaseId": r["id"],
-            "fullDatabaseId": str(r["id"]),
-            "body": r["body"] or "",
+
+        def actor(user_id: int | None) -> JSON | None:
+            if user_id not in authors:
+                authors[user_id] = self._actor(user_id)
+            return authors[user_id]
+
+        return comment_fields(
+            self.store, actor, repo, r, typename="IssueComment", target="comment"
+        ) | {
             "url": f"{url}#issuecomment-{r['id']}",
             "createdAt": r["created_at"],
             "updatedAt": r["updated_at"],
-            "author": authors[r["author_id"]],
-            "authorAssociation": association_of(self.store, repo, r["author_id"]),
-            **edit_fields(self.store, self._actor, "comment", r["id"]),
         }
+
+
+def _label_node(r: sqlite3.Row) -> JSON:
+    return {
+        "__typename": "Label",
+        "id": r["node_id"],
+        "name": r["name"],
+        "color": r["color"],
+        "description": r["description"],
+    }

@@ -4,7 +4,7 @@ pages with `pageInfo`, and the errors GitHub gives for what it refuses."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 PAGE_LIMIT = 100
@@ -79,3 +79,21 @@ def page(ids: Sequence[int], first: int, nodes: list[JSON]) -> JSON:
             "endCursor": cursor(shown[-1]) if shown else None,
         },
     }
+
+
+def rows_page(
+    connection: str,
+    every: Sequence[Any],
+    node: Callable[[Any], JSON],
+    *,
+    first: int | None,
+    after: str | None,
+    last: int | None,
+) -> JSON:
+    """One page of `connection` over `every` row (by ascending `id`) after the cursor `after`,
+    each row shown as `node(row)`, with `totalCount`."""
+    start = window(connection, first, after, last)
+    assert first is not None
+    past = [r for r in every if r["id"] > start][: first + 1]
+    nodes = [node(r) for r in past]
+    return page([r["id"] for r in past], first, nodes) | {"totalCount": len(every)}

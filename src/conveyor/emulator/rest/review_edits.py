@@ -11,6 +11,8 @@ these edits.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -46,6 +48,27 @@ def _check_editor(
         raise ApiError(403, "Must have push access to edit others' review comments")
 
 
+async def _edit_of(
+    request: Request,
+    schema: str,
+    query: str,
+    args: Callable[[int, dict[str, Any]], tuple[object, ...]],
+) -> tuple[sqlite3.Row, Store, sqlite3.Row, sqlite3.Row, str]:
+    """An edit's editor, store, repository, edited row (`query` on `args`; 404 when
+    missing) and new text (the body's `body`, required; 422 naming `schema`)."""
+    user = require_user(request)
+    body = await read_object(request)
+    store = emulator(request).store
+    params = request.path_params
+    repo = require_repo(store, params["owner"], params["repo"])
+    row = store.one(query, args(int(repo["id"]), params))
+    if row is None:
+        raise not_found()
+    text = field_str(body, "body", schema, required=True)
+    assert text is not None
+    return user, store, repo, row, text
+
+
 def _number_of(store: Store, issue_id: int) -> int:
     row = store.one("SELECT number FROM issues WHERE id = ?", (issue_id,))
     assert row is not None
@@ -54,20 +77,13 @@ def _number_of(store: Store, issue_id: int) -> int:
 
 async def edit_review_comment(request: Request) -> Response:
     """`PATCH .../pulls/comments/{comment_id}`: a new body for an inline comment."""
-    user = require_user(request)
-    body = await read_object(request)
-    store = emulator(request).store
-    params = request.path_params
-    repo = require_repo(store, params["owner"], params["repo"])
-    row = store.one(
+    user, store, repo, row, text = await _edit_of(
+        request,
+        "PullRequestReviewComment",
         "SELECT c.*, r.state AS review_state FROM review_comments c "
         "JOIN reviews r ON r.id = c.review_id WHERE c.id = ? AND c.repo_id = ?",
-        (params["comment_id"], repo["id"]),
+        lambda repo_id, params: (params["comment_id"], repo_id),
     )
-    if row is None:
-        raise not_found()
-    text = field_str(body, "body", "PullRequestReviewComment", required=True)
-    assert text is not None
     _check_editor(store, repo, row, row["review_state"] == "PENDING", user)
     with store.tx() as conn:
         record_edit(store, conn, "review_comment", row, new=text, editor_id=int(user["id"]))
@@ -84,20 +100,13 @@ async def edit_review_comment(request: Request) -> Response:
 
 async def edit_review(request: Request) -> Response:
     """`PUT .../pulls/{n}/reviews/{review_id}`: a new body for a review (422 when blank)."""
-    user = require_user(request)
-    body = await read_object(request)
-    store = emulator(request).store
-    params = request.path_params
-    repo = require_repo(store, params["owner"], params["repo"])
-    row = store.one(
+    user, store, repo, row, text = await _edit_of(
+        request,
+        "PullRequestReview",
         "SELECT r.* FROM reviews r JOIN issues i ON i.id = r.issue_id "
         "WHERE r.id = ? AND r.repo_id = ? AND i.number = ?",
-        (params["review_id"], repo["id"], params["number"]),
+        lambda repo_id, params: (params["review_id"], repo_id, params["number"]),
     )
-    if row is None:
-        raise not_found()
-    text = field_str(body, "body", "PullRequestReview", required=True)
-    assert text is not None
     if not text.strip():
         raise ApiError(422, "Unprocessable Entity", ["Review body can't be blank"])
     _check_editor(store, repo, row, row["state"] == "PENDING", user)
@@ -107,7 +116,7 @@ async def edit_review(request: Request) -> Response:
         touch_issue(conn, row["issue_id"])
     fresh = store.one("SELECT * FROM reviews WHERE id = ?", (row["id"],))
     assert fresh is not None
-    shaper = Shaper(store, base_url(request), repo, int(params["number"]))
+    shaper = Shaper(store, base_url(request), repo, int(request.path_params["number"]))
     return json_response(shaper.review(fresh))
 
 

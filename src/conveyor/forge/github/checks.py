@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from githubkit_schemas.latest.models import CheckRun as KitCheckRun
-from githubkit_schemas.latest.models import ReposOwnerRepoCommitsRefCheckRunsGetResponse200
+from githubkit_schemas.latest.models import ReposOwnerRepoCommitsRefCheckRunsGetResponse200, Status
 
-from conveyor.forge.github.base import ClientBase, has_next_page
+from conveyor.forge.github.base import has_next_page
 from conveyor.forge.github.convert import to_check_run, to_status
+from conveyor.forge.github.paging import PER_PAGE, PagedOps
 from conveyor.forge.types import CheckRun, CommitStatus
 
 
@@ -16,7 +17,7 @@ def _output(name: str, summary: str | None) -> dict[str, Any]:
     return {"output": {"title": name, "summary": summary}} if summary is not None else {}
 
 
-class CheckOps(ClientBase):
+class CheckOps(PagedOps):
     """What CI reported on a commit, and the check runs the pipeline reports itself."""
 
     def list_check_runs(self, sha: str) -> tuple[CheckRun, ...]:
@@ -32,7 +33,7 @@ class CheckOps(ClientBase):
                 lambda page=page: self._kit.request(  # type: ignore[misc]
                     "GET",
                     path,
-                    params={"per_page": 100, "page": page},
+                    params={"per_page": PER_PAGE, "page": page},
                     response_model=ReposOwnerRepoCommitsRefCheckRunsGetResponse200,
                 ),
             )
@@ -42,20 +43,14 @@ class CheckOps(ClientBase):
 
     def list_statuses(self, sha: str) -> tuple[CommitStatus, ...]:
         """Every commit status reported on a commit, newest first (all pages)."""
-        found: list[CommitStatus] = []
-        page = 0
-        while True:
-            page += 1
-            response = self._run(
-                f"list statuses of {sha[:12]}",
-                None,
-                lambda page=page: self._kit.rest.repos.list_commit_statuses_for_ref(  # type: ignore[misc]
-                    self._owner, self._name, sha, per_page=100, page=page
-                ),
-            )
-            found.extend(to_status(status) for status in response.parsed_data)
-            if not has_next_page(response.raw_response):
-                return tuple(found)
+        statuses = self._kit.rest.repos.list_commit_statuses_for_ref
+        found = self._pages(
+            f"list statuses of {sha[:12]}",
+            None,
+            lambda page: statuses(self._owner, self._name, sha, per_page=PER_PAGE, page=page),
+            Status,
+        )
+        return tuple(to_status(status) for status in found)
 
     def create_check_run(
         self,

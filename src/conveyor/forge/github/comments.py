@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from githubkit.response import Response
 from githubkit_schemas.latest.models import IssueComment, Label
 
 from conveyor.forge.errors import NotFound, Validation
-from conveyor.forge.github.base import ClientBase, has_next_page, if_none_match, items_of
+from conveyor.forge.github.base import has_next_page, items_of
 from conveyor.forge.github.convert import to_comment
+from conveyor.forge.github.paging import PER_PAGE, PagedOps
 from conveyor.forge.types import Comment, CommentPage, LabelSpec
 
 
-class CommentOps(ClientBase):
+class CommentOps(PagedOps):
     """Comments (conditional list, create, edit) and labels (ensure, add, remove)."""
 
     def list_comments(self, number: int, etag: str | None = None) -> CommentPage:
@@ -22,31 +25,21 @@ class CommentOps(ClientBase):
         the whole list when there is one page (up to 100 comments). For longer
         threads the page carries no ETag and the next read is a full one.
         """
-        operation = "list comments"
         comments = self._kit.rest.issues
-        first = self._run(
-            operation,
-            number,
-            lambda: comments.list_comments(
-                self._owner, self._name, number, per_page=100, headers=if_none_match(etag)
-            ),
-        )
-        if first.status_code == 304:
-            return CommentPage(comments=(), etag=etag, not_modified=True)
-        found = [to_comment(c) for c in items_of(first, IssueComment)]
-        response, page = first, 1
-        while has_next_page(response.raw_response):
-            page += 1
-            response = self._run(
-                operation,
-                number,
-                lambda page=page: comments.list_comments(  # type: ignore[misc]
-                    self._owner, self._name, number, per_page=100, page=page
-                ),
+
+        def call(page: int, headers: dict[str, str] | None) -> Response[Any, Any]:
+            return comments.list_comments(
+                self._owner, self._name, number, per_page=PER_PAGE, page=page, headers=headers
             )
-            found.extend(to_comment(c) for c in items_of(response, IssueComment))
-        etag_out = first.headers.get("etag") if page == 1 else None
-        return CommentPage(comments=tuple(found), etag=etag_out, not_modified=False)
+
+        listed = self._pages_since("list comments", number, call, IssueComment, etag)
+        if listed is None:
+            return CommentPage(comments=(), etag=etag, not_modified=True)
+        found, first = listed
+        etag_out = None if has_next_page(first.raw_response) else first.headers.get("etag")
+        return CommentPage(
+            comments=tuple(to_comment(c) for c in found), etag=etag_out, not_modified=False
+        )
 
     def create_comment(self, number: int, body: str) -> Comment:
         """Post a comment on an issue or PR."""
@@ -77,19 +70,16 @@ class CommentOps(ClientBase):
         one request, where listing first costs one more when it is missing.
         """
         existing: set[str] = set()
-        page = 0
-        while len(labels) > 1:
-            page += 1
-            response = self._run(
+        if len(labels) > 1:
+            listed = self._pages(
                 "list labels",
                 None,
-                lambda page=page: self._kit.rest.issues.list_labels_for_repo(  # type: ignore[misc]
-                    self._owner, self._name, per_page=100, page=page
+                lambda page: self._kit.rest.issues.list_labels_for_repo(
+                    self._owner, self._name, per_page=PER_PAGE, page=page
                 ),
+                Label,
             )
-            existing.update(label.name.lower() for label in items_of(response, Label))
-            if not has_next_page(response.raw_response):
-                break
+            existing = {label.name.lower() for label in listed}
         for spec in labels:
             if spec.name.lower() in existing:
                 continue

@@ -38,7 +38,8 @@ from conveyor.forge.types import (
 _STATUS_STATES = ("error", "failure", "pending", "success")
 
 
-def _login(user: SimpleUser | None) -> str:
+def login_of(user: SimpleUser | None) -> str:
+    """A user's login; `ghost` for a deleted account."""
     return user.login if user is not None else "ghost"  # GitHub's name for a deleted account
 
 
@@ -66,7 +67,7 @@ def to_issue(issue: KitIssue | EditedIssue) -> Issue:
         body=issue.body or "",
         state=_open_or_closed(issue.state),
         state_reason=issue.state_reason or None,
-        author=_login(issue.user),
+        author=login_of(issue.user),
         labels=tuple(labels),
         created_at=issue.created_at,
         updated_at=issue.updated_at,
@@ -82,7 +83,7 @@ def to_comment(comment: IssueComment) -> Comment:
     """A conversation comment."""
     return Comment(
         id=comment.id,
-        author=_login(comment.user),
+        author=login_of(comment.user),
         body=comment.body or "",
         created_at=comment.created_at,
         updated_at=comment.updated_at,
@@ -112,7 +113,7 @@ def to_pull(pr: KitPullRequest, merge_commit_sha: str | None) -> PullRequest:
         head_sha=pr.head.sha,
         base_ref=pr.base.ref,
         base_sha=pr.base.sha,
-        author=_login(pr.user),
+        author=login_of(pr.user),
         html_url=pr.html_url,
         merge_commit_sha=merge_commit_sha,
         merged_by=_login(pr.merged_by) if pr.merged_by else None,

@@ -7,12 +7,13 @@ from typing import Literal
 
 from githubkit_schemas.latest.models import Issue as KitIssue
 
-from conveyor.forge.github.base import ClientBase, has_next_page, if_none_match, items_of
+from conveyor.forge.github.base import if_none_match, items_of
 from conveyor.forge.github.convert import is_pull_request, to_issue
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.types import Issue, IssuePage
 
 
-class IssueOps(ClientBase):
+class IssueOps(PagedOps):
     """Issues: the poll's list, one issue, and the writes the pipeline makes to them."""
 
     def list_open_issues(self, etag: str | None = None) -> IssuePage:
@@ -24,44 +25,16 @@ class IssueOps(ClientBase):
         while on a later page leaves page 1 alone: the snapshot notices it when
         page 1 next changes or the issue itself is read.)
         """
-        operation = "list open issues"
         issues = self._kit.rest.issues
-        first = self._run(
-            operation,
-            None,
-            lambda: issues.list_for_repo(
-                self._owner,
-                self._name,
-                state="open",
-                sort="updated",
-                direction="desc",
-                per_page=100,
-                headers=if_none_match(etag),
-            ),
-        )
-        if first.status_code == 304:
+        listed = self._open_since("list open issues", issues.list_for_repo, KitIssue, etag)
+        if listed is None:
             return IssuePage(issues=(), etag=etag, not_modified=True)
-        found = [to_issue(i) for i in items_of(first, KitIssue) if not is_pull_request(i)]
-        response, page = first, 1
-        while has_next_page(response.raw_response):
-            page += 1
-            response = self._run(
-                operation,
-                None,
-                lambda page=page: issues.list_for_repo(  # type: ignore[misc]
-                    self._owner,
-                    self._name,
-                    state="open",
-                    sort="updated",
-                    direction="desc",
-                    per_page=100,
-                    page=page,
-                ),
-            )
-            found.extend(
-                to_issue(i) for i in items_of(response, KitIssue) if not is_pull_request(i)
-            )
-        return IssuePage(issues=tuple(found), etag=first.headers.get("etag"), not_modified=False)
+        found, first = listed
+        return IssuePage(
+            issues=tuple(to_issue(i) for i in found if not is_pull_request(i)),
+            etag=first.headers.get("etag"),
+            not_modified=False,
+        )
 
     def list_closed_issues(self, label: str, etag: str | None = None) -> IssuePage:
         """Closed issues carrying `label` (no PRs), most recently updated first, one page of
@@ -170,17 +143,6 @@ class IssueOps(ClientBase):
 
     def list_sub_issues(self, parent: int) -> tuple[Issue, ...]:
         """The sub-issues of `parent`, in GitHub's order."""
-        found: list[Issue] = []
-        page = 0
-        while True:
-            page += 1
-            response = self._run(
-                "list sub-issues",
-                parent,
-                lambda page=page: self._kit.rest.issues.list_sub_issues(  # type: ignore[misc]
-                    self._owner, self._name, parent, per_page=100, page=page
-                ),
-            )
-            found.extend(to_issue(i) for i in items_of(response, KitIssue))
-            if not has_next_page(response.raw_response):
-                return tuple(found)
+        issues = self._kit.rest.issues
+        found = self._every("list sub-issues", parent, issues.list_sub_issues, KitIssue)
+        return tuple(to_issue(i) for i in found)

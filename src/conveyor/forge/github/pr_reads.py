@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
 
-from githubkit.response import Response
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import (
     DiffEntry,
@@ -16,15 +13,11 @@ from githubkit_schemas.latest.models import (
     UnlabeledIssueEvent,
 )
 
-from conveyor.forge.github.base import ClientBase, has_next_page, if_none_match, items_of
+from conveyor.forge.github.convert import login_of
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.pr_types import LabelEvent, OpenPull, PullFile, PullPage
 
-M = TypeVar("M")
 MAX_FILE_PAGES = 30  # GitHub lists at most 3000 files, 100 a page
-
-
-def _login(user: Any) -> str:
-    return str(user.login) if user is not None else "ghost"
 
 
 def to_open_pull(pr: PullRequestSimple) -> OpenPull:
@@ -34,7 +27,7 @@ def to_open_pull(pr: PullRequestSimple) -> OpenPull:
         number=pr.number,
         title=pr.title,
         body=pr.body or "",
-        author=_login(pr.user),
+        author=login_of(pr.user),
         head_ref=pr.head.ref,
         head_sha=pr.head.sha,
         head_repo=None if head_repo is None else head_repo.full_name,
@@ -60,82 +53,42 @@ def to_pull_file(entry: DiffEntry) -> PullFile:
     )
 
 
-class PrReadOps(ClientBase):
+class PrReadOps(PagedOps):
     """The reads of a review of a person's PR."""
-
-    def _pages(
-        self,
-        operation: str,
-        number: int | None,
-        call: Callable[[int], Response[Any, Any]],
-        model: type[M],
-        limit: int = 1000,
-    ) -> list[M]:
-        found: list[M] = []
-        for page in range(1, limit + 1):
-            response = self._run(operation, number, lambda page=page: call(page))  # type: ignore[misc]
-            found.extend(items_of(response, model))
-            if not has_next_page(response.raw_response):
-                break
-        return found
 
     def list_open_prs(self, etag: str | None = None) -> PullPage:
         """Open PRs, most recently updated first; conditional on `etag` (a 304 is free)."""
-        pulls = self._kit.rest.pulls
-
-        def call(page: int, headers: dict[str, str] | None = None) -> Response[Any, Any]:
-            return pulls.list(
-                self._owner,
-                self._name,
-                state="open",
-                sort="updated",
-                direction="desc",
-                per_page=100,
-                page=page,
-                headers=headers,
-            )
-
-        first = self._run("list open PRs", None, lambda: call(1, if_none_match(etag)))
-        if first.status_code == 304:
+        listed = self._open_since(
+            "list open PRs", self._kit.rest.pulls.list, PullRequestSimple, etag
+        )
+        if listed is None:
             return PullPage(pulls=(), etag=etag, not_modified=True)
-        found = items_of(first, PullRequestSimple)
-        if has_next_page(first.raw_response):
-            more = self._pages("list open PRs", None, call, PullRequestSimple)
-            found = [*found, *more[len(found) :]]
+        found, first = listed
         return PullPage(tuple(to_open_pull(p) for p in found), first.headers.get("etag"), False)
 
     def list_pr_files(self, number: int) -> tuple[PullFile, ...]:
         """The files PR `number` changes (GitHub lists at most 3000)."""
-        pulls = self._kit.rest.pulls
-        found = self._pages(
+        found = self._every(
             "list PR files",
             number,
-            lambda page: pulls.list_files(self._owner, self._name, number, per_page=100, page=page),
+            self._kit.rest.pulls.list_files,
             DiffEntry,
-            MAX_FILE_PAGES,
+            limit=MAX_FILE_PAGES,
         )
         return tuple(to_pull_file(entry) for entry in found)
 
     def list_label_events(self, number: int) -> tuple[LabelEvent, ...]:
         """Who added and removed the labels of issue or PR `number`, oldest first."""
-        issues = self._kit.rest.issues
-        found = self._pages(
-            "list issue events",
-            number,
-            lambda page: issues.list_events(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            object,
-        )
+        found = self._every("list issue events", number, self._kit.rest.issues.list_events, object)
         events: list[LabelEvent] = []
         for event in found:
             if isinstance(event, LabeledIssueEvent):
                 events.append(
-                    LabelEvent("labeled", event.label.name, _login(event.actor), _when(event))
+                    LabelEvent("labeled", event.label.name, login_of(event.actor), _when(event))
                 )
             elif isinstance(event, UnlabeledIssueEvent):
                 events.append(
-                    LabelEvent("unlabeled", event.label.name, _login(event.actor), _when(event))
+                    LabelEvent("unlabeled", event.label.name, login_of(event.actor), _when(event))
                 )
         return tuple(events)
 

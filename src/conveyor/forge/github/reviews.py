@@ -7,23 +7,17 @@ how a person (a test, the demo) writes a lone comment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
-from githubkit.response import Response
 from githubkit.utils import UNSET
 from githubkit_schemas.latest.models import PullRequestReview, PullRequestReviewComment
 
-from conveyor.forge.github.base import ClientBase, has_next_page, items_of
+from conveyor.forge.github.convert import login_of
+from conveyor.forge.github.paging import PagedOps
 from conveyor.forge.pr_types import InlineComment
 from conveyor.forge.protocol import ReviewEvent
 from conveyor.forge.review_types import Review, ReviewComment
-
-M = TypeVar("M")
-
-
-def _login(user: Any) -> str:
-    return str(user.login) if user is not None else "ghost"
 
 
 def to_review(review: PullRequestReview) -> Review:
@@ -31,7 +25,7 @@ def to_review(review: PullRequestReview) -> Review:
     submitted = review.submitted_at
     return Review(
         id=review.id,
-        author=_login(review.user),
+        author=login_of(review.user),
         body=review.body or "",
         state=review.state,
         commit_id=review.commit_id,
@@ -46,7 +40,7 @@ def to_review_comment(comment: PullRequestReviewComment) -> ReviewComment:
     return ReviewComment(
         id=comment.id,
         review_id=comment.pull_request_review_id,
-        author=_login(comment.user),
+        author=login_of(comment.user),
         body=comment.body or "",
         path=comment.path,
         line=None if line is UNSET else line,
@@ -74,44 +68,20 @@ def _inline(comment: InlineComment | tuple[str, int, str]) -> dict[str, Any]:
     return item
 
 
-class ReviewOps(ClientBase):
+class ReviewOps(PagedOps):
     """PR reviews and review comments: read every page; people write them."""
-
-    def _every_page(
-        self, operation: str, number: int, call: Callable[[int], Response[Any, Any]], model: type[M]
-    ) -> list[M]:
-        found: list[M] = []
-        page = 0
-        while True:
-            page += 1
-            response = self._run(operation, number, lambda page=page: call(page))  # type: ignore[misc]
-            found.extend(items_of(response, model))
-            if not has_next_page(response.raw_response):
-                return found
 
     def list_reviews(self, number: int) -> tuple[Review, ...]:
         """Every review of PR `number`, oldest first (a pending one only when it is ours)."""
         pulls = self._kit.rest.pulls
-        found = self._every_page(
-            "list reviews",
-            number,
-            lambda page: pulls.list_reviews(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            PullRequestReview,
-        )
+        found = self._every("list reviews", number, pulls.list_reviews, PullRequestReview)
         return tuple(to_review(r) for r in found)
 
     def list_review_comments(self, number: int) -> tuple[ReviewComment, ...]:
         """Every inline review comment of PR `number`, oldest first."""
         pulls = self._kit.rest.pulls
-        found = self._every_page(
-            "list review comments",
-            number,
-            lambda page: pulls.list_review_comments(
-                self._owner, self._name, number, per_page=100, page=page
-            ),
-            PullRequestReviewComment,
+        found = self._every(
+            "list review comments", number, pulls.list_review_comments, PullRequestReviewComment
         )
         return tuple(to_review_comment(c) for c in found)
 

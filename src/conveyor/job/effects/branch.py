@@ -155,6 +155,12 @@ def _push(
     return None
 
 
+def _push_head(what: JobSubject, who: JobHands, pulse: JobPulse, head: str) -> PushRefused | None:
+    """Push `head` to the job's branch unless the forge's branch is there already."""
+    remote = who.forge.get_branch(what.branch)
+    return None if remote is not None and remote.sha == head else _push(what, who, pulse, head)
+
+
 def reset_branch(
     what: JobSubject,
     where: JobPlace,
@@ -200,11 +206,9 @@ def open_draft(
     A stacked issue's PR is based on its prerequisite's branch (see `conveyor.ops.forge.stack`).
     """
     head = ensure_start_commit(where.git, measure_from(where.git, what.base, state), what.issue)
-    remote = who.forge.get_branch(what.branch)
-    if remote is None or remote.sha != head:
-        refused = _push(what, who, pulse, head)
-        if refused is not None:
-            return refused
+    refused = _push_head(what, who, pulse, head)
+    if refused is not None:
+        return refused
     wiki = push_wiki_branch(where.wiki, pulse)
     if isinstance(wiki, PushRefused):
         return wiki
@@ -235,12 +239,9 @@ def push_branch(
     head = plain.head(where.tree)
     new = _names(where, f"{effect.spec_sha}..{head}") if head != effect.spec_sha else ()
     changed = _names(where, f"{measure_from(where.git, what.base, state)}...{head}")
-    if new:
-        remote = who.forge.get_branch(what.branch)
-        if remote is None or remote.sha != head:
-            refused = _push(what, who, pulse, head)
-            if refused is not None:
-                return refused
+    refused = _push_head(what, who, pulse, head) if new else None
+    if refused is not None:
+        return refused
     wiki = push_wiki_branch(where.wiki, pulse)
     if isinstance(wiki, PushRefused):
         return wiki
