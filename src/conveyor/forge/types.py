@@ -136,6 +136,7 @@ class PullRequest:
     author: str
     html_url: str
     merge_commit_sha: str | None
+    merged_by: str | None = None  # who merged it (None: not merged, or the forge does not say)
 
 
 @dataclass(frozen=True)

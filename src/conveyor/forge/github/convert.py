@@ -116,6 +116,7 @@ def to_pull(pr: KitPullRequest, merge_commit_sha: str | None) -> PullRequest:
         author=login_of(pr.user),
         html_url=pr.html_url,
         merge_commit_sha=merge_commit_sha,
+        merged_by=login_of(pr.merged_by) if pr.merged_by else None,
     )
 
 
