@@ -11,7 +11,7 @@ from conveyor.cli.screen import say_lines
 from conveyor.core.budget import money_spent, spent
 from conveyor.core.config import Config
 from conveyor.core.state import IssueState, Pool
-from conveyor.orchestrator.decisions import StartJob, describe
+from conveyor.orchestrator.decisions import Decision, StartJob, describe
 from conveyor.orchestrator.shell.preview import Preview
 
 EXIT_FORGE = 1
@@ -52,17 +52,20 @@ def render(preview: Preview, config: Config) -> list[str]:
     """The preview as lines a person reads, starts first and in the order they would happen."""
     chosen = preview.plan
     lines = [f"{DRY} ({config.repo})"]
-    acts = [*chosen.watchdog, *chosen.escalations, *chosen.closeouts]
+    handed = chosen.handed
+    landings = handed.starts if handed is not None else ()
+    asked: tuple[Decision, ...] = handed.stops if handed is not None else ()
+    acts = [*chosen.watchdog, *chosen.escalations, *asked, *chosen.closeouts]
     if acts:
         lines.append("the watchdog and close-out would do:")
         lines.extend(f"  {describe(act)}" for act in acts)
-    starts = chosen.schedule.starts
+    starts = (*landings, *chosen.schedule.starts)
     lines.append("would start, in this order:" if starts else "would start nothing")
     for index, start in enumerate(starts, start=1):
         state = preview.states.get(start.issue)
         lines.append(f"  {index}. #{start.issue} {start.stage.value}: {start.reason}")
         lines.append(f"     {budget_line(start, state, preview, config)}")
-    holds = chosen.schedule.holds
+    holds = chosen.holds()
     if holds:
         lines.append("would wait:")
         lines.extend(f"  #{h.issue} {h.stage.value}: {h.reason}" for h in holds)

@@ -60,8 +60,8 @@ _STATUS: dict[Status, LabelDef] = {
     Status.MERGED: LabelDef(
         Status.MERGED,
         "6f42c1",
-        "Conveyor merged the pull request for this issue.",
-        "The PR was squash-merged.",
+        "Conveyor merged the pull request for this issue, or closed out a person's merge.",
+        "The PR was squash-merged, or a person merged it after its handover.",
         "Nothing to do.",
     ),
     Status.APPROVED: LabelDef(
@@ -69,7 +69,8 @@ _STATUS: dict[Status, LabelDef] = {
         "0075ca",
         "Conveyor verified and approved the PR; a person merges it (handover.merge).",
         "The PR passed verify, CI, acceptance and security, with handover.merge = person.",
-        "Review and merge the PR (the forge closes the issue).",
+        "Review and merge the PR: Conveyor then closes the issue out as merged (closing the PR"
+        " unmerged stops it with agent:stopped-pr-closed).",
     ),
 }
 

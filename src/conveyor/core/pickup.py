@@ -10,7 +10,7 @@ from typing import Literal
 from conveyor.core.labels import Status, has_stop_label
 from conveyor.core.restart import is_restart
 from conveyor.core.signatures import parse_marker
-from conveyor.core.state import IssueState
+from conveyor.core.state import IssueState, Stage
 from conveyor.core.trust import CommentLike, Kind, Trust
 
 QUESTIONS = "questions"
@@ -33,6 +33,7 @@ Reason = Literal[
     "split",
     "state-too-new",
     "state-undecodable",
+    "not-approved",
 ]
 
 
@@ -78,8 +79,15 @@ def pickup(
     *,
     by_number: bool = False,
     take_stopped: bool = False,
+    landing: bool = False,
 ) -> Pickup:
-    """Whether an issue waits for work; one rule for sweeps and runs by number."""
+    """Whether an issue waits for work; one rule for sweeps and runs by number.
+
+    `landing` is a merge job closing out a PR a person merged after its handover (the job
+    read the PR as merged): see `_landing`.
+    """
+    if landing:
+        return _landing(facts, now, lease_hours)
     if (never := _never_ours(facts, trust)) is not None:
         return never
     if has_stop_label(facts.labels):
@@ -102,6 +110,21 @@ def _never_ours(facts: IssueFacts, trust: Trust) -> Pickup | None:
     if facts.state_problem == "undecodable":
         return Pickup("skip", "state-undecodable")
     return None
+
+
+def _landing(facts: IssueFacts, now: datetime, lease_hours: float) -> Pickup:
+    """An approved issue whose PR a person merged is taken whatever its labels and whether
+    the merge closed it (it may carry `agent:approved`, `agent:working` from a landing cut
+    short, or the stop a closed PR left before a person reopened and merged it); only a
+    state this version cannot read, one not at `approved`, or another job's live lease
+    holds it."""
+    if facts.state_problem == "too-new":
+        return Pickup("skip", "state-too-new")
+    if facts.state_problem == "undecodable":
+        return Pickup("skip", "state-undecodable")
+    if facts.state is None or facts.state.stage is not Stage.APPROVED:
+        return Pickup("skip", "not-approved")
+    return _by_lease(facts, now, lease_hours)
 
 
 def _by_status(facts: IssueFacts, now: datetime, lease_hours: float) -> Pickup:

@@ -20,6 +20,14 @@ def restart_stage(state: IssueState) -> Stage:
     stopped = state.stopped
     if stopped is not None and stopped.control is StopCode.TOO_LARGE:
         return Stage.TRIAGE
+    if stopped is not None and stopped.control is StopCode.BRANCH_CHANGED and state.implemented:
+        # The person's push is reviewed from scratch (`_adopted_heads`): the orchestrator
+        # must start the job at the stage the claim expects, or it is refused every tick.
+        return Stage.REVIEW
+    if stopped is not None and stopped.control is StopCode.PR_CLOSED and state.implemented:
+        # The PR passed everything before its handover: the merge stage checks it is still
+        # current with the base, then hands it over again (reopening it).
+        return Stage.MERGE
     if not state.implemented:
         return Stage.TRIAGE
     if state.head_sha and state.head_sha == state.reviewed_sha and not state.open_blocking():
@@ -39,6 +47,12 @@ def restart_note(state: IssueState) -> str:
         return "at review: the person's push is reviewed from scratch"
     if stopped is not None and stopped.control is StopCode.TOO_LARGE:
         return "at triage: it reads the work so far and splits the issue"
+    if stage is Stage.MERGE:
+        return (
+            "at merge: the PR passed everything before its handover, so the branch is only"
+            " checked against the base (rebased and its tests re-run when it is behind) and"
+            " the PR is reopened and handed over again"
+        )
     if stage is Stage.TRIAGE:
         where = f" (it stopped at {stopped.stage.value})" if stopped is not None else ""
         return f"at triage{where}: nothing is implemented yet, so triage and the spec run again"

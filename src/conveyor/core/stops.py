@@ -35,6 +35,7 @@ class StopCode(StrEnum):
     USERS_RIGHTS = "users-rights"
     FINANCIAL_HARM = "financial-harm"
     ABUSE_RISK = "abuse-risk"
+    PR_CLOSED = "pr-closed"
 
     @property
     def label(self) -> str:
@@ -240,5 +241,13 @@ CONTROLS: dict[StopCode, Control] = {
         "The security review found the change could be abused.",
         "Review the change by hand.",
         _RED,
+    ),
+    StopCode.PR_CLOSED: Control(
+        "handed-over PR",
+        "A person closed the PR left for them to merge (handover.merge = person) without "
+        "merging it.",
+        "Close the issue if the change is not wanted; to have the PR handed over again, "
+        "leave it closed or reopen it.",
+        _PURPLE,
     ),
 }

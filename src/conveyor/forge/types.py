@@ -138,6 +138,7 @@ class PullRequest:
     html_url: str
     merge_commit_sha: str | None
     requested_reviewers: tuple[str, ...] = ()
+    merged_by: str | None = None  # who merged it (None: not merged, or the forge does not say)
 
 
 @dataclass(frozen=True)

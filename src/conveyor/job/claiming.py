@@ -45,6 +45,21 @@ def expected_stage(state: IssueState | None, *, restarting: bool) -> Stage:
     return state.stage
 
 
+def _landing(ctx: OpContext, state: IssueState | None, stage: Stage) -> bool | NotClaimable:
+    """Whether a merge job lands an approved issue (its PR merged by a person). An approved
+    issue whose PR is not merged is not claimable (a person merges it), unless it records a
+    stop: then the pickup rule decides (a lifted `pr-closed` stop restarts at merge)."""
+    if stage is not Stage.MERGE or state is None or state.stage is not Stage.APPROVED:
+        return False
+    if state.pr is None:
+        return NotClaimable("approved: the issue has no PR to close out")
+    if ctx.forge.get_pr(state.pr).merged:
+        return True
+    if state.stopped is not None:
+        return False
+    return NotClaimable(f"approved: PR #{state.pr} is not merged yet; a person merges it")
+
+
 def _lane_continues(
     ctx: OpContext, comments: tuple[Comment, ...], state: IssueState, lane: str, now: datetime
 ) -> bool:
@@ -70,23 +85,35 @@ def claim_for_job(
     wait: Callable[[float], None],
     unit: float,
 ) -> Claimed | NotClaimable:
-    """Check the issue waits for this stage, then claim it (or keep the lane's own lease)."""
+    """Check the issue waits for this stage, then claim it (or keep the lane's own lease).
+
+    A merge job for an approved issue is a landing: the PR a person merged after its
+    handover is closed out as the pipeline's own merge is (`_landing`).
+    """
     issue = ctx.forge.get_issue(number)
     comments = fetch_comments(ctx, number)
-    decision = decide(ctx, issue, comments, now, by_number=True, take_stopped=take_stopped)
     state = find_state(comments, ctx.account).state
+    landing = _landing(ctx, state, stage)
+    if isinstance(landing, NotClaimable):
+        return landing
+    decision = decide(
+        ctx, issue, comments, now, by_number=True, take_stopped=take_stopped, landing=landing
+    )
     lease = state.lease if state is not None else None
     own = lease is not None and lease.lane == lane and not lease.released
     if decision.action == "skip" and not (decision.reason == "leased" and own):
         return NotClaimable(decision.reason)
     expected = expected_stage(state, restarting=decision.action == "restart")
     restack = state is not None and state.stopped is None and can_restack_to_sync(state, stage)
-    if expected is not stage and not restack:
+    if expected is not stage and not restack and not landing:
         return NotClaimable(f"wrong-stage: the issue waits for {expected.value}, not {stage.value}")
     claimed = _claimed(
         ctx, issue, state, decision, comments, own=own, lane=lane, now=now, run_dir=run_dir,
-        take_stopped=take_stopped, wait=wait, unit=unit,
+        take_stopped=take_stopped, wait=wait, unit=unit, landing=landing,
     )  # fmt: skip
+    if isinstance(claimed, Claimed) and landing:
+        # The merge ends the issue whatever stop a closed PR left before it was reopened.
+        return replace(claimed, state=claimed.state.model_copy(update={"stopped": None}))
     if isinstance(claimed, Claimed) and restack:
         # A stacked issue whose prerequisite moved or merged goes back to sync (STK-11).
         return replace(claimed, state=restack_to_sync(claimed.state))
@@ -107,6 +134,7 @@ def _claimed(
     take_stopped: bool,
     wait: Callable[[float], None],
     unit: float,
+    landing: bool = False,
 ) -> Claimed | NotClaimable:
     """Keep the lane's own lease, take a released issue back, or claim it afresh."""
     number = issue.number
@@ -132,6 +160,7 @@ def _claimed(
         unit=unit,
         by_number=True,
         take_stopped=take_stopped,
+        landing=landing,
     )
     if isinstance(outcome, Won):
         return Claimed(outcome.state, outcome.issue_md, fresh=True)

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Literal
 
 from conveyor.core.agent_failure import InfraKind
 from conveyor.core.state import Stage
@@ -139,6 +140,30 @@ class ClosedView:
     lease: Lease | None = None
 
 
+PrState = Literal["open", "merged", "closed"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandedView:
+    """An issue at `approved` (its PR left for a person to merge) and its PR as the forge has it.
+
+    `pr_state` is the PR's now: open, merged, or closed without a merge; `head` its head,
+    `verified` the head Conveyor verified and handed over; `issue_open` is False once a merge
+    closed the issue; `stopped` is the issue's stop (the one a closed PR or a push after the
+    handover left), its label on or lifted by a person but not yet restarted; `lease` a live
+    lease (a landing job's).
+    """
+
+    number: int
+    pr: int
+    pr_state: PrState
+    head: str | None = None
+    verified: str | None = None
+    issue_open: bool = True
+    stopped: StopCode | None = None
+    lease: Lease | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Ledger:
     """What the ledger says about spending: the last hour's launch charges, today's money."""
@@ -159,7 +184,8 @@ class Snapshot:
     `ci_reported` the commits whose CI a webhook said finished since the last
     pass, and `feedback_prs` the PRs a webhook said people reviewed or commented
     on (their CI waits are due now); `closed_merged` the merged issues whose
-    close-out did not finish; `cooling_reason` why nothing new starts while `cooling_down`.
+    close-out did not finish; `handed` the issues at `approved`, open or closed, with their
+    PRs; `cooling_reason` why nothing new starts while `cooling_down`.
     """
 
     lane: str
@@ -176,6 +202,7 @@ class Snapshot:
     ci_reported: frozenset[str] = frozenset()
     feedback_prs: frozenset[int] = frozenset()
     closed_merged: tuple[ClosedView, ...] = ()
+    handed: tuple[HandedView, ...] = ()
 
     def issue_map(self) -> dict[int, IssueView]:
         """The open issues by number."""

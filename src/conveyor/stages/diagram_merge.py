@@ -23,6 +23,27 @@ put on it (MRG-11); when P moved or merged the branch is behind, and takes the
 tests-only path (its own commits rebased, tests re-run, then queued again while P is
 open) or, for a head that did not pass everything, goes back to sync. Neither counts
 towards `max_syncs`.
+
+After a handover (`handover.merge = "person"`, issue 48) the issue waits at `approved`
+and the orchestrator's handed-over rule (`orchestrator/handed.py`) watches its PR:
+
+- **A person merged it**: a merge job starts (`start --> hand_over : landed`): the
+  hand-over effect reads the PR as merged, and the issue is closed out exactly as after
+  Conveyor's own merge (the wiki published, the merger's comment naming who merged, the
+  issue closed if the merge left it open, `agent:merged`, teardown, a split parent closed
+  once every sub-issue is, stacked successors following as on any merge), and ends `done`.
+- **A person closed it unmerged**: the issue stops `pr-closed`. Removing
+  `agent:stopped-pr-closed` restarts it at merge: the branch is checked against the base,
+  the PR reopened and handed over again. Closing the issue too ends it there.
+- **Someone pushed to its branch after the handover** (the open PR's head is not the head
+  Conveyor verified and handed over): the issue stops `branch-changed`, as a push to the
+  branch mid-pipeline does. A note alone would leave `agent:approved` on commits nobody
+  verified, and re-verifying at once would race a person still pushing and spend model
+  time on a PR a person has taken over; the stop takes the approval off where everyone
+  sees it and lets the person say when they are done. Removing the label reviews their
+  head from scratch, then verify, CI, acceptance and the security review run again before
+  a new handover. A person who merges the PR anyway still ends the issue merged; the
+  closing comment says which head Conveyor verified and that the merged one is not it.
 """
 
 

@@ -100,17 +100,37 @@ class MergePr:
 @dataclass(frozen=True)
 class HandOver:
     """Leave the PR, verified at `sha`, for a person to merge (`handover.merge = "person"`):
-    its label, assignees and review requests, and a signed comment on the issue and the PR."""
+    its label, assignees and review requests, and a signed comment on the issue and the PR.
+
+    A PR a person already merged is read as that merge instead (an approved issue's landing);
+    one a person closed is reopened first (they lifted the `pr-closed` stop).
+    """
 
     sha: str
 
 
 @dataclass(frozen=True)
+class PersonMerged:
+    """A handed-over PR a person merged: the commit on the base, who merged it (None: the
+    forge did not say) and the PR's head they merged."""
+
+    sha: str
+    login: str | None
+    head: str
+
+
+@dataclass(frozen=True)
 class CloseOut:
-    """After the merge: comment, labels, claims, issue, branch, checkout, teardown, parent."""
+    """After the merge: comment, labels, claims, issue, branch, checkout, teardown, parent.
+
+    `person` is set when a person merged the handed-over PR; `verified` is the head Conveyor
+    verified and handed over (the closing comment says when they differ).
+    """
 
     merge_sha: str
     tests_only: bool
+    person: PersonMerged | None = None
+    verified: str = ""
 
 
 @dataclass(frozen=True)
@@ -239,10 +259,14 @@ class MergeTried:
 
 @dataclass(frozen=True)
 class HandedOver:
-    """The PR is left for a person: `pr`, and what could not be asked of whom (`notes`)."""
+    """The PR is left for a person: `pr`, and what could not be asked of whom (`notes`).
+
+    `merged` is set when a person had already merged it.
+    """
 
     pr: int
     notes: tuple[str, ...] = ()
+    merged: PersonMerged | None = None
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,14 @@ STOP4 = (
 STOP5 = "job no-work spec-files environment user-harm users-rights financial-harm abuse-risk"
 # Issue 45: what judges the change, held for a person.
 ISSUE45 = "checks-config"
+# A person closed the PR handed over to them (handover.merge = "person") without merging it.
+HANDOVER = "pr-closed"
 
 
 def test_every_stop_code_of_the_references_is_a_member() -> None:
-    """The enum holds the STOP-4 table, the STOP-5 extras and issue 45's, and nothing else."""
-    assert {c.value for c in StopCode} == set(f"{STOP4} {STOP5} {ISSUE45}".split())
+    """The enum holds the STOP-4 table, the STOP-5 extras, issue 45's and the handover's, and
+    nothing else."""
+    assert {c.value for c in StopCode} == set(f"{STOP4} {STOP5} {ISSUE45} {HANDOVER}".split())
 
 
 def test_every_label_is_unique_coloured_and_described_within_githubs_limit() -> None:

@@ -176,3 +176,23 @@ def test_a_restart_after_branch_changed_adopts_the_persons_head_and_reviews_it()
     assert fresh.stage is Stage.REVIEW
     assert (fresh.head_sha, fresh.reviewed_sha, fresh.verified_sha) == (None, None, None)
     assert fresh.pr == 4
+
+
+@given(
+    control=st.sampled_from(list(StopCode)),
+    stage=st.sampled_from([Stage.SPEC, Stage.REVIEW, Stage.CHECKS, Stage.MERGE, Stage.APPROVED]),
+    implemented=st.booleans(),
+    reviewed=st.sampled_from([None, "a", "b"]),
+)
+def test_the_stage_a_restart_is_scheduled_at_is_the_stage_it_claims_at(
+    control: StopCode, stage: Stage, implemented: bool, reviewed: str | None
+) -> None:
+    """The orchestrator starts a restart's job at `restart_stage`, the claim expects
+    `restart(...).stage`: they must agree, or the job is refused (wrong-stage) every tick.
+    A branch-changed stop after the handover (state at approved, head reviewed) was one."""
+    stopped = Stopped(control=control, reason="x", stage=stage, at=T0)
+    state = IssueState(
+        stage=stage, implemented=implemented, pr=4, head_sha="a", reviewed_sha=reviewed,
+        verified_sha="a", stopped=stopped,
+    )  # fmt: skip
+    assert restart_stage(state) is restart(state).stage

@@ -117,6 +117,7 @@ def to_pull(pr: KitPullRequest, merge_commit_sha: str | None) -> PullRequest:
         html_url=pr.html_url,
         merge_commit_sha=merge_commit_sha,
         requested_reviewers=tuple(login_of(u) for u in pr.requested_reviewers or ()),
+        merged_by=login_of(pr.merged_by) if pr.merged_by else None,
     )
 
 

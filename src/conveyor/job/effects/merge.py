@@ -31,6 +31,7 @@ from conveyor.stages.effects_merge import (
     HandOver,
     MergePr,
     MergeTried,
+    PersonMerged,
     QueueRead,
     ReadQueue,
     ReadStack,
@@ -167,10 +168,13 @@ def run_merge(what: JobSubject, who: JobHands, state: IssueState, effect: MergeP
 def run_hand_over(
     what: JobSubject, who: JobHands, state: IssueState, effect: HandOver
 ) -> HandedOver:
-    """Leave the PR, verified at the effect's head, for a person to merge."""
+    """Leave the PR, verified at the effect's head, for a person to merge; a PR a person
+    merged already is that merge."""
     pr = pr_of(what, who, state)
-    notes = hand_over(who.ops, what.issue, pr, effect.sha, signature(what, who.ops, "merger"))
-    return HandedOver(pr, tuple(notes))
+    done = hand_over(who.ops, what.issue, pr, effect.sha, signature(what, who.ops, "merger"))
+    if isinstance(done, PersonMerged):
+        return HandedOver(pr, merged=done)
+    return HandedOver(pr, tuple(done))
 
 
 def run_close_out(
@@ -192,6 +196,8 @@ def run_close_out(
         parent=state.parent,
         now=pulse.now(),
         signature=signature(what, who.ops, "merger"),
+        person=effect.person,
+        verified=effect.verified,
     )
     commands = what.config.commands
     timeout = float(commands.timeout_seconds)
@@ -202,7 +208,8 @@ def run_close_out(
         timeout_s=timeout,
         boxing=where.boxing,
     )
-    pulse.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only)
+    by = effect.person.login if effect.person is not None else None
+    pulse.emit("merged", sha=effect.merge_sha, tests_only=effect.tests_only, by=by)
     return Done()
 
 

@@ -99,6 +99,7 @@ def claim(
     unit: float,
     by_number: bool = False,
     take_stopped: bool = False,
+    landing: bool = False,
 ) -> ClaimOutcome:
     """Claim one issue for `lane` (its claim marker carries `ctx.run_id` as the sweep id).
 
@@ -109,7 +110,9 @@ def claim(
     limits = ctx.config.limits
     issue = ctx.forge.get_issue(number)
     comments = fetch_comments(ctx, number)
-    decision = decide(ctx, issue, comments, now, by_number=by_number, take_stopped=take_stopped)
+    decision = decide(
+        ctx, issue, comments, now, by_number=by_number, take_stopped=take_stopped, landing=landing
+    )
     claims = parse_claims(comments, ctx.account)
     before = before_posting(claims, lane, now, limits.lease_hours)
     if decision.action == "skip" and not (decision.reason == "leased" and isinstance(before, Keep)):

@@ -17,6 +17,7 @@ from conveyor.ops.forge.labels import set_agent_label
 from conveyor.ops.forge.post import post_comment
 from conveyor.ops.forge.split import close_parent
 from conveyor.ops.forge.state_store import fetch_state, save_state, state_of
+from conveyor.stages.effects_merge import PersonMerged
 from conveyor.verify import run_command
 from conveyor.verify.boxing import Boxing, Opening, wrapped
 
@@ -32,6 +33,22 @@ def merger_text(pr: int, merge_sha: str, *, tests_only: bool, base: str) -> str:
         else "Verify, CI, acceptance and security passed at the merged head."
     )
     return f"### Merged\n\nPR #{pr} was squash-merged into `{base}` as {merge_sha}.\n\n{how}\n"
+
+
+def person_merged_text(pr: int, person: PersonMerged, *, verified: str, base: str) -> str:
+    """The closing comment of a handed-over PR a person merged: who, where, and whether the
+    head they merged is the one Conveyor verified."""
+    who = f"@{person.login}" if person.login else "a person"
+    if person.head and verified and person.head != verified:
+        how = (
+            f"Conveyor verified `{verified[:12]}` (verify, CI, acceptance and the security "
+            f"review) before the handover. The head merged, `{person.head[:12]}`, came after "
+            "it: Conveyor did not review or verify those commits."
+        )
+    else:
+        how = "Verify, CI, acceptance and the security review passed at the merged head."
+    sha = person.sha or "a merge commit the forge did not name"
+    return f"### Merged\n\nPR #{pr} was merged into `{base}` by {who} as {sha}.\n\n{how}\n"
 
 
 def _post_once(ctx: OpContext, number: int, kind: str, text: str, signature: Signature) -> None:
@@ -55,16 +72,24 @@ def close_out(
     parent: int | None,
     now: datetime,
     signature: Signature,
+    person: PersonMerged | None = None,
+    verified: str = "",
 ) -> None:
     """Everything after a merge but the state save and the label (see `mark_merged`).
 
     Each step can run again: a close-out cut short (a kill, a forge error) is finished by
-    the next merge job or by the orchestrator's sweep of closed issues.
+    the next merge job or by the orchestrator's sweep of closed issues. A PR a person merged
+    after its handover (`person`) gets their merge's comment, and its issue is closed here
+    whenever the merge left it open (they may have edited `Closes #N` out of the body).
     """
     base = ctx.config.base
-    text = merger_text(pr, merge_sha, tests_only=tests_only, base=base)
+    if person is None:
+        text = merger_text(pr, merge_sha, tests_only=tests_only, base=base)
+    else:
+        text = person_merged_text(pr, person, verified=verified, base=base)
     _post_once(ctx, pr, "merged", text, signature)
-    if base != ctx.forge.repo_info().default_branch:
+    other_base = base != ctx.forge.repo_info().default_branch
+    if other_base or (person is not None and ctx.forge.get_issue(issue).state == "open"):
         # The forge closes `Closes #N` issues only for merges into the default branch (MRG-13).
         closing = f"Closed by PR #{pr}, merged into `{base}`."
         _post_once(ctx, issue, "closed", closing, signature)

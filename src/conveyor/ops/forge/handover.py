@@ -21,6 +21,7 @@ from conveyor.ops.forge.claim_comments import close_live_claims
 from conveyor.ops.forge.context import OpContext, fetch_comments
 from conveyor.ops.forge.labels import set_agent_label
 from conveyor.ops.forge.post import post_comment
+from conveyor.stages.effects_merge import PersonMerged
 
 ROLE = "merger"
 KIND = "handover"
@@ -70,8 +71,20 @@ def _asked(ctx: OpContext, pr: int) -> tuple[list[str], list[str]]:
     return done, notes
 
 
-def hand_over(ctx: OpContext, issue: int, pr: int, sha: str, signature: Signature) -> list[str]:
-    """Leave PR `pr`, verified at `sha`, for a person; the notes of what could not be asked."""
+def hand_over(
+    ctx: OpContext, issue: int, pr: int, sha: str, signature: Signature
+) -> list[str] | PersonMerged:
+    """Leave PR `pr`, verified at `sha`, for a person; the notes of what could not be asked.
+
+    A PR a person already merged is returned as that merge, changing nothing; one closed
+    without a merge is reopened first (a person lifted the `pr-closed` stop to have it
+    handed over again).
+    """
+    found = ctx.forge.get_pr(pr)
+    if found.merged:
+        return PersonMerged(found.merge_commit_sha or "", found.merged_by, found.head_sha)
+    if found.state == "closed":
+        ctx.forge.reopen_pr(pr)
     done, notes = _asked(ctx, pr)
     text = handover_text(pr, sha, done, notes)
     for number in (issue, pr):

@@ -20,9 +20,10 @@ from conveyor.forge.contact import cause
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
 from conveyor.orchestrator.plan import Plan, plan
-from conveyor.orchestrator.shell.closed_sweep import closed_merged
+from conveyor.orchestrator.shell.closed_sweep import ClosedFound, closed_sweep
 from conveyor.orchestrator.shell.executor import read_jobs
 from conveyor.orchestrator.shell.gather import gather
+from conveyor.orchestrator.shell.handed_sweep import handed_views
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, LedgerDb
 from conveyor.orchestrator.shell.snapshot_cache import build_snapshot
 from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
@@ -55,13 +56,19 @@ def preview(
     except ForgeError as error:
         return cause(error, config)
     notes: list[str] = []
+    hours = config.limits.lease_hours
     try:
-        closed = closed_merged(
-            forge, store, account=config.account.login, lease_hours=config.limits.lease_hours,
-            vanished=False, now=now,
+        closed = closed_sweep(
+            forge, store, account=config.account.login, lease_hours=hours, vanished=False,
+            now=now,
         )  # fmt: skip
+        handed = (
+            *handed_views(forge, store, fresh.issues, lease_hours=hours, now=now),
+            *closed.handed,
+        )
     except ForgeError as error:
-        closed, notes = (), [f"closed-issue sweep not read: {cause(error, config)}"]
+        closed, handed = ClosedFound(), ()
+        notes = [f"closed-issue sweep not read: {cause(error, config)}"]
     with LedgerDb(home / LEDGER_FILE, readonly=True) as ledger:
         figures, today = ledger.figures(now), ledger.spent_today(now)
     snapshot = gather(
@@ -69,7 +76,7 @@ def preview(
         live_handles={}, ledger=figures, now=now, money_paused=False, cooling_down=False,
         cache=home / "cache.git",
     )  # fmt: skip
-    snapshot = replace(snapshot, closed_merged=closed)
+    snapshot = replace(snapshot, closed_merged=closed.merged, handed=handed)
     memory, problem = load_memory(home / WATCHDOG_FILE)
     if problem is not None:
         notes.append(problem)

@@ -24,7 +24,7 @@ from conveyor.ops.forge.context import OpContext
 from conveyor.orchestrator.people import PullView
 from conveyor.orchestrator.plan import Plan, plan
 from conveyor.orchestrator.shell.carry_out import Effects, carry_out
-from conveyor.orchestrator.shell.closed_sweep import closed_merged
+from conveyor.orchestrator.shell.closed_sweep import ClosedFound, closed_sweep
 from conveyor.orchestrator.shell.executor import (
     Executor,
     JobHandle,
@@ -33,6 +33,7 @@ from conveyor.orchestrator.shell.executor import (
     read_jobs,
 )
 from conveyor.orchestrator.shell.gather import gather
+from conveyor.orchestrator.shell.handed_sweep import handed_views
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
 from conveyor.orchestrator.shell.people_poll import people_pulls
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
@@ -49,7 +50,7 @@ from conveyor.orchestrator.shell.tick_files import (
     load_memory,
     save_memory,
 )
-from conveyor.orchestrator.snapshot import ClosedView, Snapshot
+from conveyor.orchestrator.snapshot import HandedView, Snapshot
 
 
 class TickLog(Protocol):
@@ -139,7 +140,7 @@ def _adopt(orc: Orchestrator, recorded: list[RecordedJob], now: datetime) -> Non
 def _say_holds(orc: Orchestrator, chosen: Plan, now: datetime) -> None:
     """Holds and pauses go to the log when new or changed, so an idle loop stays quiet."""
     said: dict[int, str] = {}
-    for held in (*chosen.schedule.holds, *chosen.reviews.holds):
+    for held in chosen.holds():
         line = f"hold #{held.issue} {held.stage.value}: {held.reason}"
         said[held.issue] = line
         if orc.said_holds.get(held.issue) != line:
@@ -162,7 +163,7 @@ def _write_status(
     orc: Orchestrator, now: datetime, *, snapshot: Snapshot, chosen: Plan, fresh: ForgeSnapshot,
     today: CostLine,
 ) -> None:  # fmt: skip
-    decisions = replace(chosen.schedule, holds=(*chosen.schedule.holds, *chosen.reviews.holds))
+    decisions = replace(chosen.schedule, holds=chosen.holds())
     status = build_status(
         now=now,
         repo=orc.config.repo,
@@ -184,17 +185,32 @@ def _write_status(
 
 def _closed(
     orc: Orchestrator, fresh: ForgeSnapshot, was_open: frozenset[int], now: datetime
-) -> tuple[ClosedView, ...]:
-    """The merged, closed issues whose close-out did not finish (a failed read: next tick)."""
+) -> ClosedFound:
+    """The merged, closed issues whose close-out did not finish, and the closed approved ones
+    a person acted on (a failed read: next tick)."""
     vanished = not fresh.not_modified and bool(was_open - {e.issue.number for e in fresh.issues})
     try:
-        return closed_merged(
+        return closed_sweep(
             orc.forge, orc.store, account=orc.config.account.login,
             lease_hours=orc.config.limits.lease_hours, vanished=vanished, now=now,
         )  # fmt: skip
     except ForgeError as error:
         orc.log.write(now, f"closed-issue sweep failed (next tick tries again): {error}")
-        return ()
+        return ClosedFound()
+
+
+def _handed(
+    orc: Orchestrator, fresh: ForgeSnapshot, closed: ClosedFound, now: datetime
+) -> tuple[HandedView, ...]:
+    """The approved issues, open and closed, with their PRs (a failed read: next tick)."""
+    try:
+        opened = handed_views(
+            orc.forge, orc.store, fresh.issues, lease_hours=orc.config.limits.lease_hours, now=now
+        )
+    except ForgeError as error:
+        orc.log.write(now, f"handed-over PRs not read (next tick tries again): {error}")
+        opened = ()
+    return (*opened, *closed.handed)
 
 
 def tick(orc: Orchestrator, now: datetime) -> TickResult:
@@ -222,7 +238,10 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
         cache=orc.home / "cache.git",
     )  # fmt: skip
-    snapshot = replace(snapshot, closed_merged=closed, cooling_reason=orc.cooling_reason)
+    snapshot = replace(
+        snapshot, closed_merged=closed.merged, handed=_handed(orc, fresh, closed, now),
+        cooling_reason=orc.cooling_reason,
+    )  # fmt: skip
     if orc.ci_reported or orc.feedback_prs:
         reported, feedback = frozenset(orc.ci_reported), frozenset(orc.feedback_prs)
         snapshot = replace(snapshot, ci_reported=reported, feedback_prs=feedback)
@@ -241,8 +260,8 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     effects.note("poll", ok=True)
     before = dict(orc.handles)
     for decision in (
-        *chosen.watchdog, *chosen.escalations, *chosen.schedule.starts, *chosen.closeouts,
-        *chosen.reviews.starts,
+        *chosen.watchdog, *chosen.escalations, *chosen.handed_decisions(),
+        *chosen.schedule.starts, *chosen.closeouts, *chosen.reviews.starts,
     ):  # fmt: skip
         carry_out(effects, decision, now)
     _say_holds(orc, chosen, now)
@@ -251,7 +270,7 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     orc.money_paused = chosen.schedule.money_paused
     _write_status(orc, now, snapshot=snapshot, chosen=chosen, fresh=fresh, today=today)
     started = tuple(h for n, h in orc.handles.items() if before.get(n) is not h)
-    acted = bool(chosen.watchdog or started or chosen.closeouts)
+    acted = bool(chosen.watchdog or started or chosen.closeouts or chosen.handed_decisions())
     live = len(orc.handles)
     waits = any(i.ci_wait is not None and i.stopped is None for i in snapshot.issues)
     # A job another process started (or one whose handle this process lost)

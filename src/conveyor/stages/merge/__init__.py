@@ -13,6 +13,7 @@ from conveyor.stages.effects_merge import (
     BehindRead,
     HandedOver,
     MergeTried,
+    PersonMerged,
     QueueRead,
     Rebased,
     StackRead,
@@ -109,6 +110,13 @@ def _retested(run: Merge, verified: Verified) -> tuple[Event, Merge]:
     return (Event.HAND_OVER if run.inputs.hand_over else Event.PASSED), replace(run, state=state)
 
 
+def _person_merged(run: Merge, merged: PersonMerged) -> tuple[Event, Merge]:
+    """A person merged the handed-over PR: it is closed out as the pipeline's own merge is
+    (the wiki published first when the change has pages), and the issue ends done."""
+    event = Event.MERGED_WIKI if has_wiki(run.state.flows) else Event.MERGED
+    return event, replace(run, merge_sha=merged.sha, person=merged)
+
+
 def _tried(run: Merge, tried: MergeTried) -> tuple[Event, Merge]:
     match tried.outcome:
         case "merged":
@@ -123,6 +131,8 @@ def _tried(run: Merge, tried: MergeTried) -> tuple[Event, Merge]:
 def classify(run: Merge, result: Result) -> tuple[Event, Merge]:
     """The event a result is in the current phase, and the memory it leaves."""
     match result:
+        case Began() if run.state.stage is Stage.APPROVED:
+            return Event.LANDED, run
         case Began():
             return Event.BEGIN, run
         case Checked():
@@ -150,6 +160,8 @@ def _landing(run: Merge, result: Result) -> tuple[Event, Merge]:
             return _retested(run, result)
         case MergeTried():
             return _tried(run, result)
+        case HandedOver(merged=merged) if merged is not None:
+            return _person_merged(run, merged)
         case HandedOver():
             return Event.HANDED, run
         case WikiPublished(outcome="conflict", note=note):

@@ -52,7 +52,12 @@ TABLE: Table[Phase, Event, Merge] = Table(
         Phase.MERGE: lambda run: MergePr(run.sha),
         Phase.HAND_OVER: lambda run: HandOver(run.sha),
         Phase.PUBLISH: lambda run: PublishWiki(),
-        Phase.CLOSE_OUT: lambda run: CloseOut(run.merge_sha, tests_only=run.rebased_here),
+        Phase.CLOSE_OUT: lambda run: CloseOut(
+            run.merge_sha,
+            tests_only=run.rebased_here,
+            person=run.person,
+            verified=run.sha if run.person is not None else "",
+        ),
         Phase.FINISH_WIKI: lambda run: FinishWiki(),
     },
     ends={

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from conveyor.core.merge_rules import Behind
 from conveyor.core.state import IssueState
+from conveyor.stages.effects_merge import PersonMerged
 from conveyor.stages.step import Inputs
 
 
@@ -40,6 +41,7 @@ class Event(StrEnum):
     """What a result means to the merge stage."""
 
     BEGIN = "begin"
+    LANDED = "landed"
     PASSED = "passed"
     CHANGED = "changed"
     IN_ORDER = "in-order"
@@ -78,7 +80,8 @@ _BEHIND = {
     Event.SYNC_LIMIT: Phase.SYNC_LIMIT,
 }
 EXITS: dict[Phase, dict[Event, Phase]] = {
-    Phase.START: {Event.BEGIN: Phase.GUARD},
+    # An approved issue's job: its PR was handed over, and a person merged it since.
+    Phase.START: {Event.BEGIN: Phase.GUARD, Event.LANDED: Phase.HAND_OVER},
     Phase.GUARD: {
         Event.PASSED: Phase.QUEUE,
         Event.IN_ORDER: Phase.BEHIND,
@@ -104,8 +107,13 @@ EXITS: dict[Phase, dict[Event, Phase]] = {
         Event.REFUSED: Phase.REFUSED,
         **_BEHIND,
     },
-    # handover.merge = "person": the verified, current PR is left for a person to merge.
-    Phase.HAND_OVER: {Event.HANDED: Phase.HANDED_OVER},
+    # handover.merge = "person": the verified, current PR is left for a person to merge; one
+    # a person merged is closed out as the pipeline's own merge is.
+    Phase.HAND_OVER: {
+        Event.HANDED: Phase.HANDED_OVER,
+        Event.MERGED: Phase.CLOSE_OUT,
+        Event.MERGED_WIKI: Phase.PUBLISH,
+    },
     # MRG-16: once the PR merged, the wiki's commits are published, then the close-out.
     Phase.PUBLISH: {Event.DONE: Phase.CLOSE_OUT},
     Phase.CLOSE_OUT: {Event.DONE: Phase.MERGED},
@@ -120,7 +128,8 @@ class Merge:
     """The merge stage's memory.
 
     `rebased_here` is set once this job rebased (the tests-only path runs once per job);
-    `sha` is the head to merge (the verified one, or the re-tested rebased one).
+    `sha` is the head to merge (the verified one, or the re-tested rebased one); `person`
+    the merge a person made of the handed-over PR.
     """
 
     inputs: Inputs
@@ -131,6 +140,7 @@ class Merge:
     merge_sha: str = ""
     note: str = ""
     waiting_for: tuple[int, ...] = ()
+    person: PersonMerged | None = None
 
     @property
     def sha(self) -> str:

@@ -1,0 +1,89 @@
+"""The tick's read of the open issues at `approved`: their PRs as the forge has them now.
+
+Only when some open issue's state is at `approved` (`handover.merge = "person"` left its PR
+for a person). The open PR list is asked with its ETag, the same list (and the same kept
+copy) the reviews of people's PRs read, so a quiet tick costs one 304: a PR in it is open,
+with its head. A PR missing from it was merged or closed; it is read once, and the answer
+kept for ten minutes (merged for good; closed until the list shows it open again, though a
+PR reopened and merged within those ten minutes waits for them to pass). The closed issues
+at `approved` come from the closed-issue sweep (`closed_sweep.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from conveyor.core.labels import stop_code_of
+from conveyor.core.state import Stage
+from conveyor.core.stops import StopCode
+from conveyor.forge.protocol import Forge
+from conveyor.orchestrator.shell.closed_sweep import handed_view, pr_state
+from conveyor.orchestrator.shell.people_poll import open_pulls
+from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStore
+from conveyor.orchestrator.snapshot import HandedView, PrState
+
+ANSWER = "handed-pr:{}"
+_STATES: dict[str, PrState] = {"open": "open", "merged": "merged", "closed": "closed"}
+
+
+def _gone(forge: Forge, store: SnapshotStore, number: int, now: datetime) -> tuple[PrState, str]:
+    """A PR missing from the open list: merged or closed, and its head (kept ten minutes)."""
+    key = ANSWER.format(number)
+    kept = store.answer(key, now)
+    if kept is not None and " " in kept:
+        how, head = kept.split(" ", 1)
+        if how in _STATES:
+            return _STATES[how], head
+    pr = forge.get_pr(number)
+    store.put_answer(key, f"{pr_state(pr)} {pr.head_sha}", now)
+    return pr_state(pr), pr.head_sha
+
+
+def _stopped(entry: CachedIssue) -> StopCode | None:
+    """The issue's stop label, or the stop its state records when a person lifted the label
+    and the restart has not run yet (the restart, not a new stop, answers what they did)."""
+    labelled = stop_code_of(entry.issue.labels)
+    if labelled is not None:
+        return labelled
+    recorded = entry.state.stopped if entry.state is not None else None
+    return recorded.control if recorded is not None else None
+
+
+def handed_views(
+    forge: Forge,
+    store: SnapshotStore,
+    entries: Iterable[CachedIssue],
+    *,
+    lease_hours: float,
+    now: datetime,
+) -> tuple[HandedView, ...]:
+    """Every open issue at `approved` with its PR's state and head (nothing is read when there
+    is no such issue)."""
+    approved = [
+        entry
+        for entry in entries
+        if entry.state is not None
+        and entry.state.stage is Stage.APPROVED
+        and entry.state.pr is not None
+    ]
+    if not approved:
+        return ()
+    pulls = {pull.number: pull for pull in open_pulls(forge, store)}
+    views: list[HandedView] = []
+    for entry in approved:
+        state = entry.state
+        assert state is not None
+        assert state.pr is not None
+        pull = pulls.get(state.pr)
+        how: PrState
+        if pull is not None:
+            how, head = "open", pull.head_sha
+        else:
+            how, head = _gone(forge, store, state.pr, now)
+        view = handed_view(
+            entry.issue.number, state, (state.pr, how, head), hours=lease_hours, issue_open=True,
+            stopped=_stopped(entry),
+        )  # fmt: skip
+        views.append(view)
+    return tuple(sorted(views, key=lambda v: v.number))

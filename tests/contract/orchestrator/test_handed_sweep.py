@@ -1,0 +1,72 @@
+"""The tick's read of handed-over PRs on the embedded forge: a PR waiting for a person costs
+an idle tick little, and an issue a person closed with its PR is left as it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conveyor.core.labels import Status
+from conveyor.core.state import Stage
+from conveyor.emulator.app.server import ForgeServer
+from conveyor.testing.world import TRUSTED, World
+from tests.e2e.back.merge_helpers import clean_back_half
+from tests.e2e.helpers import implement_done, spec_ready, triage
+
+PERSON = {
+    "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
+    "handover": {"merge": "person"},
+}
+
+
+def _approved(forge_server: ForgeServer, tmp_path: Path, tag: str) -> tuple[World, int, int]:
+    world = World.create(forge_server, tmp_path / "world", config=PERSON)
+    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
+    number = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities.").number
+    done = world.drive(number)
+    assert done.returncode == 0, done.stdout + done.stderr
+    state = world.state(number)
+    assert state is not None
+    assert state.stage is Stage.APPROVED
+    pr = world.pr(number)
+    assert pr is not None
+    return world, number, pr.number
+
+
+def test_a_pr_waiting_for_a_person_costs_an_idle_tick_only_conditional_reads(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """Nothing changed: every read of the tick is answered 304, the handed-over rule's is
+    one read of the open PRs; no stop, no start, the issue stays approved."""
+    world, number, _ = _approved(forge_server, tmp_path, "handedidle")
+    first = world.run("tick")
+    assert first.returncode == 0, first.stderr
+    before = forge_server.stats()
+    second = world.run("tick")
+    after = forge_server.stats()
+    assert second.returncode == 0, second.stderr
+    count = after["requests"] - before["requests"]
+    asked = forge_server.requests()[-count:]
+    assert all(r["status"] == 304 for r in asked), asked
+    assert [r["route"].rsplit("/", 1)[-1] for r in asked].count("pulls") == 1, asked
+    assert count <= 3, asked
+    assert world.labels(number) == (Status.APPROVED.value,)
+
+
+def test_an_approved_issue_a_person_closed_with_its_pr_is_left_as_it_is(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """The change is not wanted: no `pr-closed` stop on the closed issue, no landing, and
+    once settled an idle tick is one request again."""
+    world, number, pr = _approved(forge_server, tmp_path, "handedgone")
+    person = world.forge_as(TRUSTED)
+    person.close_pr(pr)
+    person.close_issue(number, "not_planned")
+    first = world.run("tick")
+    assert first.returncode == 0, first.stderr
+    assert world.labels(number) == (Status.APPROVED.value,)
+    assert not [c for c in world.comments(number) if "kind=stop " in c.body]
+    before = forge_server.stats()
+    second = world.run("tick")
+    after = forge_server.stats()
+    assert second.returncode == 0, second.stderr
+    assert after["requests"] - before["requests"] == 1
