@@ -6,11 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from conveyor.core.labels import Status
-from conveyor.core.state import Stage
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import TRUSTED, World
-from tests.e2e.back.merge_helpers import clean_back_half
-from tests.e2e.helpers import implement_done, spec_ready, triage
+from tests.e2e.back.merge_helpers import handed_over
 
 PERSON = {
     "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2},
@@ -19,16 +17,7 @@ PERSON = {
 
 
 def _approved(forge_server: ForgeServer, tmp_path: Path, tag: str) -> tuple[World, int, int]:
-    world = World.create(forge_server, tmp_path / "world", config=PERSON)
-    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
-    number = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities.").number
-    done = world.drive(number)
-    assert done.returncode == 0, done.stdout + done.stderr
-    state = world.state(number)
-    assert state is not None
-    assert state.stage is Stage.APPROVED
-    pr = world.pr(number)
-    assert pr is not None
+    world, number, pr = handed_over(forge_server, tmp_path, tag, PERSON)
     return world, number, pr.number
 
 

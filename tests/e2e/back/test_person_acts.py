@@ -22,8 +22,8 @@ from conveyor.forge.types import PullRequest
 from conveyor.job.events import EVENTS_FILE, read_events
 from conveyor.job.jobfile import load_job_file
 from conveyor.testing.world import ACCOUNT, TRUSTED, World
-from tests.e2e.back.merge_helpers import clean_back_half
-from tests.e2e.helpers import IMPL, assert_invariants, implement_done, spec_ready, triage
+from tests.e2e.back.merge_helpers import handed_over
+from tests.e2e.helpers import IMPL, assert_invariants
 
 PERSON = {
     "limits": {"claim_wait_seconds": [0, 0], "ci_poll_seconds": 0.2, "poll_seconds": 1},
@@ -35,19 +35,7 @@ def _approved(
     forge_server: ForgeServer, tmp_path: Path, tag: str
 ) -> tuple[World, int, PullRequest]:
     """A world whose issue went through the pipeline to its handover: approved, PR open."""
-    world = World.create(forge_server, tmp_path / "world", config=PERSON)
-    world.write_scenario([triage(tag), spec_ready(tag), implement_done(tag), *clean_back_half(tag)])
-    number = world.open_issue(f"Add a stock total [{tag}]", "Sum the quantities.").number
-    done = world.drive(number)
-    assert done.returncode == 0, done.stdout + done.stderr
-    state = world.state(number)
-    assert state is not None
-    assert state.stage is Stage.APPROVED, done.stdout
-    assert world.labels(number) == (Status.APPROVED.value,)
-    pr = world.pr(number)
-    assert pr is not None
-    assert (pr.state, pr.merged) == ("open", False)
-    return world, number, pr
+    return handed_over(forge_server, tmp_path, tag, PERSON)
 
 
 def _run(world: World) -> str:
