@@ -7,16 +7,15 @@ package.json, tsconfig.json, go.mod, Cargo.toml, CMakeLists.txt, pyproject.tomlâ
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.core.ecosystems import Ecosystem, detect, test_globs
 from conveyor.core.paths import matches_any
-from conveyor.verify.runner_of import runner_of
+from conveyor.git.plain import PlainGitError, git_in
+from conveyor.verify.runner_of import package_scripts, runner_of
 
 # The program each ecosystem's commands need, checked by doctor.
 _TOOLS = {"javascript": "node", "typescript": "node", "go": "go", "rust": "cargo", "c": "cmake"}
@@ -42,24 +41,13 @@ def ecosystems_of(checkout: Path) -> tuple[Ecosystem, ...]:
 
 
 def _tracked(checkout: Path) -> list[str]:
-    done = subprocess.run(
-        ["git", "-C", str(checkout), "ls-files", "-z"],
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
-    if done.returncode != 0:
-        return []
-    return [p for p in done.stdout.decode(errors="replace").split("\0") if p]
-
-
-def _has_test_script(checkout: Path) -> bool:
+    """The checkout's tracked files, read with no hook and no fsmonitor: the checkout may be
+    one an agent wrote, and git runs `core.fsmonitor` from its own `.git/config` on ls-files."""
     try:
-        data = json.loads((checkout / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    return isinstance(scripts, dict) and isinstance(scripts.get("test"), str)
+        out = git_in(checkout, "-c", "core.fsmonitor=false", "ls-files", "-z")
+    except PlainGitError:
+        return []
+    return [p for p in out.decode(errors="replace").split("\0") if p]
 
 
 def starter_sections(checkout: Path) -> tuple[str, str]:
@@ -72,7 +60,7 @@ def starter_sections(checkout: Path) -> tuple[str, str]:
     if main.setup:
         lines.append(f'setup = "{main.setup}"')
     test = main.test
-    if main.name in ("javascript", "typescript") and not _has_test_script(checkout):
+    if main.name in ("javascript", "typescript") and "test" not in package_scripts(checkout):
         test = "npx --no-install jest --ci"
     lines.append(f'test = "{test}"')
     if main.typecheck:

@@ -13,7 +13,7 @@ _DEPTH = 3
 _MAX_BYTES = 1024 * 1024
 
 
-def _scripts(tree: Path) -> dict[str, str]:
+def package_scripts(tree: Path) -> dict[str, str]:
     """package.json's scripts; none when it is missing, too large or not JSON."""
     path = tree / "package.json"
     try:
@@ -35,7 +35,7 @@ def runner_of(command: str, tree: Path, depth: int = _DEPTH) -> Runner | None:
         return calls[-1].runner
     if depth <= 0:
         return None
-    scripts = _scripts(tree) if script_names(command) else {}
+    scripts = package_scripts(tree) if script_names(command) else {}
     found = None
     for name in script_names(command):
         for script in (scripts.get(f"pre{name}"), scripts.get(name)):

@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 
 from conveyor.cli.app import app
 from conveyor.cli.config_load import load_config
+from conveyor.cli.ecosystem_checks import check_ecosystems
+from conveyor.core.config import Config
 from conveyor.core.paths import matches_any
 from conveyor.emulator.app.server import ForgeServer
 from conveyor.testing.world import World
@@ -77,3 +79,26 @@ def test_doctor_fails_on_paths_tests_that_miss_the_ecosystems_test_files(
     failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
     assert any("paths.tests (typescript)" in line and "src/calc.spec.ts" in line for line in failed)
     assert "test runner: starts jest" in done.stdout
+
+
+def test_the_checkouts_own_git_config_runs_nothing_when_its_files_are_listed(
+    tmp_path: Path,
+) -> None:
+    """`doctor --checkout` may be pointed at a checkout an agent wrote: the fsmonitor its
+    `.git/config` names does not run when its tracked files are read."""
+    checkout = _checkout(tmp_path / "repo", CHECKOUTS["typescript"])
+    mark = tmp_path / "ran"
+    hook = tmp_path / "monitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {mark}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(checkout), "config", "core.fsmonitor", str(hook)], check=True)
+    config = Config.model_validate({
+        "repo": "acme/widgets",
+        "account": {"login": "conveyor-bot", "token_env": "CONVEYOR_TOKEN"},
+        "allowed_users": ["alice"],
+        "commands": {"test": "npm test"},
+        "paths": {"tests": ["src/**/*.spec.ts"]},
+    })  # fmt: skip
+    checks = {c.name: c for c in check_ecosystems(config, checkout)}
+    assert checks["paths.tests (typescript)"].detail == "covers its 1 test files"
+    assert not mark.exists()
