@@ -8,13 +8,17 @@ lines of the reviewed head a later push touched (`touched`).
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass, field
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_NEW_PATH = re.compile(r"^\+\+\+ (?:b/)?(.*)$")
-_OLD_PATH = re.compile(r"^--- (?:a/)?(.*)$")
-_GIT_HEADER = re.compile(r"^diff --git a/(.*) b/(.*)$")
+_NEW_PATH = re.compile(r"^\+\+\+ (.*)$")
+_OLD_PATH = re.compile(r"^--- (.*)$")
+# git quotes a path holding a byte outside printable ASCII, a quote, a backslash or a control
+# character (`"b/t\303\253st.py"`); unquoted, a name may hold spaces.
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+_GIT_HEADER = re.compile(rf"^diff --git ({_QUOTED}|a/.*?) ({_QUOTED}|b/.*)$")
 Span = tuple[int, int]  # first and last line, inclusive
 
 
@@ -32,9 +36,14 @@ class FileDiff:
     text: str = field(default="", repr=False)
 
 
-def _path(raw: str) -> str | None:
+def _path(raw: str, side: str = "") -> str | None:
+    """A path as a diff header writes it: unquoted, its side's `a/` or `b/` taken off."""
     raw = raw.strip()
-    return None if raw == "/dev/null" else raw
+    if raw == "/dev/null":
+        return None
+    if raw.startswith('"') and raw.endswith('"') and len(raw) > 1:
+        raw = codecs.escape_decode(raw[1:-1].encode())[0].decode("utf-8", errors="replace")
+    return raw.removeprefix(side) if side else raw
 
 
 def _span(first: int, count: int) -> Span | None:
@@ -56,9 +65,9 @@ class _Building:
         """Take one line of the file's part of the diff."""
         self.lines.append(raw)
         if not self.in_hunks and (new := _NEW_PATH.match(raw)):
-            self.path = _path(new.group(1)) or self.path
+            self.path = _path(new.group(1), "b/") or self.path
         elif not self.in_hunks and (old := _OLD_PATH.match(raw)):
-            self.old_path = _path(old.group(1))
+            self.old_path = _path(old.group(1), "a/")
         elif hunk := _HUNK.match(raw):
             self.in_hunks = True
             old_first, old_n, new_first, new_n = hunk.groups()
@@ -83,7 +92,9 @@ def parse_diff(text: str) -> tuple[FileDiff, ...]:
     for raw in text.splitlines():
         header = _GIT_HEADER.match(raw)
         if header:
-            files.append(_Building(header.group(2), header.group(1)))
+            files.append(
+                _Building(_path(header.group(2), "b/") or "", _path(header.group(1), "a/"))
+            )
         if files:
             files[-1].read(raw)
     return tuple(f.done() for f in files)
@@ -96,7 +107,7 @@ def added_lines(entry: FileDiff) -> tuple[tuple[int, str], ...]:
     for raw in entry.text.splitlines():
         if hunk := _HUNK.match(raw):
             at = int(hunk.group(3))
-        elif at and raw.startswith("+") and not raw.startswith("+++"):
+        elif at and raw.startswith("+"):  # past the first hunk, "+++" is an added "++"
             out.append((at, raw[1:]))
             at += 1
         elif at and raw.startswith(" "):

@@ -25,9 +25,10 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from conveyor.core.diff_lines import added_lines as file_added_lines
+from conveyor.core.diff_lines import parse_diff
 from conveyor.core.suppression_markers import DEFINITIONS, MARKERS, Marker, ecosystem_of
 
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
 _NEAR = 3
 _ABOVE = 60
 
@@ -55,19 +56,9 @@ class Suppression:
 
 
 def added_lines(diff: str) -> dict[str, list[tuple[int, str]]]:
-    """The lines `git diff -U0 --no-renames` adds, by file, with their line numbers at the head."""
-    found: dict[str, list[tuple[int, str]]] = {}
-    path, number = "", 0
-    for line in diff.splitlines():
-        if line.startswith("+++ "):
-            target = line[4:]
-            path = target[2:] if target.startswith("b/") else ""
-        elif hunk := _HUNK.match(line):
-            number = int(hunk.group("start"))
-        elif line.startswith("+") and path:
-            found.setdefault(path, []).append((number, line[1:]))
-            number += 1
-    return found
+    """The lines `git diff -U0 --no-renames` adds, by file, with their line numbers at the head
+    (read by `core.diff_lines`, the one reader of a diff's hunks)."""
+    return {f.path: list(lines) for f in parse_diff(diff) if (lines := file_added_lines(f))}
 
 
 def _shown(marker: Marker, raw: str) -> str:

@@ -84,3 +84,19 @@ def test_what_a_push_touched_is_read_on_the_old_side() -> None:
     assert found["app.py"] == ((1, 3), (20, 21))
     assert found["old.py"] == ((1, 10**9),)
     assert found["gone.py"] == ((1, 2),)
+
+
+def test_a_path_git_quotes_is_read_unquoted() -> None:
+    """A name with a byte outside ASCII (or a tab, a quote) comes quoted and escaped: it is
+    still the file's path, and its lines are still its own."""
+    diff = (
+        'diff --git "a/t\\303\\253st.py" "b/t\\303\\253st.py"\n'
+        'new file mode 100644\n--- /dev/null\n+++ "b/t\\303\\253st.py"\n'
+        "@@ -0,0 +1 @@\n+x = 1  # noqa\n"
+        "diff --git a/a b.py b/a b.py\n--- a/a b.py\n+++ b/a b.py\n@@ -1 +1 @@\n-y\n+z\n"
+    )
+    first, second = parse_diff(diff)
+    assert (first.path, first.old_path) == ("t\u00ebst.py", None)
+    assert added_lines(first) == ((1, "x = 1  # noqa"),)
+    assert (second.path, second.old_path) == ("a b.py", "a b.py")
+    assert added_lines(second) == ((1, "z"),)

@@ -10,7 +10,8 @@ from conveyor.core.suppressions import SuppressionRules, added_lines, allowed_by
 
 def _diff(path: str, *lines: str, start: int = 1) -> str:
     body = "".join(f"+{line}\n" for line in lines)
-    return f"--- a/{path}\n+++ b/{path}\n@@ -0,0 +{start},{len(lines)} @@\n{body}"
+    head = f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n"
+    return f"{head}@@ -0,0 +{start},{len(lines)} @@\n{body}"
 
 
 def _markers(path: str, *lines: str) -> list[str]:
@@ -94,7 +95,10 @@ def test_the_rules_that_allow_a_suppression() -> None:
 
 def test_added_lines_are_numbered_at_the_head() -> None:
     """Hunks give the head's numbers; removed lines are not read."""
-    diff = "--- a/x.py\n+++ b/x.py\n@@ -3 +3,2 @@\n-old\n+new\n+more\n@@ -9,0 +11 @@\n+last\n"
+    diff = (
+        "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n"
+        "@@ -3 +3,2 @@\n-old\n+new\n+more\n@@ -9,0 +11 @@\n+last\n"
+    )
     assert added_lines(diff) == {"x.py": [(3, "new"), (4, "more"), (11, "last")]}
 
 
@@ -117,3 +121,14 @@ def test_the_readers_section_lists_every_fact() -> None:
     assert defined_tests("tests/test_a.py", "def test_a():\n    pass\ndef helper():\n") == (
         "test_a",
     )
+
+
+def test_an_added_line_that_starts_with_two_plus_signs_hides_no_later_suppression() -> None:
+    """`++ 0` is added as `+++ 0`: read as an added line, not a file's header, so the
+    `type: ignore` after it is found (a header there once dropped the rest of the file)."""
+    diff = (
+        "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,0 +1,3 @@\n"
+        "+++ 0\n+y = f()  # type: ignore\n+++x  # noqa\n"
+    )
+    found = found_in(diff, lambda _: None, lambda _: None)
+    assert [(s.line, s.marker) for s in found] == [(2, "type: ignore"), (3, "noqa")]
