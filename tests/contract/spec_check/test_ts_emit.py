@@ -5,7 +5,9 @@ the judge."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -94,3 +96,25 @@ def test_a_typescript_the_repository_tracks_is_never_the_judge(
     assert not verdict.ok
     assert NO_TYPESCRIPT in verdict.reason
     del typescript
+
+
+def test_with_a_shared_setup_only_its_typescript_is_the_judge(
+    tmp_path: Path, typescript: Path
+) -> None:
+    """A session may leave an untracked `node_modules/typescript` in the checkout whose
+    compiler says "same" to anything: with shared setups only the one they made is used."""
+    envs = tmp_path / "envs"
+    (envs / "env-1" / "tree").mkdir(parents=True)
+    shared = envs / "env-1" / "tree" / "node_modules"
+    shared.symlink_to(typescript, target_is_directory=True)
+    ctx = replace(_context(tmp_path, None), envs_dir=envs)
+    fake = ctx.checkout / "node_modules" / "typescript"
+    fake.mkdir(parents=True)
+    (fake / "package.json").write_text('{"name": "typescript", "main": "index.js"}')
+    (fake / "index.js").write_text("module.exports = {};\n")
+    verdict = ts_type_only(ctx, "src/shapes.ts", SHAPES, SHAPES + "export const X = 1;\n")
+    assert not verdict.ok
+    assert NO_TYPESCRIPT in verdict.reason
+    shutil.rmtree(ctx.checkout / "node_modules")
+    (ctx.checkout / "node_modules").symlink_to(shared, target_is_directory=True)
+    assert ts_type_only(ctx, "src/shapes.ts", SHAPES, TYPED).ok

@@ -3,13 +3,17 @@
 The file's JavaScript (`transpileModule`, types and comments erased, value imports kept,
 zod schemas reduced: `ts_emit.js`) must be the same before and after. The TypeScript is
 the tree's `node_modules/typescript` (set up by the repository's setup when the tree lacks
-it), never one the change itself commits; without one the change cannot be judged, an
-environment error of the commit check (the reference fails the change: that would charge
-the spec writer for the machine's lack). It runs as any command does, in the job's box.
+it), never one the change itself commits, and with a shared setup only the one that setup
+made (a session may leave a `node_modules` of its own in the checkout, untracked, whose
+"compiler" says "same" to anything; a planted folder also keeps setup's link out); without
+one the change cannot be judged, an environment error of the commit check (the reference
+fails the change: that would charge the spec writer for the machine's lack). It runs as
+any command does, in the job's box.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 from pathlib import Path
@@ -28,21 +32,32 @@ NO_TYPESCRIPT = "no TypeScript in the worktree"
 _MODULE = "node_modules/typescript"
 
 
-def _typescript(tree: Tree) -> Path | None:
-    """The tree's TypeScript, unless the repository tracks it (the change could write it)."""
+def _typescript(tree: Tree, envs_dir: Path | None) -> Path | None:
+    """The tree's TypeScript, unless the repository tracks it (the change could write it) or,
+    with shared setups (`envs_dir`), it is not theirs (a session could have written it)."""
     module = tree.work / _MODULE
     if not (module / "package.json").is_file():
+        return None
+    if envs_dir is not None and not _linked_into(tree.work / "node_modules", envs_dir):
         return None
     if plain.git(tree, "ls-files", "--", _MODULE).strip():
         return None
     return module
 
 
+def _linked_into(link: Path, folder: Path) -> bool:
+    """Whether `link` is a symbolic link into `folder` (as setup links its products)."""
+    if not link.is_symlink():
+        return False
+    target = Path(os.path.normpath(link.parent / link.readlink()))
+    return target.is_relative_to(Path(os.path.normpath(folder.absolute())))
+
+
 def _find_typescript(ctx: Context) -> Path | None:
-    found = _typescript(ctx.tree)
+    found = _typescript(ctx.tree, ctx.envs_dir)
     if found is None and ctx.commands.setup is not None:
         setup_step.prepare(ctx, "spec typescript setup", ctx.tree, ctx.commands.test)
-        found = _typescript(ctx.tree)
+        found = _typescript(ctx.tree, ctx.envs_dir)
     return found
 
 
