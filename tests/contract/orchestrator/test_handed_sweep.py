@@ -59,3 +59,21 @@ def test_an_approved_issue_a_person_closed_with_its_pr_is_left_as_it_is(
     after = forge_server.stats()
     assert second.returncode == 0, second.stderr
     assert after["requests"] - before["requests"] == 1
+
+
+def test_the_handed_rule_and_the_review_rule_share_one_read_of_the_open_prs(
+    forge_server: ForgeServer, tmp_path: Path
+) -> None:
+    """An issue at `approved` and `[pr_reviews]` on: both rules read the open PRs, and a
+    tick asks for them once, not once per rule (the second a 304)."""
+    config = {**PERSON, "pr_reviews": {"label": "conveyor-review"}}
+    world, number, _ = handed_over(forge_server, tmp_path, "handedshared", config)
+    for _ in range(2):  # the first tick fetches the list, the second is answered 304
+        before = forge_server.stats()["requests"]
+        done = world.run("tick")
+        count = forge_server.stats()["requests"] - before
+        assert done.returncode == 0, done.stderr
+        asked = forge_server.requests()[-count:]
+        pulls = [r for r in asked if r["route"].rsplit("/", 1)[-1] == "pulls"]
+        assert len(pulls) == 1, asked
+    assert world.labels(number) == (Status.APPROVED.value,)

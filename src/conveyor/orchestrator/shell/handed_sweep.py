@@ -2,7 +2,8 @@
 
 Only when some open issue's state is at `approved` (`handover.merge = "person"` left its PR
 for a person). The open PR list is asked with its ETag, the same list (and the same kept
-copy) the reviews of people's PRs read, so a quiet tick costs one 304: a PR in it is open,
+copy) the reviews of people's PRs read, and the tick reads it once for both (`tick.py`),
+so a quiet tick costs one 304: a PR in it is open,
 with its head. A PR missing from it was merged or closed; it is read once, and the answer
 kept for ten minutes (merged for good; closed until the list shows it open again, though a
 PR reopened and merged within those ten minutes waits for them to pass). The closed issues
@@ -17,6 +18,8 @@ from datetime import datetime
 from conveyor.core.labels import stop_code_of
 from conveyor.core.state import Stage
 from conveyor.core.stops import StopCode
+from conveyor.forge.errors import ForgeError
+from conveyor.forge.pr_types import OpenPull
 from conveyor.forge.protocol import Forge
 from conveyor.orchestrator.shell.closed_sweep import handed_view, pr_state
 from conveyor.orchestrator.shell.people_poll import open_pulls
@@ -24,6 +27,7 @@ from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStor
 from conveyor.orchestrator.snapshot import HandedView, PrState
 
 ANSWER = "handed-pr:{}"
+Pulls = tuple[OpenPull, ...] | ForgeError  # the shared read, or why it failed
 _STATES: dict[str, PrState] = {"open": "open", "merged": "merged", "closed": "closed"}
 
 
@@ -50,6 +54,30 @@ def _stopped(entry: CachedIssue) -> StopCode | None:
     return recorded.control if recorded is not None else None
 
 
+def awaiting(entries: Iterable[CachedIssue]) -> list[CachedIssue]:
+    """The open issues at `approved` with a PR: the ones this read is for."""
+    return [
+        entry
+        for entry in entries
+        if entry.state is not None
+        and entry.state.stage is Stage.APPROVED
+        and entry.state.pr is not None
+    ]
+
+
+def shared_pulls(
+    forge: Forge, store: SnapshotStore, entries: Iterable[CachedIssue], *, reviews: bool
+) -> Pulls:
+    """The open PR list, read once per tick for this rule and the review rule (`reviews`),
+    and only when one of them reads it; a failure is each reader's to report."""
+    if not (reviews or awaiting(entries)):
+        return ()
+    try:
+        return open_pulls(forge, store)
+    except ForgeError as error:
+        return error
+
+
 def handed_views(
     forge: Forge,
     store: SnapshotStore,
@@ -57,25 +85,24 @@ def handed_views(
     *,
     lease_hours: float,
     now: datetime,
+    pulls: Pulls | None = None,
 ) -> tuple[HandedView, ...]:
     """Every open issue at `approved` with its PR's state and head (nothing is read when there
-    is no such issue)."""
-    approved = [
-        entry
-        for entry in entries
-        if entry.state is not None
-        and entry.state.stage is Stage.APPROVED
-        and entry.state.pr is not None
-    ]
+    is no such issue); `pulls`, when given, is the tick's read of the open PRs (its failure
+    raised here)."""
+    approved = awaiting(entries)
     if not approved:
         return ()
-    pulls = {pull.number: pull for pull in open_pulls(forge, store)}
+    listed = open_pulls(forge, store) if pulls is None else pulls
+    if isinstance(listed, ForgeError):
+        raise listed
+    by_number = {pull.number: pull for pull in listed}
     views: list[HandedView] = []
     for entry in approved:
         state = entry.state
         assert state is not None
         assert state.pr is not None
-        pull = pulls.get(state.pr)
+        pull = by_number.get(state.pr)
         how: PrState
         if pull is not None:
             how, head = "open", pull.head_sha

@@ -20,6 +20,7 @@ from pathlib import Path
 from conveyor.core.config import Config
 from conveyor.core.review_request import ReviewRequest
 from conveyor.core.trust import Trust, same_login
+from conveyor.forge.errors import ForgeError
 from conveyor.forge.pr_types import OpenPull
 from conveyor.forge.protocol import Forge
 from conveyor.job.pr_review.claim import asked_by, own_pr, posted_reviews, requested_by
@@ -152,11 +153,15 @@ def _view(
 
 def people_pulls(
     forge: Forge, store: SnapshotStore, config: Config, trust: Trust, home: Path, *,
-    now: datetime,
+    now: datetime, pulls: tuple[OpenPull, ...] | ForgeError | None = None,
 ) -> tuple[PullView, ...]:  # fmt: skip
-    """Every open PR as the review rule sees it (none when no trigger is configured)."""
+    """Every open PR as the review rule sees it (none when no trigger is configured);
+    `pulls`, when given, is the tick's read of the open PRs (its failure raised here)."""
     if not config.pr_reviews.enabled:
         return ()
+    listed = open_pulls(forge, store) if pulls is None else pulls
+    if isinstance(listed, ForgeError):
+        raise listed
     records = read_records(home)
     return tuple(
         _view(
@@ -168,5 +173,5 @@ def people_pulls(
             record=records.get(pull.number, PrRecord(pull.number)),
             now=now,
         )
-        for pull in open_pulls(forge, store)
+        for pull in listed
     )

@@ -33,7 +33,7 @@ from conveyor.orchestrator.shell.executor import (
     read_jobs,
 )
 from conveyor.orchestrator.shell.gather import gather
-from conveyor.orchestrator.shell.handed_sweep import handed_views
+from conveyor.orchestrator.shell.handed_sweep import Pulls, handed_views, shared_pulls
 from conveyor.orchestrator.shell.ledger import LEDGER_FILE, CostLine, LedgerDb
 from conveyor.orchestrator.shell.people_poll import people_pulls
 from conveyor.orchestrator.shell.snapshot_cache import ForgeSnapshot, build_snapshot
@@ -200,13 +200,14 @@ def _closed(
 
 
 def _handed(
-    orc: Orchestrator, fresh: ForgeSnapshot, closed: ClosedFound, now: datetime
+    orc: Orchestrator, fresh: ForgeSnapshot, closed: ClosedFound, pulls: Pulls, now: datetime
 ) -> tuple[HandedView, ...]:
     """The approved issues, open and closed, with their PRs (a failed read: next tick)."""
     try:
         opened = handed_views(
-            orc.forge, orc.store, fresh.issues, lease_hours=orc.config.limits.lease_hours, now=now
-        )
+            orc.forge, orc.store, fresh.issues, lease_hours=orc.config.limits.lease_hours,
+            now=now, pulls=pulls,
+        )  # fmt: skip
     except ForgeError as error:
         orc.log.write(now, f"handed-over PRs not read (next tick tries again): {error}")
         opened = ()
@@ -238,8 +239,9 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
         money_paused=orc.money_paused, cooling_down=orc.cooling_down,
         cache=orc.home / "cache.git",
     )  # fmt: skip
+    pulls = shared_pulls(orc.forge, orc.store, fresh.issues, reviews=orc.config.pr_reviews.enabled)
     snapshot = replace(
-        snapshot, closed_merged=closed.merged, handed=_handed(orc, fresh, closed, now),
+        snapshot, closed_merged=closed.merged, handed=_handed(orc, fresh, closed, pulls, now),
         cooling_reason=orc.cooling_reason,
     )  # fmt: skip
     if orc.ci_reported or orc.feedback_prs:
@@ -250,8 +252,8 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     memory, problem = load_memory(orc.home / WATCHDOG_FILE)
     if problem is not None:
         orc.log.write(now, problem)
-    pulls = _people(orc, fresh, now)
-    chosen = plan(snapshot, orc.config, now, memory, pulls)
+    people = _people(orc, fresh, pulls, now)
+    chosen = plan(snapshot, orc.config, now, memory, people)
     newest = {job.record.issue: job for job in recorded}
     effects = Effects(
         orc.config, orc.executor, _ops(orc), orc.home, orc.environ,
@@ -280,10 +282,14 @@ def tick(orc: Orchestrator, now: datetime) -> TickResult:
     return TickResult(started, live, idle=idle, plan=chosen, snapshot=snapshot)
 
 
-def _people(orc: Orchestrator, fresh: ForgeSnapshot, now: datetime) -> tuple[PullView, ...]:
+def _people(
+    orc: Orchestrator, fresh: ForgeSnapshot, pulls: Pulls, now: datetime
+) -> tuple[PullView, ...]:
     """People's PRs for the review rule; a failed read is logged and reviews wait a tick."""
     try:
-        return people_pulls(orc.forge, orc.store, orc.config, fresh.trust, orc.home, now=now)
+        return people_pulls(
+            orc.forge, orc.store, orc.config, fresh.trust, orc.home, now=now, pulls=pulls
+        )
     except ForgeError as error:
         orc.log.write(now, f"PR poll failed (reviews wait for the next tick): {error}")
         return ()
