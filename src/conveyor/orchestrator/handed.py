@@ -21,10 +21,12 @@ gets nothing else here; a merge lands whatever stop the issue carries.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from conveyor.core.config import Config
-from conveyor.core.state import Stage
+from conveyor.core.labels import stop_code_of
+from conveyor.core.state import Stage, Stopped
 from conveyor.core.stops import StopCode
 from conveyor.orchestrator.decisions import Hold, StartJob, StopIssue
 from conveyor.orchestrator.gate import Gate, admit, reserve
@@ -40,6 +42,15 @@ class Handed:
     starts: tuple[StartJob, ...] = ()
     stops: tuple[StopIssue, ...] = ()
     holds: tuple[Hold, ...] = ()
+
+
+def standing_stop(labels: Iterable[str], recorded: Stopped | None) -> StopCode | None:
+    """The issue's stop label, or the stop its state records when a person lifted the label
+    and the restart has not run yet (the restart, not a new stop, answers what they did)."""
+    labelled = stop_code_of(labels)
+    if labelled is not None:
+        return labelled
+    return recorded.control if recorded is not None else None
 
 
 def moved(view: HandedView) -> bool:

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from conveyor.core.labels import Status
-from conveyor.core.state import IssueState, Stage
+from conveyor.core.state import IssueState
 from conveyor.core.state_codec import find_state
 from conveyor.core.stops import StopCode
 from conveyor.forge.protocol import Forge
 from conveyor.forge.types import PullRequest
+from conveyor.orchestrator.closeout import closed_outcome, counted
 from conveyor.orchestrator.shell.snapshot_store import SnapshotStore
 from conveyor.orchestrator.snapshot import ClosedView, HandedView, Lease, PrState
 
@@ -99,19 +100,18 @@ def _view(
     account: str,
     now: datetime,
     hours: float,
-    approved_only: bool,
+    under_stop: bool,
 ) -> ClosedView | HandedView | None:
-    """The closed issue's view when there is something to settle; else it is settled for ten
-    minutes."""
+    """The closed issue's view when there is something to settle (`closeout.py` decides
+    what); else it is settled for ten minutes."""
     state = find_state(forge.list_comments(number).comments, account).state
-    if state is not None and approved_only and state.stage is not Stage.APPROVED:
-        state = None
-    pr = forge.get_pr(state.pr) if state is not None and state.pr is not None else None
-    if state is not None and pr is not None:
-        if state.stage is Stage.APPROVED and pr.merged:
+    if state is not None and state.pr is not None and counted(state.stage, under_stop=under_stop):
+        pr = forge.get_pr(state.pr)
+        outcome = closed_outcome(state.stage, pr_merged=pr.merged)
+        if outcome == "landing":
             read = (pr.number, pr_state(pr), pr.head_sha)
             return handed_view(number, state, read, hours=hours, issue_open=False)
-        if state.stage is not Stage.APPROVED and pr.merged:
+        if outcome == "close-out":
             return ClosedView(number, pr.number, _lease(state, hours))
     store.put_answer(SETTLED.format(number), "yes", now)
     return None
@@ -157,7 +157,7 @@ def closed_sweep(
                 continue
             view = _view(
                 forge, store, number, account=account, now=now, hours=lease_hours,
-                approved_only=label in STOPS,
+                under_stop=label in STOPS,
             )  # fmt: skip
             if isinstance(view, ClosedView):
                 merged.append(view)

@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from conveyor.core.labels import stop_code_of
 from conveyor.core.state import Stage
-from conveyor.core.stops import StopCode
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.pr_types import OpenPull
 from conveyor.forge.protocol import Forge
+from conveyor.orchestrator.handed import standing_stop
 from conveyor.orchestrator.shell.closed_sweep import handed_view, pr_state
 from conveyor.orchestrator.shell.people_poll import open_pulls
 from conveyor.orchestrator.shell.snapshot_store import CachedIssue, SnapshotStore
@@ -42,16 +41,6 @@ def _gone(forge: Forge, store: SnapshotStore, number: int, now: datetime) -> tup
     pr = forge.get_pr(number)
     store.put_answer(key, f"{pr_state(pr)} {pr.head_sha}", now)
     return pr_state(pr), pr.head_sha
-
-
-def _stopped(entry: CachedIssue) -> StopCode | None:
-    """The issue's stop label, or the stop its state records when a person lifted the label
-    and the restart has not run yet (the restart, not a new stop, answers what they did)."""
-    labelled = stop_code_of(entry.issue.labels)
-    if labelled is not None:
-        return labelled
-    recorded = entry.state.stopped if entry.state is not None else None
-    return recorded.control if recorded is not None else None
 
 
 def awaiting(entries: Iterable[CachedIssue]) -> list[CachedIssue]:
@@ -110,7 +99,7 @@ def handed_views(
             how, head = _gone(forge, store, state.pr, now)
         view = handed_view(
             entry.issue.number, state, (state.pr, how, head), hours=lease_hours, issue_open=True,
-            stopped=_stopped(entry),
+            stopped=standing_stop(entry.issue.labels, state.stopped),
         )  # fmt: skip
         views.append(view)
     return tuple(sorted(views, key=lambda v: v.number))
