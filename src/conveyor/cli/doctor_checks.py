@@ -9,12 +9,10 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-import httpx
 
 from conveyor.agents.launch import resolve_choice
 from conveyor.core.backends import facts_of
@@ -22,7 +20,6 @@ from conveyor.core.config import Config, Role
 from conveyor.core.invariants import IssueSnapshot, PrSnapshot, Snapshot, check_invariants
 from conveyor.core.labels import all_labels
 from conveyor.core.trust import same_login
-from conveyor.forge.connect import read_token
 from conveyor.forge.contact import cause
 from conveyor.forge.errors import ForgeError
 from conveyor.forge.protocol import Forge
@@ -87,27 +84,7 @@ def check_account(forge: Forge, config: Config) -> list[Check]:
     return found
 
 
-def _label_names(config: Config, environ: Mapping[str, str], base_dir: Path) -> set[str]:
-    """The repository's label names (lower case), read page by page."""
-    token = read_token(config, environ, base_dir)
-    url: str | None = f"{config.forge.api_url}/repos/{config.repo}/labels?per_page=100"
-    names: set[str] = set()
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"}
-    with httpx.Client(headers=headers, timeout=30.0) as client:
-        while url is not None:
-            answer = client.get(url)
-            if answer.is_error:  # the forge's answer, not the HTTP library's prose
-                raise ForgeError(
-                    "list labels", None, f"{answer.status_code} {answer.reason_phrase}"
-                )
-            names.update(str(item["name"]).lower() for item in answer.json())
-            url = answer.links.get("next", {}).get("url")
-    return names
-
-
-def check_labels(
-    forge: Forge, config: Config, environ: Mapping[str, str], base_dir: Path, *, fix: bool
-) -> Check:
+def check_labels(forge: Forge, config: Config, *, fix: bool) -> Check:
     """Every pipeline label and the intake filter's labels exist (created with `--fix`, which
     also makes the priority and size labels people set; their absence fails nothing)."""
     extra = intake_specs(config.intake)
@@ -121,7 +98,7 @@ def check_labels(
         return Check("labels", True, f"{made} labels exist (missing ones created)")
     if config.account.app is not None:
         return Check("labels", True, "not listed with a GitHub App; run with --fix to create")
-    have = _label_names(config, environ, base_dir)
+    have = forge.label_names()
     missing = [spec.name for spec in wanted if spec.name.lower() not in have]
     if missing:
         return Check("labels", False, f"missing {', '.join(missing)} (run with --fix)")

@@ -77,7 +77,7 @@ def doctor(
         found.append(checks.check_repository(forge, loaded))
         if found[-1].ok:
             found += checks.check_account(forge, loaded)
-            found.append(checks.check_labels(forge, loaded, os.environ, path.parent, fix=fix))
+            found.append(checks.check_labels(forge, loaded, fix=fix))
             found.append(checks.check_base(forge, loaded))
             found.append(checks.check_open_issues(forge, loaded))
             if box_trial:

@@ -37,6 +37,7 @@ from conveyor.core.config_terms import (
     validate_beside,
 )
 from conveyor.core.migrate_commands import MigrateCommands
+from conveyor.core.trust import same_login
 
 __all__ = [
     "AccountConfig",
@@ -238,9 +239,8 @@ class Config(Strict):
     @classmethod
     def _not_the_author(cls, value: Handover, info: ValidationInfo) -> Handover:
         # GitHub refuses a review request to the PR's author, which is the pipeline's account.
-        account = info.data.get("account")
-        login = getattr(account, "login", None)
-        if login is not None and any(r.casefold() == login.casefold() for r in value.reviewers):
+        login = getattr(info.data.get("account"), "login", None)
+        if login is not None and any(same_login(r, login) for r in value.reviewers):
             msg = f"reviewers: {login} opens the PRs and cannot be asked to review them"
             raise ValueError(msg)
         return value

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from conveyor.core.ecosystems import of_path
+
 
 @dataclass(frozen=True)
 class Marker:
@@ -107,16 +109,6 @@ MARKERS: dict[str, tuple[Marker, ...]] = {
     "c": _C,
 }
 
-ECOSYSTEM_OF: dict[str, str] = {
-    **dict.fromkeys((".py", ".pyi"), "python"),
-    **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), "javascript"),
-    **dict.fromkeys((".ts", ".tsx", ".mts", ".cts"), "typescript"),
-    ".go": "go",
-    ".rs": "rust",
-    **dict.fromkeys((".java", ".kt", ".kts"), "java"),
-    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"), "c"),
-}
-
 # A test's definition per ecosystem: the name a skip marker near it applies to.
 DEFINITIONS: dict[str, re.Pattern[str]] = {
     "python": re.compile(r"^\s*(?:async\s+)?def\s+(?P<name>\w+)|^\s*class\s+(?P<cls>\w+)"),
@@ -132,7 +124,6 @@ DEFINITIONS["typescript"] = DEFINITIONS["javascript"]
 
 
 def ecosystem_of(path: str) -> str | None:
-    """The ecosystem a file's suffix names, or None."""
-    name = path.rsplit("/", 1)[-1]
-    suffix = name[name.rfind(".") :] if "." in name else ""
-    return ECOSYSTEM_OF.get(suffix)
+    """The ecosystem a file's suffix names (`core.ecosystems`' sources), or None."""
+    found = of_path(path)
+    return None if found is None else found.name

@@ -105,6 +105,10 @@ class ForgeDelegate:
         """Edit a comment in place (its id is kept). `number` is for error messages."""
         return self.inner.edit_comment(comment_id, body, number)
 
+    def label_names(self) -> set[str]:
+        """The repository's label names, lower case."""
+        return self.inner.label_names()
+
     def ensure_labels(self, labels: Sequence[LabelSpec]) -> None:
         """Create the labels that do not exist yet (existing ones are left alone)."""
         return self.inner.ensure_labels(labels)

@@ -118,6 +118,10 @@ class Forge(Protocol):
         ...
 
     # -- labels ---------------------------------------------------------------
+    def label_names(self) -> set[str]:
+        """The repository's label names, lower case."""
+        ...
+
     def ensure_labels(self, labels: Sequence[LabelSpec]) -> None:
         """Create the labels that do not exist yet (existing ones are left alone)."""
         ...

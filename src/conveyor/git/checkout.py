@@ -139,6 +139,11 @@ def create_checkout(
     return repo
 
 
+def keep_of(checkout: Path) -> Path:
+    """Where a checkout's keep lies: beside it, `<checkout>.git` (`repo/` → `repo.git`)."""
+    return checkout.with_name(f"{checkout.name}.git")
+
+
 def agent_checkout(
     cache: Repo,
     dest: Path,
@@ -151,7 +156,7 @@ def agent_checkout(
 ) -> Repo:
     """`create_checkout` into `dest` with its keep beside it (`<dest>.git`), and the agent's
     own repository in it at once."""
-    keep = dest.with_name(f"{dest.name}.git")
+    keep = keep_of(dest)
     repo = create_checkout(
         cache, dest, url, keep=keep, branch=branch, base=base, env=env, start=start
     )

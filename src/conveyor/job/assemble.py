@@ -72,7 +72,7 @@ def identity_of(config: Config) -> Identity:
 
 def build_context(started: Started) -> tuple[JobContext, IssueState]:
     """Prepare the checkout (rescuing leftovers into the state); the context and the state."""
-    token = _token(started)
+    token = job_token(started.config, started.config_dir, started.environ, started.ops)
     state = started.claimed.state
     stack_on = started.stack_on if state.stacked_on is None else None
     boxing = _boxing(started)
@@ -246,14 +246,17 @@ def boxing_of(
     return command_boxing(job_box(config), config, plan, environ)
 
 
-def _token(started: Started) -> str | None:
-    """The token git fetches and pushes with: the configured one, or an App's installation token.
+def job_token(
+    config: Config, config_dir: Path, environ: Mapping[str, str], ops: OpContext
+) -> str | None:
+    """The token git fetches and pushes with (a stage job's, a PR review's): the configured
+    one, or an App's installation token.
 
     An installation token lasts an hour; it is asked for when the job starts.
     """
-    if started.config.account.app is not None:
-        return started.ops.forge.installation_token()
-    return read_token(started.config, started.environ, started.config_dir)
+    if config.account.app is not None:
+        return ops.forge.installation_token()
+    return read_token(config, environ, config_dir)
 
 
 def _link_socket(paths: JobPaths) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from conveyor.agents.boxed import TEST_SHARE_ENV
 from conveyor.core.config import Config
+from conveyor.git.checkout import keep_of
 from conveyor.git.runner import Boxer
 from conveyor.sandbox import Box, BoxPlan, select_box
 from conveyor.sandbox.plan import Given
@@ -27,7 +28,7 @@ from conveyor.sandbox.tools import Tools, check_caches, find_tools
 from conveyor.verify.boxing import Boxing, Opening, wrapped
 
 # The keeps of a job's checkouts (`repo.git` beside `repo/`, the wiki's), in its folder.
-KEEPS = ("repo.git", "wiki.git")
+KEEPS = (keep_of(Path("repo")).name, keep_of(Path("wiki")).name)
 
 
 def _config_file(text: str, config_dir: Path) -> Path:

@@ -9,6 +9,7 @@ live part (hub, job file, event log, clock, the sessions started ahead) stays wi
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,7 +46,9 @@ class StageEnd:
 @dataclass(frozen=True)
 class JobLive:
     """The running job: its id, role and lane, its hub, job file, event log and clock, and
-    the sessions its stage started ahead (`job/alongside.py`: a first review's later lenses)."""
+    the sessions its stage started ahead (`job/alongside.py`: a first review's later lenses),
+    and whether its first session was told the previous job was interrupted
+    (`job/interrupted.py`: one note a job)."""
 
     job_id: str
     role: JobRole
@@ -55,6 +58,7 @@ class JobLive:
     hub: JobHub
     now: Callable[[], datetime]
     alongside: Alongside[Launched] = field(default_factory=Alongside)
+    told_interrupted: threading.Event = field(default_factory=threading.Event)
 
     @property
     def pulse(self) -> JobPulse:

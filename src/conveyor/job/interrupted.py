@@ -3,7 +3,6 @@ it got (`core/interrupted.py`): read from that job's `job.json` and its last tra
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,22 +10,19 @@ from conveyor.core.interrupted import Interrupted, interrupted_note
 from conveyor.core.state import IssueState
 from conveyor.job.context import JobContext
 from conveyor.job.earlier_work import branch_commits
-from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JOB_FILE, JobRecord, load_job_file
 from conveyor.job.transcripts import record_transcript
 from conveyor.stages.effects import LaunchSession
 
 LAST_STEPS = 5
-# The jobs whose first session was already told (one note a job, on its first launch).
-_TOLD: weakref.WeakSet[JobHub] = weakref.WeakSet()
 
 
 def with_interrupted(ctx: JobContext, state: IssueState, effect: LaunchSession) -> LaunchSession:
     """The launch with the note at the top of its task (and its alongside sessions'), on the
     job's first launch when the stage's previous job was interrupted."""
-    if ctx.live.hub in _TOLD:
+    if ctx.live.told_interrupted.is_set():
         return effect
-    _TOLD.add(ctx.live.hub)
+    ctx.live.told_interrupted.set()
     earlier = find_interrupted(ctx.where.job_dir, ctx.what.issue, ctx.what.stage.value)
     if earlier is None:
         return effect

@@ -119,6 +119,16 @@ def job_stamp(moment: datetime) -> str:
     return moment.strftime("%Y%m%dT%H%M%SZ")
 
 
+def free_job_id(home: Path, issue: int, stage: str, stamp: str) -> str:
+    """`issue-N-<stage>-<stamp>`, with a `.N` suffix when a job folder of that name exists."""
+    base = f"issue-{issue}-{stage}-{stamp}"
+    job_id, n = base, 0
+    while (home / "jobs" / job_id).exists():
+        n += 1
+        job_id = f"{base}.{n}"
+    return job_id
+
+
 def make_job_paths(home: Path, issue: int, stage: str, start: datetime) -> JobPaths:
     """Create `jobs/issue-N-<stage>-<UTC start>/` (a suffix when that second is taken)."""
     jobs = home / "jobs"

@@ -32,7 +32,7 @@ from conveyor.job.events import EVENTS_FILE, EventLog
 from conveyor.job.finish import finish_job
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile, JobRecord, Outcome, process_start_ticks
-from conveyor.job.layout import JobPaths, job_stamp, load_lane, repo_home
+from conveyor.job.layout import JobPaths, free_job_id, job_stamp, load_lane, repo_home
 from conveyor.job.pr_review.main import run_pr_review
 from conveyor.job.roles import role_of
 from conveyor.job.signals import JobInterrupted, SignalGuard, handling_signals, heartbeat
@@ -90,7 +90,7 @@ def run_job(opts: JobOptions, environ: Mapping[str, str], runner: StageRunner | 
     answers = AnswerFile(home / ANSWERS_FILE, now_utc)
     forge = JobForge(connect(config, environ, base_dir=opts.config_dir), answers)
     start = now_utc()
-    job_id = _free_job_id(home, opts, job_stamp(start))
+    job_id = free_job_id(home, opts.issue, opts.stage.value, job_stamp(start))
     ops = OpContext(forge, config, run_id=job_id)
     run_dir = home / "runs" / f"issue-{opts.issue}"
     if opts.stack_on is not None and not has_prereq_branch(forge, opts.stack_on):
@@ -178,12 +178,3 @@ def _work(
         traceback.print_exc(file=sys.stderr)
         return "error"
     return end.outcome
-
-
-def _free_job_id(home: Path, opts: JobOptions, stamp: str) -> str:
-    base = f"issue-{opts.issue}-{opts.stage.value}-{stamp}"
-    job_id, n = base, 0
-    while (home / "jobs" / job_id).exists():
-        n += 1
-        job_id = f"{base}.{n}"
-    return job_id

@@ -15,6 +15,7 @@ from conveyor.git.checkout import (
     agent_checkout,
     dirty_paths,
     install_checkout_hooks,
+    keep_of,
     update_cache,
     write_git_config,
 )
@@ -108,7 +109,7 @@ def rescue_leftover(
     uncommitted paths, and whether the leftover may now be removed. Work goes on
     from the rescued head when the remote branch has not moved since.
     """
-    keep = leftover.with_name(f"{leftover.name}.git")
+    keep = keep_of(leftover)
     try:  # read through the leftover's keep: its own `.git` is the agent's
         dirty = (
             dirty_paths(Repo(leftover, replace(repo.env, git_dir=keep))) if keep.is_dir() else []

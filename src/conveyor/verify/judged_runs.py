@@ -8,22 +8,16 @@ runs them one at a time, after the checkout's commands and fails-before-fix are 
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import TypeVar
+from collections.abc import Mapping, Sequence
 
 from conveyor.core.verify import CommandResult
-from conveyor.git import plain
 from conveyor.git.plain import Tree
 from conveyor.verify import setup_step
 from conveyor.verify.context import Context
-from conveyor.verify.suites import Suite, in_worktree
+from conveyor.verify.suites import Suite, in_worktree, worktree
 from conveyor.verify.tree_links import write_own
 
 LABEL = "judges"
-_T = TypeVar("_T")
 
 
 def _write(tree: Tree, put: Mapping[str, str | None]) -> None:
@@ -46,7 +40,9 @@ def checks_with_judges(
         "lint": ctx.commands.lint,
         "typecheck": ctx.commands.typecheck,
     }
-    return _in_tree(ctx, head, put, lambda tree: _run(ctx, tree, commands, names))
+    with worktree(ctx, head, LABEL) as tree:
+        _write(tree, put)
+        return _run(ctx, tree, commands, names)
 
 
 def _run(
@@ -59,17 +55,3 @@ def _run(
     if not prepared.result.ok:
         return (prepared.result,)
     return tuple(ctx.run(f"{LABEL} {name}", command, tree.work) for name, command in wanted)
-
-
-def _in_tree(
-    ctx: Context, head: str, put: Mapping[str, str | None], work: Callable[[Tree], _T]
-) -> _T:
-    holder = Path(tempfile.mkdtemp(prefix=f"conveyor-{LABEL}-", dir=ctx.work_dir))
-    where = holder / "tree"
-    try:
-        tree = plain.add_worktree(ctx.tree, where, head)
-        _write(tree, put)
-        return work(tree)
-    finally:
-        plain.remove_worktree(ctx.tree, where)
-        shutil.rmtree(holder, ignore_errors=True)

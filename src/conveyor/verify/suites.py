@@ -17,7 +17,8 @@ import json
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -138,14 +139,10 @@ def run_suite(
     return Suite(prepared.result, test, verdict)
 
 
-def in_worktree(
-    ctx: Context,
-    sha: str,
-    label: str,
-    prepare: Callable[[Tree], None],
-    files: Sequence[str] | None = None,
-) -> Suite:
-    """`run_suite` in a temporary worktree at `sha`, after `prepare(tree)`; removed afterwards.
+@contextmanager
+def worktree(ctx: Context, sha: str, label: str) -> Iterator[Tree]:
+    """A temporary worktree at `sha`, removed afterwards (git's worktree list taken one at a
+    time: `_WORKTREES`).
 
     Its git folder lies in the checkout's keep (read-only in the box); Conveyor reads the
     worktree through that folder, never through the `.git` file in the tree."""
@@ -154,12 +151,24 @@ def in_worktree(
     try:
         with _WORKTREES:
             tree = plain.add_worktree(ctx.tree, where, sha)
-        prepare(tree)
-        return run_suite(ctx, label, tree, files)
+        yield tree
     finally:
         with _WORKTREES:
             plain.remove_worktree(ctx.tree, where)
         shutil.rmtree(holder, ignore_errors=True)
+
+
+def in_worktree(
+    ctx: Context,
+    sha: str,
+    label: str,
+    prepare: Callable[[Tree], None],
+    files: Sequence[str] | None = None,
+) -> Suite:
+    """`run_suite` in a temporary worktree at `sha` (`worktree`), after `prepare(tree)`."""
+    with worktree(ctx, sha, label) as tree:
+        prepare(tree)
+        return run_suite(ctx, label, tree, files)
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,11 @@ def test_an_added_line_that_starts_with_two_plus_signs_hides_no_later_suppressio
     )
     found = found_in(diff, lambda _: None, lambda _: None)
     assert [(s.line, s.marker) for s in found] == [(2, "type: ignore"), (3, "noqa")]
+
+
+def test_every_source_suffix_of_an_ecosystem_has_its_markers() -> None:
+    """The suffixes are the ecosystems' table's (a second table once left `.hxx` and `.ipp`
+    out of C's, and a `NOLINT` there unseen)."""
+    for path in ("inc/a.hxx", "inc/a.ipp", "src/a.cc"):
+        found = found_in(_diff(path, "int x;  // NOLINT"), lambda _: None, lambda _: None)
+        assert [s.marker for s in found] == ["NOLINT"], path

@@ -63,23 +63,25 @@ class CommentOps(PagedOps):
         )
         return to_comment(response.parsed_data)
 
+    def label_names(self) -> set[str]:
+        """The repository's label names, lower case, read page by page."""
+        listed = self._pages(
+            "list labels",
+            None,
+            lambda page: self._kit.rest.issues.list_labels_for_repo(
+                self._owner, self._name, per_page=PER_PAGE, page=page
+            ),
+            Label,
+        )
+        return {label.name.lower() for label in listed}
+
     def ensure_labels(self, labels: Sequence[LabelSpec]) -> None:
         """Create the labels that do not exist yet (existing ones are left alone).
 
         One label is created straight away (an existing one answers `already_exists`):
         one request, where listing first costs one more when it is missing.
         """
-        existing: set[str] = set()
-        if len(labels) > 1:
-            listed = self._pages(
-                "list labels",
-                None,
-                lambda page: self._kit.rest.issues.list_labels_for_repo(
-                    self._owner, self._name, per_page=PER_PAGE, page=page
-                ),
-                Label,
-            )
-            existing = {label.name.lower() for label in listed}
+        existing = self.label_names() if len(labels) > 1 else set()
         for spec in labels:
             if spec.name.lower() in existing:
                 continue

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from conveyor.core.config import Config
 from conveyor.core.state import Stage
-from conveyor.forge.connect import read_token
-from conveyor.job.assemble import boxing_of, identity_of, now_utc
+from conveyor.job.assemble import boxing_of, identity_of, job_token, now_utc
 from conveyor.job.boundary import command_env, token_env_names
 from conveyor.job.context import JobContext, JobLive
 from conveyor.job.effects.parts import JobHands, JobPlace, JobSubject
@@ -24,14 +23,6 @@ from conveyor.job.pr_review.workspace import PrCheckout, prepare_pr_checkout
 from conveyor.job.roles import JobRole
 from conveyor.ops.forge.context import OpContext
 from conveyor.stages.pr_review import PrInputs
-
-
-def _token(
-    config: Config, config_dir: Path, environ: Mapping[str, str], ops: OpContext
-) -> str | None:
-    if config.account.app is not None:
-        return ops.forge.installation_token()
-    return read_token(config, environ, config_dir)
 
 
 @dataclass(frozen=True)
@@ -55,7 +46,7 @@ def review_context(job: ReviewJob) -> tuple[JobContext, PrInputs]:
     config, config_dir, environ, claimed = job.config, job.config_dir, job.environ, job.claimed
     paths, ops, job_file, events, hub = job.paths, job.ops, job.job_file, job.events, job.hub
     number = claimed.pr.number
-    token = _token(config, config_dir, environ, ops)
+    token = job_token(config, config_dir, environ, ops)
     checkout: PrCheckout = prepare_pr_checkout(
         paths, url=ops.forge.repo_info().clone_url, number=number, head=claimed.head,
         base=config.base, identity=identity_of(config), token=token,
@@ -65,7 +56,6 @@ def review_context(job: ReviewJob) -> tuple[JobContext, PrInputs]:
                            pr_file=pr_file, job_dir=paths.job_dir, said=said)  # fmt: skip
     about = {"issue": number, "stage": Stage.PR_REVIEW.value, "job": paths.job_id}
     hub.set_status(lambda: about | {"role": JobRole.READER.value, "lane": job_file.record.lane})
-    (paths.job_dir / "home").mkdir(exist_ok=True)
     what = JobSubject(config=config, issue=number, stage=Stage.PR_REVIEW, run_id=paths.job_id)
     where = JobPlace(
         home=paths.home, job_dir=paths.job_dir, run_dir=paths.run_dir, checkout=paths.checkout,

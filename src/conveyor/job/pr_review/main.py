@@ -27,7 +27,7 @@ from conveyor.job.events import EVENTS_FILE, EventLog
 from conveyor.job.finish import discard
 from conveyor.job.hub import JobHub
 from conveyor.job.jobfile import JobFile, JobRecord, Outcome, process_start_ticks
-from conveyor.job.layout import JobPaths, job_stamp, load_lane
+from conveyor.job.layout import JobPaths, free_job_id, job_stamp, load_lane
 from conveyor.job.ledger import save_job_sessions
 from conveyor.job.pr_review.claim import ClaimRules, claim_review
 from conveyor.job.pr_review.context import ReviewJob, review_context
@@ -51,11 +51,7 @@ def _say(text: str) -> None:
 
 
 def _job_paths(home: Path, number: int) -> JobPaths:
-    base = f"issue-{number}-{Stage.PR_REVIEW.value}-{job_stamp(now_utc())}"
-    job_id, n = base, 0
-    while (home / "jobs" / job_id).exists():
-        n += 1
-        job_id = f"{base}.{n}"
+    job_id = free_job_id(home, number, Stage.PR_REVIEW.value, job_stamp(now_utc()))
     return JobPaths(home, job_id, home / "jobs" / job_id, home / "runs" / f"issue-{number}")
 
 

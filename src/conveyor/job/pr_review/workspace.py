@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from conveyor.git.checkout import create_checkout, update_cache, write_git_config
+from conveyor.git.checkout import create_checkout, keep_of, update_cache, write_git_config
 from conveyor.git.keep import make_agent_repo
 from conveyor.git.remote import fetch
 from conveyor.git.runner import GitEnv, GitError, Identity, Repo, run_git
@@ -48,7 +48,7 @@ def prepare_pr_checkout(
     auth = PushAuth(write_askpass(paths.job_dir / "askpass.sh"), token, secrets.token_hex(16))
     fetch_env = GitEnv(git_config, identity, extra=auth.fetch_variables())
     cache = Repo(update_cache(paths.home / CACHE, url, fetch_env).path, env)
-    keep = paths.checkout.with_name(f"{paths.checkout.name}.git")
+    keep = keep_of(paths.checkout)
     repo = create_checkout(cache, paths.checkout, url, keep=keep, branch="conveyor-pr-review",
                            base=base, env=env)  # fmt: skip
     fetching = Repo(repo.path, replace(fetch_env, git_dir=keep))

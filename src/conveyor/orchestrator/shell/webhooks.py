@@ -173,9 +173,7 @@ class WebhookServer:
         while len(self._conns) < MAX_CONNECTIONS:
             try:
                 sock, _ = self._listener.accept()
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
+            except OSError:  # BlockingIOError: nobody waiting any more
                 return
             sock.setblocking(False)
             self._conns[sock.fileno()] = Conn(sock, time.monotonic() + self._deadline_s)
